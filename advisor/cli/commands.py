@@ -1,0 +1,236 @@
+"""The subcommands: each parses its flags, calls the core, and renders (JSON or rich tables)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from advisor.cli.args import (
+    add_constraint_flags,
+    add_scenario_argument,
+    add_workload_flags,
+    scenario_data_from_args,
+)
+from advisor.errors import InfeasibleError, UsageError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "estimate",
+        help="time, cost and energy of a run on one system or all",
+        description="Estimate time-to-train, cost and energy of a workload.",
+    )
+    add_scenario_argument(p)
+    add_workload_flags(p)
+    p.add_argument("--system", help="system id, or 'all' (default: all)")
+    p.add_argument("--json", action="store_true", help="print JSON (an object, or a list for --system all)")
+    p.set_defaults(handler=cmd_estimate)
+
+    p = sub.add_parser(
+        "recommend",
+        help="which system to rent or buy, and why",
+        description="Recommend a system: every candidate estimated, rules applied, ranked.",
+    )
+    add_scenario_argument(p)
+    add_workload_flags(p)
+    add_constraint_flags(p)
+    p.add_argument("--json", action="store_true", help="print the recommendation as JSON")
+    p.add_argument("--save", metavar="FILE", help="write the inputs as a scenario file (TOML)")
+    p.add_argument("--force", action="store_true", help="replace an existing --save file")
+    p.set_defaults(handler=cmd_recommend)
+
+    p = sub.add_parser("rules", help="list the decision rules, or check rule files")
+    rules_sub = p.add_subparsers(dest="rules_command", metavar="ACTION", parser_class=type(p))
+    q = rules_sub.add_parser("list", help="every loaded rule: id, title, source")
+    q.set_defaults(handler=cmd_rules_list)
+    q = rules_sub.add_parser("check", help="check rule files for errors (exit 1 if any)")
+    q.add_argument("files", nargs="+", metavar="FILE")
+    q.set_defaults(handler=cmd_rules_check)
+    p.set_defaults(handler=lambda args: _missing_action(p))
+
+    p = sub.add_parser("models", help="list the model presets")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_models)
+    p = sub.add_parser("systems", help="list the catalogued systems")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_systems)
+
+    from advisor.cli import reports
+
+    reports.register(sub)
+
+
+def _missing_action(parser: argparse.ArgumentParser) -> int:
+    parser.print_help(sys.stderr)
+    return 2
+
+
+# --- shared plumbing --------------------------------------------------------------------------------
+
+
+def load_catalog(args: argparse.Namespace) -> Any:
+    from advisor.io.catalog_files import load_catalog as _load
+
+    catalog = _load(user_dir=args.catalog) if getattr(args, "catalog", None) else _load()
+    for warning in catalog.load_warnings:
+        print(f"advisor: warning: {warning}", file=sys.stderr)
+    return catalog
+
+
+def load_rules(args: argparse.Namespace) -> Any:
+    from advisor.io.rule_files import load_rules as _load
+
+    return _load(getattr(args, "rules", None))
+
+
+def scenario_from_args(args: argparse.Namespace, catalog: Any, *, system: str | None = None) -> Any:
+    """The scenario given by a file and/or flags, with every id checked against the catalog."""
+    from advisor.io.scenario_files import scenario_from_data
+
+    base = None
+    if getattr(args, "scenario", None):
+        from advisor.io.scenario_files import load_scenario
+
+        base = load_scenario(args.scenario).to_data()
+    data = scenario_data_from_args(args, base, system=system)
+    scenario = scenario_from_data(data, args.scenario or "command line")
+    scenario.check_ids(catalog)
+    return scenario
+
+
+def print_json(data: Any) -> None:
+    json.dump(data, sys.stdout, indent=2, allow_nan=False, default=_json_default)
+    sys.stdout.write("\n")
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, tuple | set | frozenset):
+        return list(value)
+    raise TypeError(f"not JSON serialisable: {type(value).__name__}")
+
+
+# --- estimate ---------------------------------------------------------------------------------------
+
+
+def cmd_estimate(args: argparse.Namespace) -> int:
+    from advisor.core.estimate import estimate
+
+    catalog = load_catalog(args)
+    system = args.system or "all"
+    if system != "all":
+        catalog.system(system)
+    scenario = scenario_from_args(args, catalog, system=system)
+    workload = scenario.workload.workload(catalog)
+    system_ids = scenario.system_ids(catalog) if system == "all" else (system,)
+    estimates = [estimate(workload, sid, catalog, scenario.assumptions) for sid in system_ids]
+    if system != "all" and not estimates[0].memory.fits:
+        raise InfeasibleError(_memory_message(estimates[0]))
+    if args.json:
+        payload = [e.to_dict() for e in estimates]
+        print_json(payload if system == "all" else payload[0])
+        return 0
+    from advisor.cli.render import render_estimates
+
+    render_estimates(estimates, workload)
+    return 0
+
+
+def _memory_message(est: Any) -> str:
+    mem = est.memory
+    need = (
+        f"the minimum is {mem.min_gpus} GPUs"
+        if mem.min_gpus
+        else "no GPU count fits one sequence's activations"
+    )
+    return (
+        f"{est.model.name} does not fit on {est.gpus}x {est.system}: it needs {mem.required_gib:,.0f} GiB "
+        f"(training state {mem.state_gib:,.0f} GiB + activations), {est.gpus}x {est.system} hold "
+        f"{mem.available_gib:,.0f} GiB usable; {need} (--gpus)"
+    )
+
+
+# --- recommend --------------------------------------------------------------------------------------
+
+
+def cmd_recommend(args: argparse.Namespace) -> int:
+    from advisor.core.advise import advise
+
+    catalog = load_catalog(args)
+    rules = load_rules(args)
+    scenario = scenario_from_args(args, catalog)
+    if args.save:
+        from advisor.io.scenario_files import save_scenario
+
+        save_scenario(scenario, args.save, force=args.force)
+        print(f"advisor: saved scenario to {args.save}", file=sys.stderr)
+    rec = advise(
+        scenario.workload.workload(catalog),
+        catalog,
+        rules,
+        constraints=scenario.constraints,
+        objective=scenario.objective,
+        assumptions=scenario.assumptions,
+        systems=scenario.system_ids(catalog),
+    )
+    if args.json:
+        print_json(rec.to_dict())
+        return 0
+    from advisor.cli.render import render_recommendation
+
+    render_recommendation(rec)
+    return 0
+
+
+# --- rules ------------------------------------------------------------------------------------------
+
+
+def cmd_rules_list(args: argparse.Namespace) -> int:
+    from advisor.cli.render import render_rules
+
+    render_rules(load_rules(args))
+    return 0
+
+
+def cmd_rules_check(args: argparse.Namespace) -> int:
+    from advisor.errors import RuleError
+    from advisor.io.rule_files import check_rule_files
+
+    try:
+        rules = check_rule_files(args.files)
+    except RuleError as exc:
+        print(f"advisor: {exc}", file=sys.stderr)
+        return 1
+    print(f"ok: {len(rules)} rule(s) in {len(args.files)} file(s)")
+    return 0
+
+
+# --- listings ---------------------------------------------------------------------------------------
+
+
+def cmd_models(args: argparse.Namespace) -> int:
+    catalog = load_catalog(args)
+    if args.json:
+        print_json([m.model_dump(mode="json") for m in catalog.models.values()])
+        return 0
+    from advisor.cli.render import render_models
+
+    render_models(catalog)
+    return 0
+
+
+def cmd_systems(args: argparse.Namespace) -> int:
+    catalog = load_catalog(args)
+    if args.json:
+        print_json([s.model_dump(mode="json") for s in catalog.systems.values()])
+        return 0
+    from advisor.cli.render import render_systems
+
+    render_systems(catalog)
+    return 0
+
+
+def require(condition: bool, message: str) -> None:
+    if not condition:
+        raise UsageError(message)

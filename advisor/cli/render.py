@@ -1,0 +1,136 @@
+"""Rich tables for the command line (imported only for human output)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from advisor.core import fmt
+
+console = Console()
+
+
+def _rows(estimates: Sequence[Any]) -> list[tuple[str, Callable[[Any], str]]]:
+    return [
+        (
+            "precision run",
+            lambda e: e.precision.upper() + ("" if e.precision == e.precision_requested else " (fallback)"),
+        ),
+        ("MFU", lambda e: fmt.percent(e.mfu) + (" (published)" if e.mfu_basis.exact else "")),
+        ("tokens/s per GPU", lambda e: f"{e.tokens_per_second_per_gpu:,.0f}"),
+        ("goodput", lambda e: fmt.percent(e.goodput)),
+        ("time to train", lambda e: fmt.duration(e.time_to_train_hours)),
+        ("wait for capacity", lambda e: fmt.duration(e.time_breakdown_hours["wait"])),
+        ("GPU-hours", lambda e: fmt.count(e.gpu_hours)),
+        ("$ per GPU-hour", lambda e: f"${e.price_usd_per_gpu_hour:.2f}"),
+        ("total cost", lambda e: fmt.money(e.cost_usd)),
+        ("cost per 1M tokens", lambda e: fmt.cents_or_dollars(e.cost_per_million_tokens_usd)),
+        ("power per GPU, all-in", lambda e: f"{e.power_w_per_gpu_all_in:,.0f} W"),
+        ("energy", lambda e: fmt.energy(e.energy_kwh)),
+        ("joules per token", lambda e: f"{e.joules_per_token:.3g} J"),
+        ("US household-years", lambda e: f"{e.household_years:,.3g}"),
+        ("CO2", lambda e: f"{e.co2_tonnes:,.3g} t"),
+        (
+            "memory",
+            lambda e: (
+                f"fits ({e.memory.required_gib:,.0f} of {e.memory.available_gib:,.0f} GiB)"
+                if e.memory.fits
+                else f"[red]needs ≥ {e.memory.min_gpus} GPUs[/]"
+            ),
+        ),
+    ]
+
+
+def render_estimates(estimates: Sequence[Any], workload: Any) -> None:
+    """A column per system; breakdowns too when there is one system."""
+    first = estimates[0]
+    title = (
+        f"{first.model.name}: {fmt.count(workload.tokens)} tokens on {workload.gpus} GPUs, "
+        f"{workload.precision.upper()}, {workload.pricing}"
+    )
+    table = Table(title=title, box=box.SIMPLE_HEAVY, title_justify="left")
+    table.add_column("")
+    for est in estimates:
+        table.add_column(est.system, justify="right")
+    for label, cell in _rows(estimates):
+        table.add_row(label, *(cell(e) for e in estimates))
+    console.print(table)
+    if len(estimates) == 1:
+        render_breakdowns(first)
+    for est in estimates:
+        for warning in est.warnings:
+            console.print(f"[yellow]warning[/] {est.system}: {warning}")
+    console.print(f"[dim]MFU: {first.mfu_basis.basis}[/]")
+
+
+def render_breakdowns(est: Any) -> None:
+    grid = Table.grid(padding=(0, 4))
+    grid.add_row(
+        _breakdown("cost", est.cost_breakdown_usd, fmt.money),
+        _breakdown("time", est.time_breakdown_hours, fmt.duration),
+        _breakdown("energy", est.energy_breakdown_kwh, fmt.energy),
+    )
+    console.print(grid)
+
+
+def _breakdown(title: str, parts: dict[str, float], show: Callable[[float], str]) -> Table:
+    table = Table(title=title, box=box.MINIMAL, title_justify="left", show_header=False)
+    table.add_column("part")
+    table.add_column("value", justify="right")
+    table.add_column("share", justify="right")
+    total = sum(parts.values()) or 1.0
+    for name, value in parts.items():
+        table.add_row(name.replace("_", " "), show(value), fmt.percent(value / total, 0))
+    return table
+
+
+def render_models(catalog: Any) -> None:
+    table = Table(box=box.SIMPLE, title="model presets", title_justify="left")
+    for column in ("id", "name", "params", "active", "layers", "hidden", "seq len", "source"):
+        table.add_column(column)
+    for m in catalog.models.values():
+        table.add_row(
+            m.id,
+            m.name,
+            fmt.count(m.params_total),
+            fmt.count(m.params_active),
+            str(m.layers),
+            str(m.hidden),
+            f"{m.seq_len:,}",
+            m.source,
+        )
+    console.print(table)
+
+
+def render_systems(catalog: Any) -> None:
+    table = Table(box=box.SIMPLE, title="systems", title_justify="left")
+    for column in (
+        "id",
+        "name",
+        "BF16 TFLOPS",
+        "FP8",
+        "FP4",
+        "HBM GB",
+        "NVLink domain",
+        "rent $/GPU-h",
+        "maturity",
+    ):
+        table.add_column(column)
+    for s in catalog.systems.values():
+        c = s.compute
+        table.add_row(
+            s.id,
+            s.name,
+            f"{c.bf16_dense_tflops:g}",
+            f"{c.fp8_dense_tflops or 0:g}" if c.fp8_dense_tflops else "–",
+            f"{c.fp4_dense_tflops:g}" if c.fp4_dense_tflops else "–",
+            f"{s.memory.hbm_gb:g}",
+            str(s.interconnect.nvlink_domain_gpus),
+            f"{s.default_rental.price_usd_per_gpu_hour:.2f}",
+            s.maturity,
+        )
+    console.print(table)

@@ -1,0 +1,1 @@
+"""The pure core: models, catalog schema, cost model, rule engine, recommendation. No I/O, no UI."""

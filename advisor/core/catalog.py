@@ -1,0 +1,392 @@
+"""The catalog's schema: systems, model presets, MFU calibration tables and economics.
+
+Every section that holds numbers carries `source` and `as_of`; assumptions say so. The loaders in
+`advisor.io` read TOML into these models; nothing here reads files.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from advisor.errors import CatalogError
+
+if TYPE_CHECKING:
+    from advisor.core.mfu import MfuIndex
+
+Precision = Literal["bf16", "fp8", "fp4"]
+PRECISIONS: tuple[Precision, ...] = ("bf16", "fp8", "fp4")
+Maturity = Literal["mature", "established", "new"]
+Family = Literal["dense", "moe"]
+
+Positive = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+NonNegative = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+Fraction = Annotated[float, Field(gt=0, le=1, allow_inf_nan=False)]
+PositiveInt = Annotated[int, Field(gt=0)]
+
+_AS_OF = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
+_RELEASE = re.compile(r"^\d{4}-\d{2}$")
+
+
+class Frozen(BaseModel):
+    """Base for catalog models: immutable, and unknown keys are errors (typos must not pass silently)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Sourced(Frozen):
+    """A group of numbers from one source, with the date the figures describe."""
+
+    source: str = Field(min_length=3, description="Where the numbers come from (sheet and section, or URL).")
+    as_of: str = Field(description="Date of the figures: YYYY, YYYY-MM or YYYY-MM-DD.")
+    note: str = Field("", description="Derivation or caveat, in one or two sentences.")
+    assumption: bool = Field(False, description="True where no published figure exists ([A]).")
+
+    @field_validator("as_of")
+    @classmethod
+    def _check_as_of(cls, value: str) -> str:
+        if not _AS_OF.match(value):
+            raise ValueError(f"as_of {value!r} must be YYYY, YYYY-MM or YYYY-MM-DD")
+        return value
+
+
+# --- systems ------------------------------------------------------------------------------------
+
+
+class Compute(Sourced):
+    """Dense (no 2:4 sparsity) tensor peak per GPU, by precision."""
+
+    bf16_dense_tflops: Positive
+    fp8_dense_tflops: Positive | None = None
+    fp4_dense_tflops: Positive | None = None
+
+    def peak_tflops(self, precision: Precision) -> float | None:
+        """Dense peak for `precision`, or None where the hardware lacks it."""
+        return {"bf16": self.bf16_dense_tflops, "fp8": self.fp8_dense_tflops, "fp4": self.fp4_dense_tflops}[
+            precision
+        ]
+
+
+class Memory(Sourced):
+    """HBM per GPU, as published (decimal GB) and its bandwidth."""
+
+    hbm_gb: Positive
+    hbm_bandwidth_tbps: Positive
+
+
+class Interconnect(Sourced):
+    """NVLink domain and the unit one buys or rents (an 8-GPU node, a 72-GPU rack)."""
+
+    nvlink_domain_gpus: PositiveInt
+    nvlink_gb_per_s_per_gpu: Positive
+    gpus_per_node: PositiveInt
+    node_name: str = "node"
+
+
+class Power(Sourced):
+    """What makes up the IT power per GPU, before the facility's PUE."""
+
+    gpu_tdp_w: Positive
+    host_w_per_gpu: NonNegative = Field(description="Server share beyond the GPU: CPUs, memory, NICs, fans.")
+    network_storage_w_per_gpu: NonNegative = Field(description="Cluster network and storage share per GPU.")
+
+    @property
+    def it_w_per_gpu(self) -> float:
+        """GPU + host share + network/storage share, in watts (before PUE)."""
+        return self.gpu_tdp_w + self.host_w_per_gpu + self.network_storage_w_per_gpu
+
+
+class Capex(Sourced):
+    """All-in purchase price of one node or rack: servers, network, storage, installation."""
+
+    all_in_usd_per_node: Positive
+
+
+class RentalOffer(Sourced):
+    """A dated rental price per GPU-hour, with its published range where there is one."""
+
+    offer: str
+    price_usd_per_gpu_hour: Positive
+    low_usd_per_gpu_hour: Positive | None = None
+    high_usd_per_gpu_hour: Positive | None = None
+    default: bool = False
+
+    @model_validator(mode="after")
+    def _check_range(self) -> RentalOffer:
+        low = self.low_usd_per_gpu_hour or self.price_usd_per_gpu_hour
+        high = self.high_usd_per_gpu_hour or self.price_usd_per_gpu_hour
+        if not low <= self.price_usd_per_gpu_hour <= high:
+            raise ValueError("need low_usd_per_gpu_hour <= price_usd_per_gpu_hour <= high_usd_per_gpu_hour")
+        return self
+
+
+class Setup(Sourced):
+    """Time from 'start instance' to 'ready to train'."""
+
+    setup_minutes: NonNegative
+
+
+class Reliability(Sourced):
+    """Failure parameters for the goodput model (see `advisor.core.goodput`)."""
+
+    mtbf_gpu_hours: Positive = Field(description="Mean hours between job interruptions, per GPU.")
+    restart_minutes: NonNegative = Field(description="Detect, replace or drain, reload, resume.")
+
+
+class Availability(Sourced):
+    """How soon capacity can be had, by pricing route."""
+
+    on_demand_wait_hours: NonNegative
+    reserved_lead_days: NonNegative
+    purchase_lead_days: NonNegative
+
+
+class System(Frozen):
+    """One catalogued accelerator system, e.g. an 8x H100 HGX node or a GB200 NVL72 rack."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    name: str
+    maturity: Maturity = Field(description="mature: years in production; new: large-scale training unproven.")
+    mfu_proxy_system: str | None = Field(
+        None, description="System whose MFU calibration applies where this one has no published figure."
+    )
+    compute: Compute
+    memory: Memory
+    interconnect: Interconnect
+    power: Power
+    capex: Capex
+    rental: tuple[RentalOffer, ...] = Field(min_length=1)
+    setup: Setup
+    reliability: Reliability
+    availability: Availability
+
+    @model_validator(mode="after")
+    def _one_default_offer(self) -> System:
+        defaults = [offer for offer in self.rental if offer.default]
+        if len(defaults) > 1:
+            raise ValueError("rental: at most one offer may set default = true")
+        return self
+
+    @property
+    def default_rental(self) -> RentalOffer:
+        """The offer marked `default`, else the first one listed."""
+        return next((offer for offer in self.rental if offer.default), self.rental[0])
+
+    @property
+    def precisions(self) -> tuple[Precision, ...]:
+        """Precisions the hardware runs natively."""
+        return tuple(p for p in PRECISIONS if self.compute.peak_tflops(p) is not None)
+
+
+# --- model presets -------------------------------------------------------------------------------
+
+
+class ModelSpec(Frozen):
+    """A model's size and shape: enough for FLOPs, memory and MFU lookup."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9.-]*$")
+    name: str
+    family: Family = "dense"
+    params_total: Positive
+    params_active: Positive
+    layers: PositiveInt
+    hidden: PositiveInt
+    seq_len: PositiveInt
+    vocab: PositiveInt | None = None
+    experts: PositiveInt | None = None
+    source: str = ""
+    as_of: str = ""
+    note: str = ""
+    inferred: bool = Field(False, description="Architecture inferred from the parameter count.")
+
+    @model_validator(mode="after")
+    def _check_active(self) -> ModelSpec:
+        if self.params_active > self.params_total:
+            raise ValueError("params_active must not exceed params_total")
+        if self.family == "dense" and self.params_active != self.params_total:
+            raise ValueError("a dense model has params_active == params_total (set family = 'moe')")
+        return self
+
+
+# --- MFU calibration -----------------------------------------------------------------------------
+
+
+class MfuPoint(Frozen):
+    """One published measurement: system × precision × model × GPU count × software release.
+
+    Give `mfu` where the source publishes MFU, else `tokens_per_s_per_gpu` (MFU is then derived with
+    this tool's FLOPs-per-token convention, so the published throughput is reproduced exactly).
+    """
+
+    system: str
+    precision: Precision
+    model: str
+    gpus: PositiveInt
+    seq_len: PositiveInt | None = None
+    software: str = Field(description="Release month, YYYY-MM.")
+    stack: str = Field(description="Software stack and release as published, e.g. 'NeMo 24.07'.")
+    mfu: Fraction | None = None
+    tokens_per_s_per_gpu: Positive | None = None
+    model_tflops_per_gpu: Positive | None = Field(None, description="As published; kept for reference.")
+    note: str = ""
+
+    @field_validator("software")
+    @classmethod
+    def _check_software(cls, value: str) -> str:
+        if not _RELEASE.match(value):
+            raise ValueError(f"software {value!r} must be a release month YYYY-MM")
+        return value
+
+    @model_validator(mode="after")
+    def _one_measure(self) -> MfuPoint:
+        if (self.mfu is None) == (self.tokens_per_s_per_gpu is None):
+            raise ValueError("give exactly one of mfu or tokens_per_s_per_gpu")
+        return self
+
+
+class MfuTable(Sourced):
+    """A published table of calibration points."""
+
+    id: str
+    title: str
+    points: tuple[MfuPoint, ...] = Field(min_length=1)
+
+
+class MfuScaling(Sourced):
+    """How MFU moves away from a published point (see `advisor.core.mfu`)."""
+
+    loss_per_doubling: dict[Precision, Annotated[float, Field(ge=0, lt=1)]]
+    precision_ratio_to_fp8: dict[Precision, Positive]
+    moe_per_dense: Fraction
+    seq_window: Annotated[float, Field(ge=1)]
+    max_age_months: Annotated[int, Field(ge=0)]
+
+
+# --- economics -----------------------------------------------------------------------------------
+
+
+class Electricity(Sourced):
+    usd_per_kwh: Positive
+
+
+class Facility(Sourced):
+    pue: Annotated[float, Field(ge=1, le=3)]
+
+
+class Colocation(Sourced):
+    usd_per_kw_month: NonNegative
+
+
+class Finance(Sourced):
+    depreciation_years: Annotated[float, Field(gt=0, le=20)]
+    cost_of_capital: Annotated[float, Field(ge=0, lt=1)]
+
+
+class Maintenance(Sourced):
+    fraction_of_capex_per_year: Annotated[float, Field(ge=0, lt=1)]
+
+
+class Utilization(Sourced):
+    owned_fleet_fraction: Fraction
+
+
+class Carbon(Sourced):
+    grid_gco2_per_kwh: NonNegative
+
+
+class Household(Sourced):
+    kwh_per_year: Positive
+
+
+class Checkpointing(Sourced):
+    stall_seconds: Positive = Field(description="Time a checkpoint blocks training.")
+
+
+class MemoryModel(Sourced):
+    training_bytes_per_param: Positive
+    usable_hbm_fraction: Fraction
+    activation_bytes_per_token_hidden_layer: NonNegative
+
+
+class Economics(Frozen):
+    """Facility, finance and societal constants, each with its source."""
+
+    electricity: Electricity
+    facility: Facility
+    colocation: Colocation
+    finance: Finance
+    maintenance: Maintenance
+    utilization: Utilization
+    carbon: Carbon
+    household: Household
+    checkpointing: Checkpointing
+    memory: MemoryModel
+
+
+# --- the catalog --------------------------------------------------------------------------------
+
+
+class Catalog(Frozen):
+    """Everything the cost model needs, as loaded from `catalog/` (plus any user overrides)."""
+
+    systems: dict[str, System]
+    models: dict[str, ModelSpec]
+    mfu_tables: dict[str, MfuTable]
+    mfu_scaling: MfuScaling
+    economics: Economics
+    load_warnings: tuple[str, ...] = ()
+
+    @model_validator(mode="after")
+    def _check_references(self) -> Catalog:
+        for table in self.mfu_tables.values():
+            for point in table.points:
+                where = f"MFU table {table.id!r}, point {point.system}/{point.precision}/{point.model}"
+                if point.system not in self.systems:
+                    raise ValueError(f"{where}: unknown system {point.system!r}")
+                if point.model not in self.models:
+                    raise ValueError(f"{where}: unknown model {point.model!r}")
+                if self.systems[point.system].compute.peak_tflops(point.precision) is None:
+                    raise ValueError(f"{where}: {point.system} has no {point.precision} peak")
+        for system in self.systems.values():
+            proxy = system.mfu_proxy_system
+            if proxy is not None and (proxy not in self.systems or proxy == system.id):
+                raise ValueError(f"system {system.id!r}: mfu_proxy_system {proxy!r} is not another system")
+        return self
+
+    def system(self, system_id: str) -> System:
+        """The system with this id; the error lists the valid ids."""
+        try:
+            return self.systems[system_id]
+        except KeyError:
+            raise CatalogError(
+                f"unknown system {system_id!r}; valid: {', '.join(sorted(self.systems))}"
+            ) from None
+
+    def model(self, model_id: str) -> ModelSpec:
+        """The model preset with this id; the error lists the valid ids."""
+        try:
+            return self.models[model_id]
+        except KeyError:
+            raise CatalogError(
+                f"unknown model {model_id!r}; valid: {', '.join(sorted(self.models))}"
+            ) from None
+
+    @cached_property
+    def mfu_points(self) -> tuple[MfuPoint, ...]:
+        """Every calibration point of every table."""
+        return tuple(point for table in self.mfu_tables.values() for point in table.points)
+
+    @cached_property
+    def mfu_index(self) -> MfuIndex:
+        """Calibration points indexed for MFU lookup (built on first use)."""
+        from advisor.core.mfu import MfuIndex
+
+        return MfuIndex(self)
+
+    @cached_property
+    def mfu_point_sources(self) -> dict[int, MfuTable]:
+        """The table each point came from, keyed by `id(point)`."""
+        return {id(point): table for table in self.mfu_tables.values() for point in table.points}

@@ -1,0 +1,330 @@
+"""`estimate()`: time, cost and energy of one workload on one system. Pure: no I/O."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from advisor.core.catalog import Catalog, Precision, System
+from advisor.core.cost import HourlyCost, ownership_cost_per_gpu_hour, rental_cost_per_gpu_hour
+from advisor.core.energy import co2_tonnes, household_years, joules_per_token, power_draw
+from advisor.core.flops import lora_flops_per_token, training_flops_per_token
+from advisor.core.goodput import Goodput, fixed_goodput, goodput_fraction
+from advisor.core.memory import MemoryCheck, check_memory
+from advisor.core.mfu import resolve_mfu
+from advisor.core.units import HOURS_PER_DAY, SECONDS_PER_HOUR
+from advisor.core.workload import Assumptions, Workload
+from advisor.errors import UsageError
+
+_NO_ASSUMPTIONS = Assumptions()
+
+Result = dataclass(frozen=True, slots=True)
+"""Computed results are plain frozen dataclasses: built from already-checked values, fast to make."""
+
+
+@Result
+class ModelSummary:
+    id: str
+    name: str
+    family: str
+    params_total: float
+    params_active: float
+    seq_len: int
+    layers: int
+    hidden: int
+    inferred: bool
+
+
+@Result
+class MemorySummary:
+    required_gib: float
+    available_gib: float
+    min_gpus: int | None
+    fits: bool
+    state_gib: float
+    activation_gib_per_gpu: float
+
+
+@Result
+class MfuBasis:
+    exact: bool
+    basis: str
+    sources: tuple[str, ...]
+    overridden: bool
+
+
+@Result
+class GoodputDetail:
+    interruptions_per_day: float
+    checkpoint_interval_minutes: float | None
+    overridden: bool
+
+
+@Result
+class Estimate:
+    """Everything `advisor estimate --json` prints for one system. Times in hours, money in USD."""
+
+    system: str
+    system_name: str
+    gpus: int
+    precision: Precision
+    precision_requested: Precision
+    pricing: str
+    kind: str
+    software: str | None
+    model: ModelSummary
+    tokens: float
+    flops_per_token: float
+    total_flops: float
+    mfu: float
+    mfu_basis: MfuBasis
+    tokens_per_second_per_gpu: float
+    goodput: float
+    goodput_detail: GoodputDetail
+    time_to_train_hours: float
+    time_to_result_hours: float
+    time_breakdown_hours: dict[str, float]
+    gpu_hours: float
+    price_usd_per_gpu_hour: float
+    price_breakdown_usd_per_gpu_hour: dict[str, float]
+    cost_usd: float
+    cost_per_million_tokens_usd: float
+    cost_breakdown_usd: dict[str, float]
+    power_w_per_gpu_all_in: float
+    power_breakdown_w: dict[str, float]
+    energy_kwh: float
+    energy_breakdown_kwh: dict[str, float]
+    joules_per_token: float
+    household_years: float
+    co2_tonnes: float
+    memory: MemorySummary
+    warnings: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data (the `estimate --json` object)."""
+        return asdict(self)
+
+    @property
+    def time_to_train_days(self) -> float:
+        return self.time_to_train_hours / HOURS_PER_DAY
+
+    @property
+    def time_to_result_days(self) -> float:
+        return self.time_to_result_hours / HOURS_PER_DAY
+
+
+def run_precision(workload: Workload, system: System) -> tuple[Precision, list[str]]:
+    """The precision that will actually run, with a warning for each fallback."""
+    warnings = []
+    precision = workload.precision
+    if precision != "bf16" and not workload.fp8_stack:
+        warnings.append(
+            f"{precision.upper()} requested but the software stack has no FP8 support: running BF16"
+        )
+        precision = "bf16"
+    if system.compute.peak_tflops(precision) is None:
+        warnings.append(f"{system.name} has no {precision.upper()} tensor cores: running BF16")
+        precision = "bf16"
+    return precision, warnings
+
+
+def flops_per_token(workload: Workload) -> float:
+    """Model FLOPs per token for the workload's kind (pretraining, full or LoRA fine-tuning)."""
+    m = workload.model
+    if workload.kind == "finetune" and workload.finetune_method == "lora":
+        trainable = m.params_active * workload.lora_trainable_fraction
+        return lora_flops_per_token(m.params_active, m.layers, m.hidden, m.seq_len, trainable)
+    return training_flops_per_token(m.params_active, m.layers, m.hidden, m.seq_len)
+
+
+def memory_check(
+    workload: Workload, system: System, catalog: Catalog, gpus: int | None = None
+) -> MemoryCheck:
+    """Training state of the workload against the HBM of `gpus` (default: the workload's) GPUs."""
+    mem = catalog.economics.memory
+    trainable = None
+    if workload.kind == "finetune" and workload.finetune_method == "lora":
+        trainable = workload.model.params_total * workload.lora_trainable_fraction
+    return check_memory(
+        workload.model,
+        gpus or workload.gpus,
+        system.memory.hbm_gb,
+        bytes_per_param=mem.training_bytes_per_param,
+        usable_fraction=mem.usable_hbm_fraction,
+        bytes_per_token_hidden_layer=mem.activation_bytes_per_token_hidden_layer,
+        nvlink_domain_gpus=system.interconnect.nvlink_domain_gpus,
+        gpus_per_node=system.interconnect.gpus_per_node,
+        trainable_params=trainable,
+    )
+
+
+def hourly_cost(workload: Workload, system: System, catalog: Catalog, assumptions: Assumptions) -> HourlyCost:
+    """What one GPU-hour costs under the workload's pricing mode."""
+    if workload.pricing == "rent":
+        price = assumptions.for_system("price_usd_per_gpu_hour", system.id)
+        return rental_cost_per_gpu_hour(
+            price if price is not None else system.default_rental.price_usd_per_gpu_hour
+        )
+    econ = catalog.economics
+    capex_node = assumptions.for_system("capex_usd_per_node", system.id) or system.capex.all_in_usd_per_node
+    return ownership_cost_per_gpu_hour(
+        capex_usd_per_gpu=capex_node / system.interconnect.gpus_per_node,
+        depreciation_years=econ.finance.depreciation_years,
+        cost_of_capital=econ.finance.cost_of_capital,
+        maintenance_fraction_per_year=econ.maintenance.fraction_of_capex_per_year,
+        utilization=econ.utilization.owned_fleet_fraction,
+        it_kw_per_gpu=system.power.it_w_per_gpu / 1000.0,
+        pue=assumptions.pue or econ.facility.pue,
+        electricity_usd_per_kwh=assumptions.electricity_usd_per_kwh or econ.electricity.usd_per_kwh,
+        colocation_usd_per_kw_month=econ.colocation.usd_per_kw_month,
+    )
+
+
+def capacity_wait_hours(workload: Workload, system: System, assumptions: Assumptions) -> float:
+    """Hours before the capacity exists: on-demand wait when renting, purchase lead time when buying."""
+    override = assumptions.for_system("wait_hours", system.id)
+    if override is not None:
+        return override
+    if workload.pricing == "rent":
+        return system.availability.on_demand_wait_hours
+    return system.availability.purchase_lead_days * HOURS_PER_DAY
+
+
+def _goodput(workload: Workload, system: System, catalog: Catalog, assumptions: Assumptions) -> Goodput:
+    if assumptions.goodput is not None:
+        return fixed_goodput(assumptions.goodput)
+    return goodput_fraction(
+        workload.gpus,
+        system.reliability.mtbf_gpu_hours,
+        system.reliability.restart_minutes,
+        catalog.economics.checkpointing.stall_seconds,
+    )
+
+
+def estimate(
+    workload: Workload, system_id: str, catalog: Catalog, assumptions: Assumptions | None = None
+) -> Estimate:
+    """Time, cost and energy of `workload` on `system_id`: the cost model end to end."""
+    assumptions = assumptions or _NO_ASSUMPTIONS
+    system = catalog.system(system_id)
+    precision, warnings = run_precision(workload, system)
+    peak_tflops = system.compute.peak_tflops(precision)
+    assert peak_tflops is not None  # run_precision falls back to BF16, which every system has
+
+    mfu_override = assumptions.for_system("mfu", system.id)
+    if mfu_override is not None:
+        mfu, mfu_basis = (
+            mfu_override,
+            MfuBasis(exact=False, basis="set by the user", sources=(), overridden=True),
+        )
+    else:
+        try:
+            found = resolve_mfu(
+                catalog, system.id, precision, workload.model, workload.gpus, workload.software
+            )
+        except LookupError as exc:
+            raise UsageError(str(exc)) from None
+        mfu = found.mfu
+        mfu_basis = MfuBasis(exact=found.exact, basis=found.basis, sources=found.sources, overridden=False)
+        warnings.extend(found.warnings)
+
+    per_token = flops_per_token(workload)
+    tokens_per_s = peak_tflops * 1e12 * mfu / per_token
+    compute_hours = workload.tokens / (tokens_per_s * workload.gpus) / SECONDS_PER_HOUR
+    goodput = _goodput(workload, system, catalog, assumptions)
+    run_hours = compute_hours / goodput.fraction
+    setup_hours = system.setup.setup_minutes / 60.0
+    wait_hours = capacity_wait_hours(workload, system, assumptions)
+    billed_hours = run_hours + setup_hours
+    gpu_hours = billed_hours * workload.gpus
+
+    hourly = hourly_cost(workload, system, catalog, assumptions)
+    cost_breakdown = {part: value * gpu_hours for part, value in hourly.parts.items()}
+    cost = sum(cost_breakdown.values())
+
+    econ = catalog.economics
+    draw = power_draw(system.power, assumptions.pue or econ.facility.pue)
+    kwh = draw.all_in_w * gpu_hours / 1000.0
+    energy_breakdown = {part: watts * gpu_hours / 1000.0 for part, watts in draw.parts().items()}
+
+    mem = memory_check(workload, system, catalog)
+    if not mem.fits:
+        need = (
+            f"at least {mem.min_gpus} GPUs" if mem.min_gpus else "a shorter sequence or context parallelism"
+        )
+        warnings.append(
+            f"does not fit: {mem.required_gib:,.0f} GiB of training state and activations, "
+            f"{workload.gpus}x {system.id} hold {mem.available_gib:,.0f} GiB usable; needs {need}"
+        )
+    unit = system.interconnect.gpus_per_node
+    if workload.gpus > unit and workload.gpus % unit:
+        warnings.append(
+            f"{workload.gpus} GPUs is not a whole number of {unit}-GPU {system.interconnect.node_name}s"
+        )
+
+    model = workload.model
+    return Estimate(
+        system=system.id,
+        system_name=system.name,
+        gpus=workload.gpus,
+        precision=precision,
+        precision_requested=workload.precision,
+        pricing=workload.pricing,
+        kind=workload.kind,
+        software=workload.software,
+        model=ModelSummary(
+            id=model.id,
+            name=model.name,
+            family=model.family,
+            params_total=model.params_total,
+            params_active=model.params_active,
+            seq_len=model.seq_len,
+            layers=model.layers,
+            hidden=model.hidden,
+            inferred=model.inferred,
+        ),
+        tokens=workload.tokens,
+        flops_per_token=per_token,
+        total_flops=per_token * workload.tokens,
+        mfu=mfu,
+        mfu_basis=mfu_basis,
+        tokens_per_second_per_gpu=tokens_per_s,
+        goodput=goodput.fraction,
+        goodput_detail=GoodputDetail(
+            interruptions_per_day=goodput.interruptions_per_day,
+            checkpoint_interval_minutes=goodput.checkpoint_interval_minutes
+            if goodput.interruptions_per_day
+            else None,
+            overridden=assumptions.goodput is not None,
+        ),
+        time_to_train_hours=billed_hours,
+        time_to_result_hours=wait_hours + billed_hours,
+        time_breakdown_hours={
+            "wait": wait_hours,
+            "setup": setup_hours,
+            "compute": compute_hours,
+            "downtime": run_hours - compute_hours,
+        },
+        gpu_hours=gpu_hours,
+        price_usd_per_gpu_hour=hourly.total,
+        price_breakdown_usd_per_gpu_hour=dict(hourly.parts),
+        cost_usd=cost,
+        cost_per_million_tokens_usd=cost / workload.tokens * 1e6,
+        cost_breakdown_usd=cost_breakdown,
+        power_w_per_gpu_all_in=draw.all_in_w,
+        power_breakdown_w=draw.parts(),
+        energy_kwh=kwh,
+        energy_breakdown_kwh=energy_breakdown,
+        joules_per_token=joules_per_token(kwh, workload.tokens),
+        household_years=household_years(kwh, econ.household.kwh_per_year),
+        co2_tonnes=co2_tonnes(kwh, econ.carbon.grid_gco2_per_kwh),
+        memory=MemorySummary(
+            required_gib=mem.required_gib,
+            available_gib=mem.available_gib,
+            min_gpus=mem.min_gpus,
+            fits=mem.fits,
+            state_gib=mem.state_bytes / 2**30,
+            activation_gib_per_gpu=mem.activation_bytes_per_gpu / 2**30,
+        ),
+        warnings=tuple(dict.fromkeys(warnings)),
+    )

@@ -1,0 +1,275 @@
+"""MFU for a workload, from published calibration points.
+
+The method (also in the README, "How MFU is chosen"):
+
+1. Points of the system at the precision that will run (FP8 on a GPU without it runs BF16). A
+   `software` release keeps points published at or before it; by default every release counts.
+2. Points are grouped by (model, sequence length); each group keeps only its latest release. So the
+   default is the newest published figure for each configuration, and `--software 2024-01` reproduces
+   the January 2024 table. Groups more than `max_age_months` older than the newest release on the
+   system and precision are dropped as superseded (2023 H100 figures give way to 2025 ones).
+3. A system with an `mfu_proxy_system` (H200 → H100: same compute die) borrows the proxy's groups for
+   configurations it has no figure of its own for. A precision with no figure at all on the system is
+   transferred from another precision by the published ratio (`precision_ratio_to_fp8`).
+4. A workload matching a point (model, sequence length, GPU count) gets that point's MFU exactly.
+5. Otherwise, within each group MFU is interpolated in log2(GPUs) between its points and extrapolated
+   beyond them by the published weak-scaling loss per doubling of the cluster (`loss_per_doubling`).
+6. Across groups, MFU is interpolated in log(active parameters) between the nearest smaller and larger
+   models of the same family (dense or MoE), among groups whose sequence length is within
+   `seq_window`x of the workload's; outside the range the nearest model's value holds. A family with no
+   figure on the system uses the other family's value scaled by `moe_per_dense`.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from advisor.core.catalog import PRECISIONS, MfuPoint, Precision
+from advisor.core.flops import model_flops_per_token
+
+if TYPE_CHECKING:
+    from advisor.core.catalog import Catalog, ModelSpec
+
+
+@dataclass(frozen=True)
+class Calibrated:
+    """A calibration point with its MFU resolved (published, or derived from tokens/s)."""
+
+    point: MfuPoint
+    mfu: float
+    seq_len: int
+    params_active: float
+    family: str
+    source: str
+    proxy_of: str | None = None
+
+
+@dataclass(frozen=True)
+class MfuResult:
+    """The MFU used for an estimate, and how it was arrived at."""
+
+    mfu: float
+    precision: Precision
+    exact: bool
+    basis: str
+    sources: tuple[str, ...]
+    warnings: tuple[str, ...] = field(default=())
+
+
+Group = tuple[Calibrated, ...]  # one (model, seq_len) configuration, one release, sorted by GPUs
+
+
+def _label(cal: Calibrated) -> str:
+    proxy = f" (via {cal.proxy_of})" if cal.proxy_of else ""
+    return f"{cal.point.model} on {cal.point.gpus} GPUs, {cal.point.stack}{proxy}"
+
+
+class MfuIndex:
+    """Calibration points of one catalog, indexed for fast lookup (built once per catalog)."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self._catalog = catalog
+        self._scaling = catalog.mfu_scaling
+        self._by_key: dict[tuple[str, str], list[Calibrated]] = {}
+        for table in catalog.mfu_tables.values():
+            for point in table.points:
+                model = catalog.models[point.model]
+                seq_len = point.seq_len or model.seq_len
+                if point.mfu is not None:
+                    mfu = point.mfu
+                else:
+                    peak = catalog.systems[point.system].compute.peak_tflops(point.precision)
+                    assert peak is not None and point.tokens_per_s_per_gpu is not None  # checked by Catalog
+                    mfu = point.tokens_per_s_per_gpu * model_flops_per_token(model, seq_len) / (peak * 1e12)
+                cal = Calibrated(point, mfu, seq_len, model.params_active, model.family, table.source)
+                self._by_key.setdefault((point.system, point.precision), []).append(cal)
+        self.resolve = lru_cache(maxsize=4096)(self._resolve)
+
+    def calibrated_points(self) -> list[Calibrated]:
+        """Every point with its resolved MFU (for tests and the assumptions view)."""
+        return [cal for cals in self._by_key.values() for cal in cals]
+
+    def _groups(
+        self, system_id: str, precision: Precision, software: str | None
+    ) -> tuple[list[Group], list[str]]:
+        """Latest-release groups of `system_id` at `precision`, plus warnings about the release filter."""
+        warnings: list[str] = []
+        cals = self._by_key.get((system_id, precision), [])
+        if software is not None and cals:
+            kept = [c for c in cals if c.point.software <= software]
+            if not kept:
+                earliest = min(c.point.software for c in cals)
+                warnings.append(
+                    f"no {system_id} {precision} figure is as old as software {software}; "
+                    f"using the earliest published ({earliest})"
+                )
+                kept = [c for c in cals if c.point.software == earliest]
+            cals = kept
+        if cals:
+            newest = _months(max(c.point.software for c in cals))
+            cals = [c for c in cals if newest - _months(c.point.software) <= self._scaling.max_age_months]
+        by_config: dict[tuple[str, int], list[Calibrated]] = {}
+        for cal in cals:
+            by_config.setdefault((cal.point.model, cal.seq_len), []).append(cal)
+        groups = []
+        for members in by_config.values():
+            latest = max(c.point.software for c in members)
+            groups.append(
+                tuple(sorted((c for c in members if c.point.software == latest), key=lambda c: c.point.gpus))
+            )
+        return groups, warnings
+
+    def _direct_groups(
+        self, system_id: str, precision: Precision, software: str | None
+    ) -> tuple[list[Group], list[str]]:
+        """The system's own groups, plus its proxy's for configurations it has no figure for."""
+        groups, warnings = self._groups(system_id, precision, software)
+        proxy = self._catalog.systems[system_id].mfu_proxy_system
+        if proxy is None:
+            return groups, warnings
+        own = {(g[0].point.model, g[0].seq_len) for g in groups}
+        proxy_groups, proxy_warnings = self._groups(proxy, precision, software)
+        borrowed = [
+            tuple(replace(c, proxy_of=proxy) for c in g)
+            for g in proxy_groups
+            if (g[0].point.model, g[0].seq_len) not in own
+        ]
+        if borrowed:
+            return groups + borrowed, warnings + proxy_warnings
+        return groups, warnings
+
+    def _candidate_groups(
+        self, system_id: str, precision: Precision, software: str | None
+    ) -> tuple[list[Group], float, list[str], str]:
+        """Groups at `precision`, else transferred from another precision (factor, warnings, note)."""
+        groups, warnings = self._direct_groups(system_id, precision, software)
+        if groups:
+            return groups, 1.0, warnings, ""
+        ratios = self._scaling.precision_ratio_to_fp8
+        for other in PRECISIONS:
+            if other == precision or precision not in ratios or other not in ratios:
+                continue
+            other_groups, other_warnings = self._direct_groups(system_id, other, software)
+            if other_groups:
+                factor = ratios[precision] / ratios[other]
+                note = (
+                    f"no published {precision} figure for {system_id}; {other} calibration × {factor:.2f} "
+                    f"(published {precision}/{other} MFU ratio)"
+                )
+                return other_groups, factor, [*other_warnings, note], note
+        return [], 1.0, warnings, ""
+
+    def _resolve(
+        self,
+        system_id: str,
+        precision: Precision,
+        model_id: str,
+        family: str,
+        params_active: float,
+        seq_len: int,
+        gpus: int,
+        software: str | None,
+    ) -> MfuResult:
+        groups, factor, warnings, basis_note = self._candidate_groups(system_id, precision, software)
+        if not groups:
+            raise LookupError(
+                f"no MFU calibration for {system_id} at {precision}; give the MFU explicitly (--mfu)"
+            )
+        if factor == 1.0:
+            for group in groups:
+                head = group[0]
+                if head.point.model == model_id and head.seq_len == seq_len:
+                    for cal in group:
+                        if cal.point.gpus == gpus and cal.proxy_of is None:
+                            return MfuResult(
+                                cal.mfu,
+                                precision,
+                                True,
+                                f"published: {_label(cal)}",
+                                (cal.source,),
+                                tuple(warnings),
+                            )
+        same_family = [g for g in groups if g[0].family == family]
+        if not same_family:
+            other = "dense" if family == "moe" else "moe"
+            ratio = self._scaling.moe_per_dense if family == "moe" else 1 / self._scaling.moe_per_dense
+            factor *= ratio
+            note = f"no {family} figure for {system_id}; {other} calibration × {ratio:.2f} (moe_per_dense)"
+            warnings.append(note)
+            basis_note = f"{basis_note}; {note}" if basis_note else note
+            same_family = groups
+        window = self._scaling.seq_window
+        near = [g for g in same_family if 1 / window <= g[0].seq_len / seq_len <= window]
+        pool = near or same_family
+        loss = self._scaling.loss_per_doubling.get(precision, 0.0)
+        value, used = _across_models(pool, params_active, gpus, loss)
+        mfu = min(1.0, value * factor)
+        basis = "interpolated from " + "; ".join(_label(c) for c in used)
+        if basis_note:
+            basis += f" ({basis_note})"
+        sources = tuple(dict.fromkeys(c.source for c in used))
+        return MfuResult(mfu, precision, False, basis, sources, tuple(warnings))
+
+
+def _months(release: str) -> int:
+    year, month = release.split("-")
+    return int(year) * 12 + int(month)
+
+
+def _along_gpus(group: Group, gpus: int, loss_per_doubling: float) -> float:
+    """MFU of one configuration at `gpus`: log2 interpolation between points, weak-scaling loss beyond."""
+    counts = [c.point.gpus for c in group]
+    if gpus <= counts[0]:
+        return group[0].mfu * (1 - loss_per_doubling) ** math.log2(gpus / counts[0])
+    if gpus >= counts[-1]:
+        return group[-1].mfu * (1 - loss_per_doubling) ** math.log2(gpus / counts[-1])
+    hi = bisect.bisect_left(counts, gpus)
+    lo = hi - 1
+    t = math.log2(gpus / counts[lo]) / math.log2(counts[hi] / counts[lo])
+    return group[lo].mfu + t * (group[hi].mfu - group[lo].mfu)
+
+
+def _across_models(
+    pool: list[Group], params_active: float, gpus: int, loss: float
+) -> tuple[float, list[Calibrated]]:
+    """Interpolate in log(active parameters) between the nearest smaller and larger configurations."""
+    by_size: dict[float, list[Group]] = {}
+    for group in pool:
+        by_size.setdefault(group[0].params_active, []).append(group)
+    sizes = sorted(by_size)
+
+    def at(size: float) -> float:
+        groups = by_size[size]
+        return sum(_along_gpus(g, gpus, loss) for g in groups) / len(groups)
+
+    def members(size: float) -> list[Calibrated]:
+        return [c for g in by_size[size] for c in g]
+
+    if params_active <= sizes[0]:
+        return at(sizes[0]), members(sizes[0])
+    if params_active >= sizes[-1]:
+        return at(sizes[-1]), members(sizes[-1])
+    hi = bisect.bisect_left(sizes, params_active)
+    if sizes[hi] == params_active:
+        return at(sizes[hi]), members(sizes[hi])
+    lo = hi - 1
+    t = math.log(params_active / sizes[lo]) / math.log(sizes[hi] / sizes[lo])
+    return at(sizes[lo]) + t * (at(sizes[hi]) - at(sizes[lo])), members(sizes[lo]) + members(sizes[hi])
+
+
+def resolve_mfu(
+    catalog: Catalog,
+    system_id: str,
+    precision: Precision,
+    model: ModelSpec,
+    gpus: int,
+    software: str | None = None,
+) -> MfuResult:
+    """MFU of `model` on `gpus` GPUs of `system_id` at `precision` (already a precision the system runs)."""
+    return catalog.mfu_index.resolve(
+        system_id, precision, model.id, model.family, model.params_active, model.seq_len, gpus, software
+    )

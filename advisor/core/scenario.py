@@ -1,0 +1,181 @@
+"""Scenario: the versioned, file-shaped description of a decision (schema 1).
+
+A scenario holds the workload (a model preset or a custom size), constraints, the objective, the
+systems to consider and assumption overrides. It is what `--save`, `advisor report` and the app's
+Save write, and what `advisor estimate|recommend|report FILE` read. Numbers may be written as
+human strings ("15T", "$2.10"). The TOML shape is documented in the README ("Scenario files").
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator, Field, field_validator, model_validator
+
+from advisor.core.catalog import Catalog, Frozen, ModelSpec, Precision
+from advisor.core.flops import custom_model
+from advisor.core.units import parse_number
+from advisor.core.workload import (
+    Assumptions,
+    Constraints,
+    FinetuneMethod,
+    Kind,
+    Objective,
+    Pricing,
+    Workload,
+    _release,
+)
+from advisor.errors import CatalogError
+
+SCHEMA_VERSION = 1
+
+
+def _human(value: Any) -> Any:
+    """Accept "15T", "70B", "$2.10" wherever a number is expected."""
+    if isinstance(value, str):
+        try:
+            return parse_number(value)
+        except ValueError as exc:
+            raise ValueError(str(exc)) from None
+    return value
+
+
+def _human_int(value: Any) -> Any:
+    value = _human(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+Number = Annotated[float, BeforeValidator(_human), Field(gt=0, allow_inf_nan=False)]
+Count = Annotated[int, BeforeValidator(_human_int), Field(gt=0, le=1_000_000)]
+SeqLen = Annotated[int, BeforeValidator(_human_int), Field(gt=0, le=10_000_000)]
+
+
+class CustomModel(Frozen):
+    """A model given by size; the architecture is inferred where not given."""
+
+    params: Annotated[float, BeforeValidator(_human), Field(ge=1e6, le=1e14, allow_inf_nan=False)]
+    active_params: (
+        Annotated[float, BeforeValidator(_human), Field(ge=1e6, le=1e14, allow_inf_nan=False)] | None
+    ) = None
+    layers: Annotated[int, Field(gt=0, le=10_000)] | None = None
+    hidden: Annotated[int, Field(gt=0, le=1_000_000)] | None = None
+    name: str | None = None
+
+    @model_validator(mode="after")
+    def _check_active(self) -> CustomModel:
+        if self.active_params is not None and self.active_params > self.params:
+            raise ValueError("active_params must not exceed params")
+        return self
+
+
+class WorkloadSpec(Frozen):
+    """The `[workload]` table: what to run, by model preset id or `[workload.custom]` size."""
+
+    model: str | None = Field(None, description="A model preset id (see `advisor models`).")
+    custom: CustomModel | None = None
+    seq_len: SeqLen | None = Field(None, description="Training sequence length; default: the model's.")
+    tokens: Number
+    gpus: Count = 8
+    precision: Precision = "bf16"
+    kind: Kind = "pretrain"
+    pricing: Pricing = "rent"
+    software: str | None = None
+    fp8_stack: bool = True
+    finetune_method: FinetuneMethod = "full"
+    lora_trainable_fraction: Annotated[float, Field(gt=0, le=1)] = 0.01
+
+    @field_validator("software")
+    @classmethod
+    def _check_software(cls, value: str | None) -> str | None:
+        return _release(value)
+
+    @model_validator(mode="after")
+    def _one_model(self) -> WorkloadSpec:
+        if (self.model is None) == (self.custom is None):
+            raise ValueError('give exactly one of model = "<preset id>" or a [workload.custom] table')
+        return self
+
+    def model_spec(self, catalog: Catalog) -> ModelSpec:
+        """The preset (with `seq_len` applied) or the custom model's inferred architecture."""
+        if self.custom is not None:
+            c = self.custom
+            return custom_model(
+                c.params, c.active_params, layers=c.layers, hidden=c.hidden, seq_len=self.seq_len, name=c.name
+            )
+        assert self.model is not None
+        spec = catalog.model(self.model)
+        if self.seq_len is not None and self.seq_len != spec.seq_len:
+            spec = spec.model_copy(update={"seq_len": self.seq_len})
+        return spec
+
+    def workload(self, catalog: Catalog) -> Workload:
+        """The core `Workload` for this spec; an unknown model id raises CatalogError with the valid ids."""
+        return Workload(
+            model=self.model_spec(catalog),
+            tokens=self.tokens,
+            gpus=self.gpus,
+            precision=self.precision,
+            kind=self.kind,
+            pricing=self.pricing,
+            software=self.software,
+            fp8_stack=self.fp8_stack,
+            finetune_method=self.finetune_method,
+            lora_trainable_fraction=self.lora_trainable_fraction,
+        )
+
+
+class Scenario(Frozen):
+    """A saved decision: workload, constraints, objective, candidate systems and assumptions."""
+
+    schema_: int = Field(SCHEMA_VERSION, alias="schema", ge=1)
+    name: str = Field("untitled", min_length=1, max_length=200)
+    notes: str = ""
+    objective: Objective = "cost"
+    systems: tuple[str, ...] = Field((), description="Systems to consider; empty = every catalogued one.")
+    workload: WorkloadSpec
+    constraints: Constraints = Constraints()
+    assumptions: Assumptions = Assumptions()
+
+    model_config = Frozen.model_config | {"populate_by_name": True}
+
+    @field_validator("schema_")
+    @classmethod
+    def _known_schema(cls, value: int) -> int:
+        if value > SCHEMA_VERSION:
+            raise ValueError(
+                f"schema {value} is newer than this advisor understands (schema {SCHEMA_VERSION}); "
+                "upgrade advisor"
+            )
+        return value
+
+    def check_ids(self, catalog: Catalog) -> None:
+        """Every system and model id named exists in `catalog` (raises CatalogError listing valid ids)."""
+        for system_id in self.systems:
+            catalog.system(system_id)
+        for name in ("mfu", "price_usd_per_gpu_hour", "capex_usd_per_node", "wait_hours"):
+            for key in getattr(self.assumptions, name):
+                if key != "*" and key not in catalog.systems:
+                    valid = ", ".join(sorted(catalog.systems))
+                    raise CatalogError(f"assumptions.{name}: unknown system {key!r}; valid: {valid}, *")
+        if self.workload.model is not None:
+            catalog.model(self.workload.model)
+
+    def system_ids(self, catalog: Catalog) -> tuple[str, ...]:
+        """The systems to consider: those named, else every catalogued one."""
+        return self.systems or tuple(catalog.systems)
+
+    def to_data(self) -> dict[str, Any]:
+        """Plain data in file order, without defaults that add nothing (the TOML writer's input)."""
+        data: dict[str, Any] = {"schema": self.schema_, "name": self.name}
+        if self.notes:
+            data["notes"] = self.notes
+        data["objective"] = self.objective
+        if self.systems:
+            data["systems"] = list(self.systems)
+        data["workload"] = self.workload.model_dump(mode="json", exclude_none=True)
+        data["constraints"] = self.constraints.model_dump(mode="json", exclude_none=True)
+        assumptions = self.assumptions.model_dump(mode="json", exclude_none=True)
+        data["assumptions"] = {k: v for k, v in assumptions.items() if v != {}}
+        return data

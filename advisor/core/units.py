@@ -1,0 +1,64 @@
+"""Unit constants and the parser for human-written numbers (`70B`, `15T`, `$2.10`, `1.5e12`)."""
+
+from __future__ import annotations
+
+import math
+import re
+
+SECONDS_PER_HOUR = 3600.0
+HOURS_PER_DAY = 24.0
+HOURS_PER_YEAR = 8760.0
+HOURS_PER_MONTH = HOURS_PER_YEAR / 12.0
+JOULES_PER_KWH = 3.6e6
+BYTES_PER_GB = 1e9
+BYTES_PER_GIB = float(2**30)
+TERA = 1e12
+
+_SUFFIXES = {
+    "": 1.0,
+    "k": 1e3,
+    "K": 1e3,
+    "m": 1e6,
+    "M": 1e6,
+    "b": 1e9,
+    "B": 1e9,
+    "g": 1e9,
+    "G": 1e9,
+    "t": 1e12,
+    "T": 1e12,
+    "p": 1e15,
+    "P": 1e15,
+}
+_NUMBER = re.compile(
+    r"^\s*(?P<sign>[-+]?)\s*\$?\s*(?P<num>(\d[\d_,]*\.?\d*|\.\d+)([eE][-+]?\d+)?)\s*(?P<suffix>[kKmMbBgGtTpP]?)\s*$"
+)
+
+
+def parse_number(text: str | float | int) -> float:
+    """Parse `70B`, `15T`, `1.5e12`, `$2.10`, `2,048` or `8k` into a float; raise ValueError otherwise.
+
+    Suffixes are decimal: k = 1e3, M = 1e6, B/G = 1e9, T = 1e12, P = 1e15.
+    """
+    if isinstance(text, bool):
+        raise ValueError(f"{text!r} is not a number")
+    if isinstance(text, int | float):
+        value = float(text)
+    else:
+        match = _NUMBER.match(text)
+        if not match:
+            raise ValueError(f"{text!r} is not a number (examples: 70B, 15T, 1.5e12, $2.10, 2048)")
+        digits = match.group("num").replace("_", "").replace(",", "")
+        value = float(digits) * _SUFFIXES[match.group("suffix")]
+        if match.group("sign") == "-":
+            value = -value
+    if not math.isfinite(value):
+        raise ValueError(f"{text!r} is not a finite number")
+    return value
+
+
+def format_si(value: float, unit: str = "", digits: int = 3) -> str:
+    """Format 1.5e12 as `1.5T`, 7e10 as `70B` (decimal suffixes), with `digits` significant digits."""
+    for factor, suffix in ((1e15, "P"), (1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
+        if abs(value) >= factor:
+            return f"{value / factor:.{digits}g}{suffix}{unit}"
+    return f"{value:.{digits}g}{unit}"

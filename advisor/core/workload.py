@@ -1,0 +1,101 @@
+"""What the user wants to run (`Workload`), the limits on it (`Constraints`) and assumption overrides."""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from advisor.core.catalog import Fraction, Frozen, ModelSpec, Positive, PositiveInt, Precision
+
+Kind = Literal["pretrain", "finetune", "inference"]
+Pricing = Literal["rent", "own"]
+Risk = Literal["conservative", "balanced", "early-adopter"]
+Objective = Literal["cost", "time", "energy", "balanced"]
+FinetuneMethod = Literal["full", "lora"]
+
+ALL_SYSTEMS = "*"
+
+
+def _release(value: str | None) -> str | None:
+    if value is None:
+        return None
+    parts = value.split("-")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts) or len(parts[0]) != 4 or len(parts[1]) != 2:
+        raise ValueError(f"software {value!r} must be a release month like 2024-12")
+    if not 1 <= int(parts[1]) <= 12:
+        raise ValueError(f"software {value!r}: month must be 01–12")
+    return value
+
+
+class Workload(Frozen):
+    """A training, fine-tuning or inference job: model, tokens, precision, scale and pricing."""
+
+    model: ModelSpec
+    tokens: Positive = Field(description="Tokens trained (or generated, for inference).")
+    gpus: PositiveInt = Field(8, le=1_000_000, description="GPUs in the cluster.")
+    precision: Precision = "bf16"
+    kind: Kind = "pretrain"
+    pricing: Pricing = "rent"
+    software: str | None = Field(None, description="Software release month YYYY-MM; None = latest.")
+    fp8_stack: bool = Field(True, description="Whether the team's software stack supports FP8.")
+    finetune_method: FinetuneMethod = "full"
+    lora_trainable_fraction: Annotated[float, Field(gt=0, le=1)] = Field(
+        0.01, description="LoRA: trainable parameters as a fraction of the model's."
+    )
+
+    @field_validator("software")
+    @classmethod
+    def _check_software(cls, value: str | None) -> str | None:
+        return _release(value)
+
+    @field_validator("tokens")
+    @classmethod
+    def _check_tokens(cls, value: float) -> float:
+        if value < 1 or not math.isfinite(value):
+            raise ValueError("tokens must be at least 1")
+        return value
+
+    @property
+    def effective_precision_requested(self) -> Precision:
+        """FP8/FP4 requests fall back to BF16 when the team's stack has no FP8 support."""
+        if self.precision != "bf16" and not self.fp8_stack:
+            return "bf16"
+        return self.precision
+
+
+class Constraints(Frozen):
+    """Limits and preferences that decide between systems (used by `advise`)."""
+
+    deadline_days: Positive | None = None
+    budget_usd: Positive | None = None
+    need_within_days: Annotated[float, Field(ge=0)] | None = None
+    guaranteed_capacity: bool = False
+    risk: Risk = "balanced"
+    iteration_speed_matters: bool = False
+
+
+class Assumptions(Frozen):
+    """User overrides of catalog values. Keys of the per-system maps are system ids or '*' (all)."""
+
+    mfu: dict[str, Fraction] = Field(default_factory=dict)
+    goodput: Fraction | None = None
+    price_usd_per_gpu_hour: dict[str, Positive] = Field(default_factory=dict)
+    capex_usd_per_node: dict[str, Positive] = Field(default_factory=dict)
+    pue: Annotated[float, Field(ge=1, le=3)] | None = None
+    electricity_usd_per_kwh: Positive | None = None
+    wait_hours: dict[str, Annotated[float, Field(ge=0)]] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _check_keys(self) -> Assumptions:
+        for name in ("mfu", "price_usd_per_gpu_hour", "capex_usd_per_node", "wait_hours"):
+            for key in getattr(self, name):
+                if not key or not (key == ALL_SYSTEMS or key.replace("-", "").isalnum()):
+                    raise ValueError(f"{name}: key {key!r} must be a system id or '*'")
+        return self
+
+    def for_system(self, name: str, system_id: str) -> float | None:
+        """The override of per-system map `name` for `system_id` (exact id first, then '*')."""
+        mapping: dict[str, float] = getattr(self, name)
+        return mapping.get(system_id, mapping.get(ALL_SYSTEMS))

@@ -1,0 +1,31 @@
+"""Error types. Every message names the file, field or line at fault and what would be valid."""
+
+from __future__ import annotations
+
+
+class AdvisorError(Exception):
+    """Base class for every error the advisor reports to a user (never shown as a traceback)."""
+
+
+class UsageError(AdvisorError):
+    """A command-line flag or API argument is missing, unknown or out of range."""
+
+
+class CatalogError(AdvisorError):
+    """A catalog file is malformed, or a lookup names an id the catalog does not hold."""
+
+
+class RuleError(AdvisorError):
+    """A rule file is malformed or uses a fact, operator or effect outside the vocabulary."""
+
+
+class ScenarioError(AdvisorError):
+    """A scenario file is malformed, of an unknown schema version, or out of range."""
+
+
+class InfeasibleError(AdvisorError):
+    """The workload cannot run on the requested system as given (e.g. it does not fit in memory)."""
+
+
+class ReportError(AdvisorError):
+    """A report or scenario could not be written."""

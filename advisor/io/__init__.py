@@ -1,0 +1,1 @@
+"""Shell code that touches files: loading the catalog, rules and scenarios; atomic writes."""

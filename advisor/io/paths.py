@@ -1,0 +1,30 @@
+"""Where the shipped data and the user's configuration live."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import advisor
+
+CONFIG_ENV = "ADVISOR_CONFIG_DIR"
+"""Set to a folder to use it instead of the platform config dir (tests do, so they never read yours)."""
+
+
+def shipped_dir(name: str) -> Path:
+    """`catalog` or `rules` as shipped: inside the installed wheel, else beside the package in a checkout."""
+    package = Path(advisor.__file__).resolve().parent
+    installed = package / "_data" / name
+    if installed.is_dir():
+        return installed
+    return package.parent / name
+
+
+def user_config_dir() -> Path:
+    """The advisor's folder in the platform config dir (e.g. ~/.config/advisor), or $ADVISOR_CONFIG_DIR."""
+    override = os.environ.get(CONFIG_ENV)
+    if override:
+        return Path(override)
+    from platformdirs import user_config_path
+
+    return user_config_path("advisor", appauthor=False)

@@ -1,0 +1,36 @@
+"""Shared fixtures. Every test runs with its own empty config dir: no developer settings leak in."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from advisor.core.catalog import Catalog
+from advisor.io.catalog_files import load_catalog
+
+DATA = Path(__file__).parent / "data"
+ROOT = Path(__file__).parent.parent
+
+
+@pytest.fixture(autouse=True)
+def _isolated_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    config = tmp_path_factory.mktemp("config")
+    monkeypatch.setenv("ADVISOR_CONFIG_DIR", str(config))
+    return config
+
+
+_CATALOG: Catalog | None = None
+
+
+def shipped_catalog() -> Catalog:
+    """The shipped catalog, loaded once per session (it is immutable)."""
+    global _CATALOG
+    if _CATALOG is None:
+        _CATALOG = load_catalog(user_dir=False)
+    return _CATALOG
+
+
+@pytest.fixture
+def catalog() -> Catalog:
+    return shipped_catalog()

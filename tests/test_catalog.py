@@ -1,0 +1,156 @@
+"""Shipped data is tested as data; bad catalog files give clear messages; overlays work."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pydantic import BaseModel
+
+from advisor.core.catalog import Sourced
+from advisor.errors import CatalogError
+from advisor.io.catalog_files import load_catalog
+from tests.conftest import DATA, ROOT
+
+REQUIRED_SYSTEMS = {"a100", "h100", "h200", "b200", "gb200-nvl72"}
+REQUIRED_MODELS = {
+    "gpt3-175b",
+    "llama2-7b",
+    "llama2-13b",
+    "llama2-70b",
+    "llama3-8b",
+    "llama3-70b",
+    "llama3-405b",
+    "mixtral-8x7b",
+    "deepseek-v3",
+    "llama4-maverick",
+}
+
+
+def test_shipped_catalog_loads_cleanly(catalog):
+    assert catalog.load_warnings == ()
+    assert REQUIRED_SYSTEMS <= set(catalog.systems)
+    assert REQUIRED_MODELS <= set(catalog.models)
+
+
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "catalog").glob("*/*.toml")), ids=lambda p: f"{p.parent.name}/{p.name}"
+)
+def test_one_entry_per_file_named_by_its_id(path):
+    import tomllib
+
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    if path.name != "scaling.toml":
+        assert data["id"] == path.stem
+
+
+def _sourced_sections(obj):
+    if isinstance(obj, Sourced):
+        yield obj
+    if isinstance(obj, BaseModel):
+        for name in type(obj).model_fields:
+            value = getattr(obj, name)
+            for item in value if isinstance(value, tuple) else (value,):
+                yield from _sourced_sections(item)
+
+
+def test_every_number_has_source_and_date(catalog):
+    sections = [s for system in catalog.systems.values() for s in _sourced_sections(system)]
+    sections += [
+        s
+        for name in type(catalog.economics).model_fields
+        for s in _sourced_sections(getattr(catalog.economics, name))
+    ]
+    assert len(sections) > 40
+    for section in sections:
+        assert section.source and section.as_of
+        if section.assumption:
+            assert "assum" in (section.source + section.note).lower()
+    for model in catalog.models.values():
+        assert model.source and model.as_of
+
+
+def test_model_presets_match_the_issue(catalog):
+    assert catalog.model("deepseek-v3").params_total == 671e9
+    assert catalog.model("deepseek-v3").params_active == 37e9
+    assert catalog.model("llama4-maverick").params_total == 400e9
+    assert catalog.model("llama4-maverick").params_active == 17e9
+
+
+def test_systems_have_what_the_issue_lists(catalog):
+    for system in catalog.systems.values():
+        assert system.compute.bf16_dense_tflops > 0
+        assert system.memory.hbm_gb > 0 and system.memory.hbm_bandwidth_tbps > 0
+        assert system.interconnect.nvlink_domain_gpus >= 8
+        assert system.power.it_w_per_gpu > system.power.gpu_tdp_w
+        assert system.capex.all_in_usd_per_node > 0
+        assert system.default_rental.price_usd_per_gpu_hour > 0
+    assert catalog.system("a100").compute.fp8_dense_tflops is None
+    assert catalog.system("gb200-nvl72").compute.fp4_dense_tflops == 10000
+
+
+def test_unknown_ids_list_the_valid_ones(catalog):
+    with pytest.raises(CatalogError, match="valid: a100, b200, gb200-nvl72, h100, h200"):
+        catalog.system("tpu")
+    with pytest.raises(CatalogError, match="llama3-70b"):
+        catalog.model("llama9")
+
+
+def test_explicit_path_loads_test_catalog():
+    cat = load_catalog(DATA / "catalog_min", user_dir=False)
+    assert list(cat.systems) == ["testgpu"] and list(cat.models) == ["tiny-1b"]
+
+
+def test_bad_files_are_skipped_with_messages_and_the_rest_loads():
+    cat = load_catalog(DATA / "bad_catalog", user_dir=False)
+    assert set(cat.systems) == {"testgpu"}
+    assert set(cat.models) == {"tiny-1b"}
+    text = "\n".join(cat.load_warnings)
+    assert (
+        "typo-key.toml:6: compute.bf16_dense_tflop: unknown key 'bf16_dense_tflop' (did you mean 'bf16_dense_tflops'?)"
+        in text
+    )
+    assert "negative-tdp.toml:25: power.gpu_tdp_w: Input should be greater than 0 (got -800)" in text
+    assert "no-source.toml" in text and "memory.source: missing" in text
+    assert "text-number.toml:12: memory.hbm_gb: Input should be a valid number" in text
+    assert "broken-syntax.toml: not valid TOML" in text and "line 2" in text
+    assert "unknown system 'tpu-v9'" in text
+
+
+def test_user_overlay_overrides_and_adds(tmp_path):
+    overlay = tmp_path / "mine"
+    (overlay / "systems").mkdir(parents=True)
+    h100 = (ROOT / "catalog/systems/h100.toml").read_text()
+    (overlay / "systems/h100.toml").write_text(
+        h100.replace("price_usd_per_gpu_hour = 2.10", "price_usd_per_gpu_hour = 1.95")
+    )
+    (overlay / "systems/h100-cheap.toml").write_text(h100.replace('id = "h100"', 'id = "h100-cheap"'))
+    (overlay / "economics.toml").write_text("[facility]\npue = 1.1\n")
+    cat = load_catalog(user_dir=overlay)
+    assert cat.system("h100").default_rental.price_usd_per_gpu_hour == 1.95
+    assert "h100-cheap" in cat.systems
+    assert cat.economics.facility.pue == 1.1
+    assert cat.economics.facility.source  # the shipped source is kept for keys not overridden
+    assert (ROOT / "catalog/systems/h100.toml").read_text() == h100
+
+
+def test_platform_config_dir_overlay_is_used(tmp_path, monkeypatch):
+    monkeypatch.setenv("ADVISOR_CONFIG_DIR", str(tmp_path))
+    (tmp_path / "catalog").mkdir()
+    (tmp_path / "catalog/economics.toml").write_text("[electricity]\nusd_per_kwh = 0.2\n")
+    assert load_catalog().economics.electricity.usd_per_kwh == 0.2
+    assert load_catalog(user_dir=False).economics.electricity.usd_per_kwh == 0.0862
+
+
+def test_missing_economics_is_an_error(tmp_path):
+    shutil.copytree(DATA / "catalog_min", tmp_path / "cat")
+    (tmp_path / "cat/economics.toml").unlink()
+    with pytest.raises(CatalogError, match="economics.toml: no such file"):
+        load_catalog(tmp_path / "cat", user_dir=False)
+
+
+def test_missing_folder_is_an_error(tmp_path):
+    with pytest.raises(CatalogError, match="catalog folder not found"):
+        load_catalog(tmp_path / "nope", user_dir=False)

@@ -1,0 +1,162 @@
+"""`advisor estimate` and the CLI's error handling."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from advisor.cli.main import main
+
+GPT3 = [
+    "estimate",
+    "--model",
+    "gpt3-175b",
+    "--tokens",
+    "300e9",
+    "--gpus",
+    "128",
+    "--precision",
+    "fp8",
+    "--pricing",
+    "own",
+    "--goodput",
+    "1",
+]
+
+JSON_KEYS = {
+    "system",
+    "gpus",
+    "precision",
+    "pricing",
+    "model",
+    "tokens",
+    "flops_per_token",
+    "total_flops",
+    "mfu",
+    "tokens_per_second_per_gpu",
+    "goodput",
+    "time_to_train_hours",
+    "gpu_hours",
+    "price_usd_per_gpu_hour",
+    "cost_usd",
+    "cost_per_million_tokens_usd",
+    "cost_breakdown_usd",
+    "power_w_per_gpu_all_in",
+    "energy_kwh",
+    "joules_per_token",
+    "household_years",
+    "co2_tonnes",
+    "memory",
+    "warnings",
+}
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_estimate_json_has_documented_keys(capsys):
+    code, out, _ = run(capsys, *GPT3, "--system", "h100", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert JSON_KEYS <= set(data)
+    assert {"name", "params_total", "params_active", "seq_len"} <= set(data["model"])
+    assert {"required_gib", "available_gib", "min_gpus"} <= set(data["memory"])
+    assert data["cost_per_million_tokens_usd"] == pytest.approx(0.542, rel=0.03)
+
+
+def test_estimate_all_systems_is_a_list(capsys):
+    code, out, _ = run(capsys, *GPT3, "--system", "all", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert [d["system"] for d in data] == ["a100", "b200", "gb200-nvl72", "h100", "h200"]
+
+
+def test_estimate_custom_model(capsys):
+    code, out, _ = run(
+        capsys,
+        "estimate",
+        "--params",
+        "13e9",
+        "--tokens",
+        "1T",
+        "--gpus",
+        "64",
+        "--system",
+        "h100",
+        "--seq-len",
+        "4096",
+        "--json",
+    )
+    data = json.loads(out)
+    assert code == 0 and data["model"]["params_total"] == 13e9 and data["model"]["seq_len"] == 4096
+
+
+def test_estimate_software_reproduces_jan_2024(capsys):
+    code, out, _ = run(capsys, *GPT3, "--system", "h100", "--software", "2024-01", "--json")
+    assert json.loads(out)["mfu"] == 0.295
+
+
+def test_human_output_is_a_table(capsys):
+    code, out, _ = run(capsys, *GPT3, "--system", "h100")
+    assert code == 0
+    assert "cost per 1M tokens" in out and "54.2¢" in out and "$162.7k" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--system", "tpu"], "unknown system 'tpu'; valid: a100, b200, gb200-nvl72, h100, h200"),
+        (["--model", "llama9"], "unknown model 'llama9'; valid:"),
+        (["--tokens", "0"], "argument --tokens: '0' is out of range: must be >= 1"),
+        (["--tokens", "-5"], "argument --tokens: '-5' is out of range"),
+        (["--tokens", "lots"], "argument --tokens: 'lots' is not a number"),
+        (["--gpus", "0"], "argument --gpus: '0' is out of range: must be > 0"),
+        (["--gpus", "2.5"], "argument --gpus: '2.5' must be a whole number"),
+        (["--params", "abc"], "argument --params: 'abc' is not a number"),
+        (["--precision", "int4"], "argument --precision: invalid choice: 'int4'"),
+        (["--software", "2024"], "argument --software: '2024' must be a release month like 2024-12"),
+        (["--goodput", "1.5"], "argument --goodput: '1.5' is out of range"),
+    ],
+)
+def test_bad_input_exits_2_with_message(capsys, argv, message):
+    base = ["estimate", "--model", "llama3-8b", "--tokens", "1e9"]
+    code, out, err = run(capsys, *base, *argv)
+    assert code == 2
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_missing_model_or_tokens(capsys):
+    code, _, err = run(capsys, "estimate", "--tokens", "1e9")
+    assert code == 2 and "give --model" in err
+    code, _, err = run(capsys, "estimate", "--model", "llama3-8b")
+    assert code == 2 and "give --tokens" in err
+
+
+def test_memory_infeasible_says_needed_vs_available(capsys):
+    code, _, err = run(
+        capsys, "estimate", "--model", "llama3-405b", "--tokens", "1e12", "--gpus", "8", "--system", "a100"
+    )
+    assert code == 2
+    assert "does not fit on 8x a100" in err and "the minimum is" in err and "GiB" in err
+
+
+def test_version_and_help_do_not_import_textual():
+    code = (
+        "import sys; from advisor.cli.main import main; import contextlib, io\n"
+        "buf = io.StringIO()\n"
+        "with contextlib.redirect_stdout(buf):\n"
+        "    for argv in (['--help'], ['estimate', '--help'], ['--version']):\n"
+        "        try: main(argv)\n"
+        "        except SystemExit: pass\n"
+        "    main(['estimate', '--model', 'llama3-8b', '--tokens', '1e9', '--json'])\n"
+        "print('textual' in sys.modules, 'advisor 0.' in buf.getvalue())\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.split()[-2:] == ["False", "True"]

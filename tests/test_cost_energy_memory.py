@@ -1,0 +1,143 @@
+"""TCO, rental, energy and memory arithmetic."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.core.cost import capital_recovery_factor, ownership_cost_per_gpu_hour
+from advisor.core.estimate import estimate
+from advisor.core.flops import custom_model, infer_architecture, training_flops_per_token
+from advisor.core.workload import Assumptions, Workload
+
+
+def test_capital_recovery_factor():
+    # A textbook annuity: $1 over 6 years at 10% is 0.2296 a year.
+    assert capital_recovery_factor(0.10, 6) == pytest.approx(0.229607, rel=1e-5)
+    assert capital_recovery_factor(0.0, 5) == pytest.approx(0.2)
+
+
+def test_ownership_cost_parts_add_up():
+    hourly = ownership_cost_per_gpu_hour(
+        capex_usd_per_gpu=87600,
+        depreciation_years=10,
+        cost_of_capital=0.0,
+        maintenance_fraction_per_year=0.0,
+        utilization=1.0,
+        it_kw_per_gpu=1.0,
+        pue=1.5,
+        electricity_usd_per_kwh=0.1,
+        colocation_usd_per_kw_month=73,
+    )
+    assert hourly.parts["capex_amortisation"] == pytest.approx(1.0)
+    assert hourly.parts["cost_of_capital"] == pytest.approx(0.0)
+    assert hourly.parts["power"] == pytest.approx(0.15)
+    assert hourly.parts["hosting"] == pytest.approx(0.1)
+    assert hourly.total == pytest.approx(1.25)
+
+
+def test_lower_utilization_raises_fixed_costs_only():
+    args = dict(
+        capex_usd_per_gpu=30000,
+        depreciation_years=6,
+        cost_of_capital=0.1,
+        maintenance_fraction_per_year=0.02,
+        it_kw_per_gpu=1.4,
+        pue=1.3,
+        electricity_usd_per_kwh=0.09,
+        colocation_usd_per_kw_month=196,
+    )
+    full = ownership_cost_per_gpu_hour(utilization=1.0, **args)
+    half = ownership_cost_per_gpu_hour(utilization=0.5, **args)
+    assert half.parts["capex_amortisation"] == pytest.approx(2 * full.parts["capex_amortisation"])
+    assert half.parts["power"] == pytest.approx(full.parts["power"])
+
+
+def test_rent_is_price_times_gpu_hours(catalog):
+    w = Workload(model=catalog.model("llama3-8b"), tokens=1e10, gpus=8, precision="fp8", pricing="rent")
+    est = estimate(w, "h100", catalog, Assumptions(price_usd_per_gpu_hour={"h100": 2.5}))
+    assert est.cost_usd == pytest.approx(2.5 * est.gpu_hours)
+    assert est.cost_breakdown_usd == {"rental": pytest.approx(est.cost_usd)}
+
+
+def test_price_override_star_applies_to_every_system(catalog):
+    w = Workload(model=catalog.model("llama3-8b"), tokens=1e10, gpus=8, pricing="rent")
+    est = estimate(w, "a100", catalog, Assumptions(price_usd_per_gpu_hour={"*": 3.0}))
+    assert est.price_usd_per_gpu_hour == 3.0
+
+
+def test_breakdowns_sum_to_totals(catalog):
+    w = Workload(model=catalog.model("llama3-70b"), tokens=2e12, gpus=512, precision="fp8", pricing="own")
+    est = estimate(w, "gb200-nvl72", catalog)
+    assert sum(est.cost_breakdown_usd.values()) == pytest.approx(est.cost_usd)
+    assert sum(est.energy_breakdown_kwh.values()) == pytest.approx(est.energy_kwh)
+    assert sum(est.power_breakdown_w.values()) == pytest.approx(est.power_w_per_gpu_all_in)
+    hours = est.time_breakdown_hours
+    assert hours["setup"] + hours["compute"] + hours["downtime"] == pytest.approx(est.time_to_train_hours)
+    assert est.time_to_result_hours == pytest.approx(est.time_to_train_hours + hours["wait"])
+
+
+def test_pue_and_electricity_overrides(catalog):
+    w = Workload(model=catalog.model("llama3-8b"), tokens=1e10, gpus=8, pricing="own")
+    base = estimate(w, "h100", catalog)
+    worse = estimate(w, "h100", catalog, Assumptions(pue=1.6, electricity_usd_per_kwh=0.2))
+    assert worse.energy_kwh > base.energy_kwh
+    assert worse.price_breakdown_usd_per_gpu_hour["power"] > base.price_breakdown_usd_per_gpu_hour["power"]
+
+
+def test_all_in_power_h100(catalog):
+    # 700 W GPU + 575 W host share + 100 W network/storage = 1,375 W IT; x PUE 1.3 = 1,787.5 W.
+    w = Workload(model=catalog.model("llama3-8b"), tokens=1e9, gpus=8)
+    assert estimate(w, "h100", catalog).power_w_per_gpu_all_in == pytest.approx(1787.5)
+
+
+def test_flops_per_token_formula():
+    # 6N + 12·L·h·s: GPT-3 175B at 2,048 is 1.05e12 + 2.90e10 (+3%, as throughput-benchmarks.md says).
+    flops = training_flops_per_token(175e9, 96, 12288, 2048)
+    assert flops == pytest.approx(1.05e12 + 12 * 96 * 12288 * 2048)
+    assert flops / 1.05e12 == pytest.approx(1.0276, rel=1e-3)
+
+
+@pytest.mark.parametrize(
+    ("params", "layers", "hidden"), [(7e9, 32, 4096), (70e9, 80, 8192), (175e9, 96, 12288)]
+)
+def test_inferred_architecture_is_close_to_real_models(params, layers, hidden):
+    got_layers, got_hidden = infer_architecture(params)
+    assert got_layers == pytest.approx(layers, rel=0.15)
+    assert got_hidden == pytest.approx(hidden, rel=0.15)
+    assert got_hidden % 128 == 0
+    assert 12 * got_layers * got_hidden**2 == pytest.approx(params, rel=0.1)
+
+
+def test_custom_model_is_moe_when_active_is_smaller():
+    model = custom_model(100e9, 20e9)
+    assert model.family == "moe" and model.params_active == 20e9 and model.inferred
+
+
+# STYLE.md example: "405B needs 6.5 TB of training state; 8x A100 hold 640 GB".
+def test_405b_does_not_fit_on_8_a100(catalog):
+    w = Workload(model=catalog.model("llama3-405b"), tokens=1e12, gpus=8)
+    est = estimate(w, "a100", catalog)
+    assert not est.memory.fits
+    assert est.memory.state_gib * 2**30 == pytest.approx(6.49e12, rel=0.01)
+    assert est.memory.min_gpus is not None and est.memory.min_gpus > 8 and est.memory.min_gpus % 8 == 0
+    assert any("does not fit" in warning for warning in est.warnings)
+    at_min = estimate(w.model_copy(update={"gpus": est.memory.min_gpus}), "a100", catalog)
+    assert at_min.memory.fits
+
+
+def test_7b_fits_on_one_node(catalog):
+    w = Workload(model=catalog.model("llama2-7b"), tokens=1e9, gpus=8)
+    assert estimate(w, "a100", catalog).memory.fits
+
+
+def test_lora_needs_far_less_memory_than_full_finetune(catalog):
+    base = dict(model=catalog.model("llama3-70b"), tokens=1e8, gpus=8, kind="finetune")
+    full = estimate(Workload(**base), "h100", catalog)
+    lora = estimate(Workload(**base, finetune_method="lora"), "h100", catalog)
+    assert lora.memory.state_gib < full.memory.state_gib / 4
+    assert lora.flops_per_token < full.flops_per_token
+
+
+def test_partial_node_warns(catalog):
+    w = Workload(model=catalog.model("llama3-70b"), tokens=1e12, gpus=100)
+    assert any("not a whole number" in warning for warning in estimate(w, "gb200-nvl72", catalog).warnings)

@@ -1,0 +1,56 @@
+"""Human numbers and formatting."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from advisor.core import fmt
+from advisor.core.units import parse_number
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("70B", 70e9),
+        ("15T", 15e12),
+        ("1.5e12", 1.5e12),
+        ("$2.10", 2.10),
+        ("2,048", 2048),
+        ("8k", 8000),
+        (" 13e9 ", 13e9),
+        ("0.5", 0.5),
+        ("1_000", 1000),
+        ("2.5M", 2.5e6),
+        (".5", 0.5),
+        (7, 7.0),
+    ],
+)
+def test_parse_number(text, value):
+    assert parse_number(text) == pytest.approx(value)
+
+
+@pytest.mark.parametrize("text", ["", "abc", "B", "1.2.3", "1e999", "nan", "inf", "70 billion", "$", True])
+def test_parse_number_rejects(text):
+    with pytest.raises(ValueError):
+        parse_number(text)
+
+
+@given(st.floats(min_value=1e-3, max_value=1e15, allow_nan=False))
+def test_parse_number_roundtrips_repr(value):
+    assert parse_number(repr(value)) == value
+
+
+@pytest.mark.parametrize(
+    ("usd", "text"), [(162722, "$162.7k"), (3.88e6, "$3.88M"), (0.542, "$0.542"), (12.3, "$12.30")]
+)
+def test_money(usd, text):
+    assert fmt.money(usd) == text
+
+
+@pytest.mark.parametrize(
+    ("hours", "text"), [(0.5, "30 min"), (5.2, "5.2 h"), (900, "37.5 days"), (24 * 800, "2.2 years")]
+)
+def test_duration(hours, text):
+    assert fmt.duration(hours) == text
