@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
-
 from pydantic import BaseModel
 
 from advisor.core.catalog import Sourced
@@ -147,7 +145,7 @@ def test_platform_config_dir_overlay_is_used(tmp_path, monkeypatch):
 def test_missing_economics_is_an_error(tmp_path):
     shutil.copytree(DATA / "catalog_min", tmp_path / "cat")
     (tmp_path / "cat/economics.toml").unlink()
-    with pytest.raises(CatalogError, match="economics.toml: no such file"):
+    with pytest.raises(CatalogError, match=r"economics\.toml: no such file"):
         load_catalog(tmp_path / "cat", user_dir=False)
 
 

@@ -98,7 +98,7 @@ def test_estimate_custom_model(capsys):
 
 
 def test_estimate_software_reproduces_jan_2024(capsys):
-    code, out, _ = run(capsys, *GPT3, "--system", "h100", "--software", "2024-01", "--json")
+    _code, out, _ = run(capsys, *GPT3, "--system", "h100", "--software", "2024-01", "--json")
     assert json.loads(out)["mfu"] == 0.295
 
 
@@ -126,7 +126,7 @@ def test_human_output_is_a_table(capsys):
 )
 def test_bad_input_exits_2_with_message(capsys, argv, message):
     base = ["estimate", "--model", "llama3-8b", "--tokens", "1e9"]
-    code, out, err = run(capsys, *base, *argv)
+    code, _out, err = run(capsys, *base, *argv)
     assert code == 2
     assert message in err
     assert "Traceback" not in err
