@@ -103,6 +103,21 @@ def add_workload_flags(parser: argparse.ArgumentParser) -> None:
     )
     g.add_argument("--finetune-method", choices=("full", "lora"), help="fine-tuning method (default full)")
     g.add_argument(
+        "--prompt-tokens",
+        type=number("--prompt-tokens", high=10_000_000, integer=True),
+        help="inference: prompt tokens per request (default 500)",
+    )
+    g.add_argument(
+        "--output-tokens",
+        type=number("--output-tokens", high=10_000_000, integer=True),
+        help="inference: generated tokens per request (default 500)",
+    )
+    g.add_argument(
+        "--serving-batch",
+        type=number("--serving-batch", high=100_000, integer=True),
+        help="inference: requests decoded together per replica (default 32)",
+    )
+    g.add_argument(
         "--pricing", choices=("rent", "own"), help="rent by the GPU-hour, or own (TCO); default rent"
     )
     g.add_argument(
@@ -206,7 +221,19 @@ def scenario_data_from_args(
             **w["custom"],
             **{k: getattr(args, k) for k in ("active_params", "layers", "hidden") if given(k)},
         }
-    for flag in ("seq_len", "tokens", "gpus", "precision", "kind", "pricing", "software", "finetune_method"):
+    for flag in (
+        "seq_len",
+        "tokens",
+        "gpus",
+        "precision",
+        "kind",
+        "pricing",
+        "software",
+        "finetune_method",
+        "prompt_tokens",
+        "output_tokens",
+        "serving_batch",
+    ):
         if given(flag):
             w[flag] = getattr(args, flag)
     if given("no_fp8_stack"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from datetime import date
 from typing import Any
 
 from advisor.cli.args import (
@@ -173,6 +174,7 @@ def cmd_recommend(args: argparse.Namespace) -> int:
         objective=scenario.objective,
         assumptions=scenario.assumptions,
         systems=scenario.system_ids(catalog),
+        today=date.today(),
     )
     if args.json:
         print_json(rec.to_dict())

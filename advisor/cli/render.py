@@ -7,6 +7,7 @@ from typing import Any
 
 from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from advisor.core import fmt
@@ -134,3 +135,79 @@ def render_systems(catalog: Any) -> None:
             s.maturity,
         )
     console.print(table)
+
+
+_KIND_STYLE = {
+    "infeasible": "red",
+    "exclude": "red",
+    "penalize": "yellow",
+    "prefer": "green",
+    "warn": "yellow",
+    "note": "dim",
+}
+
+
+def _reason_line(reason: Any) -> str:
+    weight = f" {reason.weight:g}" if reason.weight else ""
+    style = _KIND_STYLE.get(reason.kind, "")
+    return f"[{style}]{reason.kind}{weight}[/] {escape(reason.text)}"
+
+
+def render_recommendation(rec: Any) -> None:
+    """The winner, a table of every system, the reasons and what would change the answer."""
+    console.print(f"[bold]{escape(rec.headline)}[/]")
+    table = Table(box=box.SIMPLE_HEAVY, pad_edge=False)
+    for column, justify in (
+        ("#", "right"),
+        ("system", "left"),
+        ("train", "right"),
+        ("to result", "right"),
+        ("cost", "right"),
+        ("/1M tok", "right"),
+        ("energy", "right"),
+        ("score", "right"),
+    ):
+        table.add_column(column, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    for cand in rec.candidates:
+        est = cand.estimate
+        name = f"[bold]{cand.system}[/]" if cand.system == rec.winner else cand.system
+        if est is None:
+            table.add_row("–", name, *(["–"] * 6))
+            continue
+        table.add_row(
+            str(cand.rank) if cand.rank else "[red]no[/]",
+            name,
+            fmt.duration(est.time_to_train_hours),
+            fmt.duration(est.time_to_result_hours),
+            fmt.money(est.cost_usd),
+            fmt.cents_or_dollars(est.cost_per_million_tokens_usd),
+            fmt.energy(est.energy_kwh),
+            f"{cand.score:.3f}" if cand.score is not None else "–",
+        )
+    console.print(table)
+    console.print(
+        f"[dim]#: rank among feasible systems (no = infeasible); score: {rec.objective} relative to the best,"
+        " times rule weights; lower wins[/]"
+    )
+    for cand in rec.candidates:
+        if not cand.reasons:
+            continue
+        console.print(f"\n[bold]{cand.system}[/]" + (" (recommended)" if cand.system == rec.winner else ""))
+        for reason in cand.reasons:
+            console.print(f"  {_reason_line(reason)}")
+    workload_rules = [r for r in rec.rules_fired if r.system is None]
+    if workload_rules:
+        console.print("\n[bold]about the workload[/]")
+        for fired in workload_rules:
+            console.print(f"  [dim]{fired.effect}[/] {escape(fired.because)}")
+    if rec.what_would_change:
+        console.print("\n[bold]what would change the answer[/]")
+        for line in rec.what_would_change:
+            console.print(f"  {escape(line)}")
+
+
+def render_rules(rules: Sequence[Any]) -> None:
+    console.print(f"[bold]{len(rules)} rules[/]")
+    for rule in rules:
+        console.print(f"\n[bold]{rule.id}[/]  {escape(rule.title)}  [dim]({rule.effect_names})[/]")
+        console.print(f"  [dim]source:[/] {escape(rule.source)}", soft_wrap=True)

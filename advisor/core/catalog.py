@@ -311,6 +311,14 @@ class MemoryModel(Sourced):
     activation_bytes_per_token_hidden_layer: NonNegative
 
 
+class InferenceModel(Sourced):
+    """Serving efficiencies (see `advisor.core.inference`)."""
+
+    bandwidth_efficiency: Fraction = Field(description="Achieved over peak HBM bandwidth in decode.")
+    decode_mfu: Fraction = Field(description="MFU when decode is compute-bound (large batches).")
+    prefill_mfu: Fraction = Field(description="MFU of prompt processing (compute-bound).")
+
+
 class Economics(Frozen):
     """Facility, finance and societal constants, each with its source."""
 
@@ -324,6 +332,7 @@ class Economics(Frozen):
     household: Household
     checkpointing: Checkpointing
     memory: MemoryModel
+    inference: InferenceModel
 
 
 # --- the catalog --------------------------------------------------------------------------------

@@ -7,12 +7,13 @@ from typing import Any
 
 from advisor.core.catalog import Catalog, Precision, System
 from advisor.core.cost import HourlyCost, ownership_cost_per_gpu_hour, rental_cost_per_gpu_hour
-from advisor.core.energy import co2_tonnes, household_years, joules_per_token, power_draw
+from advisor.core.energy import co2_tonnes, energy_kwh, household_years, joules_per_token, power_draw
 from advisor.core.flops import lora_flops_per_token, training_flops_per_token
 from advisor.core.goodput import Goodput, fixed_goodput, goodput_fraction
+from advisor.core.inference import serving_throughput
 from advisor.core.memory import MemoryCheck, check_memory
 from advisor.core.mfu import resolve_mfu
-from advisor.core.units import HOURS_PER_DAY, SECONDS_PER_HOUR
+from advisor.core.units import BYTES_PER_GIB, HOURS_PER_DAY, SECONDS_PER_HOUR
 from advisor.core.workload import Assumptions, Workload
 from advisor.errors import UsageError
 
@@ -201,6 +202,133 @@ def _goodput(workload: Workload, system: System, catalog: Catalog, assumptions: 
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Throughput:
+    """How fast the workload runs on the system, and whether it fits."""
+
+    flops_per_token: float
+    tokens_per_s_per_gpu: float
+    working_gpus: int
+    mfu: float
+    mfu_basis: MfuBasis
+    goodput: Goodput
+    memory: MemorySummary
+
+
+def _training(
+    workload: Workload,
+    system: System,
+    catalog: Catalog,
+    assumptions: Assumptions,
+    precision: Precision,
+    peak_tflops: float,
+    warnings: list[str],
+) -> _Throughput:
+    """Training throughput from the calibrated MFU; memory from the training state."""
+    mfu_override = assumptions.for_system("mfu", system.id)
+    if mfu_override is not None:
+        mfu, basis = mfu_override, MfuBasis(exact=False, basis="set by the user", sources=(), overridden=True)
+    else:
+        try:
+            found = resolve_mfu(
+                catalog, system.id, precision, workload.model, workload.gpus, workload.software
+            )
+        except LookupError as exc:
+            raise UsageError(str(exc)) from None
+        mfu = found.mfu
+        basis = MfuBasis(exact=found.exact, basis=found.basis, sources=found.sources, overridden=False)
+        warnings.extend(found.warnings)
+    per_token = flops_per_token(workload)
+    mem = memory_check(workload, system, catalog)
+    if not mem.fits:
+        need = (
+            f"at least {mem.min_gpus} GPUs" if mem.min_gpus else "a shorter sequence or context parallelism"
+        )
+        warnings.append(
+            f"does not fit: {mem.required_gib:,.0f} GiB of training state and activations, "
+            f"{workload.gpus}x {system.id} hold {mem.available_gib:,.0f} GiB usable; needs {need}"
+        )
+    return _Throughput(
+        flops_per_token=per_token,
+        tokens_per_s_per_gpu=peak_tflops * 1e12 * mfu / per_token,
+        working_gpus=workload.gpus,
+        mfu=mfu,
+        mfu_basis=basis,
+        goodput=_goodput(workload, system, catalog, assumptions),
+        memory=MemorySummary(
+            required_gib=mem.required_gib,
+            available_gib=mem.available_gib,
+            min_gpus=mem.min_gpus,
+            fits=mem.fits,
+            state_gib=mem.state_bytes / BYTES_PER_GIB,
+            activation_gib_per_gpu=mem.activation_bytes_per_gpu / BYTES_PER_GIB,
+        ),
+    )
+
+
+def _serving(
+    workload: Workload,
+    system: System,
+    catalog: Catalog,
+    assumptions: Assumptions,
+    precision: Precision,
+    peak_tflops: float,
+    warnings: list[str],
+) -> _Throughput:
+    """Serving throughput from the prefill/decode model; memory from weights and KV cache."""
+    econ = catalog.economics
+    if assumptions.for_system("mfu", system.id) is not None:
+        warnings.append("an MFU override does not apply to inference (decode is memory-bound); ignored")
+    serving = serving_throughput(
+        workload.model,
+        precision,
+        peak_tflops=peak_tflops,
+        hbm_gb=system.memory.hbm_gb,
+        hbm_bandwidth_tbps=system.memory.hbm_bandwidth_tbps,
+        usable_hbm_fraction=econ.memory.usable_hbm_fraction,
+        batch=workload.serving_batch,
+        prompt_tokens=workload.prompt_tokens,
+        output_tokens=workload.output_tokens,
+        bandwidth_efficiency=econ.inference.bandwidth_efficiency,
+        decode_mfu=econ.inference.decode_mfu,
+        prefill_mfu=econ.inference.prefill_mfu,
+    )
+    replicas = workload.gpus // serving.replica_gpus
+    fits = replicas >= 1
+    if not fits:
+        warnings.append(
+            f"does not fit: weights and KV cache need {serving.replica_gpus} GPUs per replica, "
+            f"{workload.gpus} given"
+        )
+    elif replicas * serving.replica_gpus < workload.gpus:
+        idle = workload.gpus - replicas * serving.replica_gpus
+        warnings.append(
+            f"{workload.gpus} GPUs make {replicas} replica(s) of {serving.replica_gpus}; "
+            f"{idle} GPU(s) sit idle but are paid for"
+        )
+    usable_gib = system.memory.hbm_gb * 1e9 * econ.memory.usable_hbm_fraction / BYTES_PER_GIB
+    basis = (
+        f"serving model: replicas of {serving.replica_gpus} GPU(s), batch {workload.serving_batch}, "
+        f"decode {serving.decode_bound}-bound at {serving.decode_step_seconds * 1e3:.1f} ms per step"
+    )
+    return _Throughput(
+        flops_per_token=serving.flops_per_token,
+        tokens_per_s_per_gpu=serving.tokens_per_second_per_gpu,
+        working_gpus=max(replicas, 1) * serving.replica_gpus,
+        mfu=serving.achieved_mfu,
+        mfu_basis=MfuBasis(exact=False, basis=basis, sources=(econ.inference.source,), overridden=False),
+        goodput=fixed_goodput(assumptions.goodput or 1.0),
+        memory=MemorySummary(
+            required_gib=(serving.weight_bytes + serving.kv_bytes) / BYTES_PER_GIB,
+            available_gib=usable_gib * workload.gpus,
+            min_gpus=serving.replica_gpus,
+            fits=fits,
+            state_gib=serving.weight_bytes / BYTES_PER_GIB,
+            activation_gib_per_gpu=serving.kv_bytes / serving.replica_gpus / BYTES_PER_GIB,
+        ),
+    )
+
+
 def estimate(
     workload: Workload, system_id: str, catalog: Catalog, assumptions: Assumptions | None = None
 ) -> Estimate:
@@ -210,29 +338,11 @@ def estimate(
     precision, warnings = run_precision(workload, system)
     peak_tflops = system.compute.peak_tflops(precision)
     assert peak_tflops is not None  # run_precision falls back to BF16, which every system has
+    speed_model = _serving if workload.kind == "inference" else _training
+    speed = speed_model(workload, system, catalog, assumptions, precision, peak_tflops, warnings)
 
-    mfu_override = assumptions.for_system("mfu", system.id)
-    if mfu_override is not None:
-        mfu, mfu_basis = (
-            mfu_override,
-            MfuBasis(exact=False, basis="set by the user", sources=(), overridden=True),
-        )
-    else:
-        try:
-            found = resolve_mfu(
-                catalog, system.id, precision, workload.model, workload.gpus, workload.software
-            )
-        except LookupError as exc:
-            raise UsageError(str(exc)) from None
-        mfu = found.mfu
-        mfu_basis = MfuBasis(exact=found.exact, basis=found.basis, sources=found.sources, overridden=False)
-        warnings.extend(found.warnings)
-
-    per_token = flops_per_token(workload)
-    tokens_per_s = peak_tflops * 1e12 * mfu / per_token
-    compute_hours = workload.tokens / (tokens_per_s * workload.gpus) / SECONDS_PER_HOUR
-    goodput = _goodput(workload, system, catalog, assumptions)
-    run_hours = compute_hours / goodput.fraction
+    compute_hours = workload.tokens / (speed.tokens_per_s_per_gpu * speed.working_gpus) / SECONDS_PER_HOUR
+    run_hours = compute_hours / speed.goodput.fraction
     setup_hours = system.setup.setup_minutes / 60.0
     wait_hours = capacity_wait_hours(workload, system, assumptions)
     billed_hours = run_hours + setup_hours
@@ -244,18 +354,9 @@ def estimate(
 
     econ = catalog.economics
     draw = power_draw(system.power, assumptions.pue or econ.facility.pue)
-    kwh = draw.all_in_w * gpu_hours / 1000.0
-    energy_breakdown = {part: watts * gpu_hours / 1000.0 for part, watts in draw.parts().items()}
+    kwh = energy_kwh(draw.all_in_w, gpu_hours)
+    energy_breakdown = {part: energy_kwh(watts, gpu_hours) for part, watts in draw.parts().items()}
 
-    mem = memory_check(workload, system, catalog)
-    if not mem.fits:
-        need = (
-            f"at least {mem.min_gpus} GPUs" if mem.min_gpus else "a shorter sequence or context parallelism"
-        )
-        warnings.append(
-            f"does not fit: {mem.required_gib:,.0f} GiB of training state and activations, "
-            f"{workload.gpus}x {system.id} hold {mem.available_gib:,.0f} GiB usable; needs {need}"
-        )
     unit = system.interconnect.gpus_per_node
     if workload.gpus > unit and workload.gpus % unit:
         warnings.append(
@@ -263,6 +364,7 @@ def estimate(
         )
 
     model = workload.model
+    goodput = speed.goodput
     return Estimate(
         system=system.id,
         system_name=system.name,
@@ -284,11 +386,11 @@ def estimate(
             inferred=model.inferred,
         ),
         tokens=workload.tokens,
-        flops_per_token=per_token,
-        total_flops=per_token * workload.tokens,
-        mfu=mfu,
-        mfu_basis=mfu_basis,
-        tokens_per_second_per_gpu=tokens_per_s,
+        flops_per_token=speed.flops_per_token,
+        total_flops=speed.flops_per_token * workload.tokens,
+        mfu=speed.mfu,
+        mfu_basis=speed.mfu_basis,
+        tokens_per_second_per_gpu=speed.tokens_per_s_per_gpu,
         goodput=goodput.fraction,
         goodput_detail=GoodputDetail(
             interruptions_per_day=goodput.interruptions_per_day,
@@ -318,13 +420,6 @@ def estimate(
         joules_per_token=joules_per_token(kwh, workload.tokens),
         household_years=household_years(kwh, econ.household.kwh_per_year),
         co2_tonnes=co2_tonnes(kwh, econ.carbon.grid_gco2_per_kwh),
-        memory=MemorySummary(
-            required_gib=mem.required_gib,
-            available_gib=mem.available_gib,
-            min_gpus=mem.min_gpus,
-            fits=mem.fits,
-            state_gib=mem.state_bytes / 2**30,
-            activation_gib_per_gpu=mem.activation_bytes_per_gpu / 2**30,
-        ),
+        memory=speed.memory,
         warnings=tuple(dict.fromkeys(warnings)),
     )

@@ -17,6 +17,8 @@ def money(usd: float) -> str:
         return f"{sign}${usd / 1e6:.3g}M"
     if usd >= 1e4:
         return f"{sign}${usd / 1e3:.4g}k"
+    if usd >= 100:
+        return f"{sign}${usd:,.0f}"
     if usd >= 1:
         return f"{sign}${usd:,.2f}"
     return f"{sign}${usd:.3g}"

@@ -85,6 +85,9 @@ class WorkloadSpec(Frozen):
     fp8_stack: bool = True
     finetune_method: FinetuneMethod = "full"
     lora_trainable_fraction: Annotated[float, Field(gt=0, le=1)] = 0.01
+    prompt_tokens: SeqLen = 500
+    output_tokens: SeqLen = 500
+    serving_batch: Count = 32
 
     @field_validator("software")
     @classmethod
@@ -123,6 +126,9 @@ class WorkloadSpec(Frozen):
             fp8_stack=self.fp8_stack,
             finetune_method=self.finetune_method,
             lora_trainable_fraction=self.lora_trainable_fraction,
+            prompt_tokens=self.prompt_tokens,
+            output_tokens=self.output_tokens,
+            serving_batch=self.serving_batch,
         )
 
 

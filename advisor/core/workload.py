@@ -44,6 +44,15 @@ class Workload(Frozen):
     lora_trainable_fraction: Annotated[float, Field(gt=0, le=1)] = Field(
         0.01, description="LoRA: trainable parameters as a fraction of the model's."
     )
+    prompt_tokens: Annotated[int, Field(gt=0, le=10_000_000)] = Field(
+        500, description="Inference: prompt tokens per request (default: a chat turn, an assumption)."
+    )
+    output_tokens: Annotated[int, Field(gt=0, le=10_000_000)] = Field(
+        500, description="Inference: generated tokens per request."
+    )
+    serving_batch: Annotated[int, Field(gt=0, le=100_000)] = Field(
+        32, description="Inference: requests decoded together per replica."
+    )
 
     @field_validator("software")
     @classmethod

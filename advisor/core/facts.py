@@ -1,0 +1,176 @@
+"""The closed vocabulary rules may use: each fact's type, unit, scope and meaning.
+
+Workload facts describe the job and the team; candidate facts describe one system's estimate for it.
+A rule naming anything else fails to load. `workload_facts` and `candidate_facts` compute the values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from advisor.core.units import HOURS_PER_DAY
+
+if TYPE_CHECKING:
+    from advisor.core.catalog import System
+    from advisor.core.estimate import Estimate
+    from advisor.core.workload import Constraints, Workload
+
+FactType = Literal["number", "bool", "text"]
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One name a rule may test."""
+
+    name: str
+    type: FactType
+    unit: str
+    scope: Literal["workload", "candidate"]
+    description: str
+    choices: tuple[str, ...] = ()
+
+
+def _w(name: str, type_: FactType, unit: str, description: str, choices: tuple[str, ...] = ()) -> Fact:
+    return Fact(name, type_, unit, "workload", description, choices)
+
+
+def _c(name: str, type_: FactType, unit: str, description: str, choices: tuple[str, ...] = ()) -> Fact:
+    return Fact(name, type_, unit, "candidate", description, choices)
+
+
+FACTS: dict[str, Fact] = {
+    f.name: f
+    for f in (
+        _w("params_b", "number", "billion parameters", "Total parameters of the model."),
+        _w("active_params_b", "number", "billion parameters", "Parameters active per token (MoE: fewer)."),
+        _w("is_moe", "bool", "", "The model is a mixture of experts."),
+        _w("tokens_b", "number", "billion tokens", "Tokens to train (or generate, for inference)."),
+        _w("kind", "text", "", "What the job is.", ("pretrain", "finetune", "inference")),
+        _w("precision", "text", "", "Precision requested.", ("bf16", "fp8", "fp4")),
+        _w("fp8_stack", "bool", "", "The software stack supports FP8 (Transformer Engine or equivalent)."),
+        _w("gpus", "number", "GPUs", "GPUs in the cluster."),
+        _w(
+            "deadline_days",
+            "number",
+            "days",
+            "The run must finish within this many days (unset: no deadline).",
+        ),
+        _w("budget_usd", "number", "USD", "The run must cost at most this (unset: no budget)."),
+        _w("pricing", "text", "", "Rent by the GPU-hour or own the hardware.", ("rent", "own")),
+        _w(
+            "need_within_days",
+            "number",
+            "days",
+            "Capacity is needed within this many days (unset: no limit).",
+        ),
+        _w("guaranteed_capacity", "bool", "", "Capacity must be guaranteed (reserved or owned)."),
+        _w("risk", "text", "", "The team's risk appetite.", ("conservative", "balanced", "early-adopter")),
+        _w("iteration_speed_matters", "bool", "", "Iteration speed matters more than marginal cost."),
+        _w("objective", "text", "", "What the ranking minimises.", ("cost", "time", "energy", "balanced")),
+        _c("system", "text", "", "Catalog id of the candidate system."),
+        _c("maturity", "text", "", "How proven the system is at scale.", ("mature", "established", "new")),
+        _c("nvlink_domain", "number", "GPUs", "GPUs in one NVLink domain."),
+        _c("hbm_gb", "number", "GB", "HBM per GPU."),
+        _c("days", "number", "days", "Estimated time to train: setup, compute and downtime."),
+        _c("wait_days", "number", "days", "Wait before capacity is available."),
+        _c("wait_hours", "number", "hours", "Wait before capacity is available, in hours."),
+        _c("result_days", "number", "days", "Wait plus time to train."),
+        _c("setup_share", "number", "fraction", "Share of the training time spent on setup."),
+        _c("cost_usd", "number", "USD", "Estimated cost of the run."),
+        _c("cost_per_m_tokens_usd", "number", "USD per 1M tokens", "Cost per million tokens."),
+        _c("energy_kwh", "number", "kWh", "Utility energy of the run."),
+        _c("goodput", "number", "fraction", "Share of wall time that trains (failures, checkpoints)."),
+        _c("speedup_vs_baseline", "number", "x", "Per-GPU throughput relative to the baseline system."),
+        _c("tco_ratio_vs_baseline", "number", "x", "Cost per GPU-hour relative to the baseline system."),
+        _c(
+            "perf_per_tco_vs_baseline",
+            "number",
+            "x",
+            "Speed-up divided by the cost ratio (> 1 wins per dollar).",
+        ),
+        _c(
+            "precision_run",
+            "text",
+            "",
+            "Precision that actually runs (after fallbacks).",
+            ("bf16", "fp8", "fp4"),
+        ),
+        _c("memory_fits", "bool", "", "Training state and activations fit in the cluster's HBM."),
+        _c("memory_use", "number", "fraction", "Required over usable HBM."),
+        _c("min_gpus", "number", "GPUs", "Fewest GPUs that hold the training state (0 if none do)."),
+        _c("replica_gpus_over_domain", "number", "x", "GPUs one model replica needs over the NVLink domain."),
+        _c("days_over_deadline", "number", "x", "Result days over the deadline (unset without a deadline)."),
+        _c("cost_over_budget", "number", "x", "Cost over the budget (unset without a budget)."),
+        _c("price_age_days", "number", "days", "Age of the price used (rental offer or capex figure)."),
+        _c("price_as_of", "text", "", "Date of the price used."),
+    )
+}
+
+
+def workload_facts(workload: Workload, constraints: Constraints, objective: str) -> dict[str, Any]:
+    """Values of the workload facts (None where a constraint is not set)."""
+    model = workload.model
+    return {
+        "params_b": model.params_total / 1e9,
+        "active_params_b": model.params_active / 1e9,
+        "is_moe": model.family == "moe",
+        "tokens_b": workload.tokens / 1e9,
+        "kind": workload.kind,
+        "precision": workload.precision,
+        "fp8_stack": workload.fp8_stack,
+        "gpus": workload.gpus,
+        "deadline_days": constraints.deadline_days,
+        "budget_usd": constraints.budget_usd,
+        "pricing": workload.pricing,
+        "need_within_days": constraints.need_within_days,
+        "guaranteed_capacity": constraints.guaranteed_capacity,
+        "risk": constraints.risk,
+        "iteration_speed_matters": constraints.iteration_speed_matters,
+        "objective": objective,
+    }
+
+
+def candidate_facts(
+    est: Estimate,
+    system: System,
+    baseline: Estimate | None,
+    constraints: Constraints,
+    price_age_days: float | None,
+    price_as_of: str,
+) -> dict[str, Any]:
+    """Values of the candidate facts for one system's estimate."""
+    days = est.time_to_train_hours / HOURS_PER_DAY
+    result_days = est.time_to_result_hours / HOURS_PER_DAY
+    speedup = tco_ratio = None
+    if baseline is not None:
+        speedup = est.tokens_per_second_per_gpu / baseline.tokens_per_second_per_gpu
+        tco_ratio = est.price_usd_per_gpu_hour / baseline.price_usd_per_gpu_hour
+    min_gpus = est.memory.min_gpus or 0
+    return {
+        "system": system.id,
+        "maturity": system.maturity,
+        "nvlink_domain": system.interconnect.nvlink_domain_gpus,
+        "hbm_gb": system.memory.hbm_gb,
+        "days": days,
+        "wait_days": est.time_breakdown_hours["wait"] / HOURS_PER_DAY,
+        "wait_hours": est.time_breakdown_hours["wait"],
+        "result_days": result_days,
+        "setup_share": est.time_breakdown_hours["setup"] / est.time_to_train_hours,
+        "cost_usd": est.cost_usd,
+        "cost_per_m_tokens_usd": est.cost_per_million_tokens_usd,
+        "energy_kwh": est.energy_kwh,
+        "goodput": est.goodput,
+        "speedup_vs_baseline": speedup,
+        "tco_ratio_vs_baseline": tco_ratio,
+        "perf_per_tco_vs_baseline": speedup / tco_ratio if speedup and tco_ratio else None,
+        "precision_run": est.precision,
+        "memory_fits": est.memory.fits,
+        "memory_use": est.memory.required_gib / est.memory.available_gib,
+        "min_gpus": min_gpus,
+        "replica_gpus_over_domain": min_gpus / system.interconnect.nvlink_domain_gpus,
+        "days_over_deadline": result_days / constraints.deadline_days if constraints.deadline_days else None,
+        "cost_over_budget": est.cost_usd / constraints.budget_usd if constraints.budget_usd else None,
+        "price_age_days": price_age_days,
+        "price_as_of": price_as_of,
+    }

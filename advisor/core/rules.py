@@ -1,0 +1,357 @@
+"""Decision rules as data: parsing with a closed vocabulary, and evaluation with a full trace.
+
+A rule is `id`, `title`, `source`, `because` (a sentence that may quote facts, e.g. "{params_b:.0f}B"),
+a condition tree `when` (`all` / `any` / `not` over `{fact, op, value}` leaves) and `effects`
+(`exclude`, `prefer`, `penalize` with a `weight`, `warn`, `note`). Nothing is evaluated as code: the
+tree is walked with the operator table below.
+"""
+
+from __future__ import annotations
+
+import difflib
+import operator
+import string
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from advisor.core.facts import FACTS, Fact
+from advisor.errors import RuleError
+
+EffectKind = Literal["exclude", "prefer", "penalize", "warn", "note"]
+EFFECT_KINDS: tuple[EffectKind, ...] = ("exclude", "prefer", "penalize", "warn", "note")
+RANKING_EFFECTS = ("exclude", "prefer", "penalize")
+
+_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "in": lambda actual, expected: actual in expected,
+    "not_in": lambda actual, expected: actual not in expected,
+}
+OPERATORS = tuple(_COMPARE)
+_OP_ALIASES = {"=": "==", "=>": ">=", "=<": "<=", "<>": "!=", "not in": "not_in", "notin": "not_in"}
+_ORDERING = ("<", "<=", ">", ">=")
+_RULE_KEYS = ("id", "title", "source", "because", "when", "effects", "enabled")
+
+
+def _did_you_mean(name: str, valid: Iterable[str]) -> str:
+    valid = list(valid)
+    close = difflib.get_close_matches(name, valid, n=1, cutoff=0.5)
+    return f"; did you mean {close[0]!r}?" if close else f"; valid: {', '.join(valid)}"
+
+
+# --- the condition tree ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Leaf:
+    fact: str
+    op: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class All:
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class AnyOf:
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Not:
+    item: Node
+
+
+Node = Leaf | All | AnyOf | Not
+
+
+@dataclass(frozen=True)
+class Effect:
+    kind: EffectKind
+    weight: float = 0.0
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One parsed, checked rule."""
+
+    id: str
+    title: str
+    source: str
+    because: str
+    when: Node
+    effects: tuple[Effect, ...]
+    file: str
+    scope: Literal["workload", "candidate"]
+
+    @property
+    def effect_names(self) -> str:
+        """`penalize 0.2, warn` for display."""
+        return ", ".join(f"{e.kind} {e.weight:g}" if e.weight else e.kind for e in self.effects)
+
+
+class _Where:
+    """Error location: file, rule id, path in the rule."""
+
+    def __init__(self, file: str, rule_id: str) -> None:
+        self.file, self.rule_id = file, rule_id
+
+    def fail(self, path: str, message: str) -> RuleError:
+        return RuleError(f"{self.file}: rule {self.rule_id!r}: {path}: {message}")
+
+
+def _parse_node(raw: Any, where: _Where, path: str) -> Node:
+    if not isinstance(raw, Mapping):
+        raise where.fail(path, "a condition is a table: {fact = ..., op = ..., value = ...} or all/any/not")
+    keys = set(raw)
+    branch = keys & {"all", "any"}
+    if branch:
+        if len(keys) != 1:
+            raise where.fail(path, f"a table with 'all' or 'any' holds nothing else (found {sorted(keys)})")
+        key = branch.pop()
+        items = raw[key]
+        if not isinstance(items, list) or not items:
+            raise where.fail(f"{path}.{key}", "must be a non-empty list of conditions")
+        parsed = tuple(_parse_node(item, where, f"{path}.{key}[{i}]") for i, item in enumerate(items))
+        return All(parsed) if key == "all" else AnyOf(parsed)
+    if "not" in keys:
+        if keys != {"not"}:
+            raise where.fail(path, f"a 'not' table holds nothing else (found {sorted(keys)})")
+        return Not(_parse_node(raw["not"], where, f"{path}.not"))
+    unknown = keys - {"fact", "op", "value"}
+    if unknown:
+        name = sorted(unknown)[0]
+        raise where.fail(
+            path, f"unknown key {name!r}{_did_you_mean(name, ['fact', 'op', 'value', 'all', 'any', 'not'])}"
+        )
+    for needed in ("fact", "op", "value"):
+        if needed not in raw:
+            raise where.fail(path, f"missing {needed!r}")
+    fact_name, op, value = raw["fact"], raw["op"], raw["value"]
+    if not isinstance(fact_name, str) or fact_name not in FACTS:
+        raise where.fail(f"{path}.fact", f"unknown fact {fact_name!r}{_did_you_mean(str(fact_name), FACTS)}")
+    if not isinstance(op, str) or op not in _COMPARE:
+        hint = (
+            f"; did you mean {_OP_ALIASES[op]!r}?" if op in _OP_ALIASES else _did_you_mean(str(op), OPERATORS)
+        )
+        raise where.fail(f"{path}.op", f"unknown operator {op!r}{hint}")
+    _check_value(FACTS[fact_name], op, value, where, path)
+    return Leaf(fact_name, op, tuple(value) if isinstance(value, list) else value)
+
+
+def _check_value(fact: Fact, op: str, value: Any, where: _Where, path: str) -> None:
+    values = value if op in ("in", "not_in") else [value]
+    if op in ("in", "not_in") and (not isinstance(value, list) or not value):
+        raise where.fail(f"{path}.value", f"'{op}' needs a non-empty list")
+    if op not in ("in", "not_in") and isinstance(value, list):
+        raise where.fail(f"{path}.value", f"a list needs op 'in' or 'not_in', not {op!r}")
+    for item in values:
+        if fact.type == "number":
+            if isinstance(item, bool) or not isinstance(item, int | float):
+                raise where.fail(f"{path}.value", f"{fact.name} is a number ({fact.unit}); got {item!r}")
+        elif fact.type == "bool":
+            if not isinstance(item, bool):
+                raise where.fail(f"{path}.value", f"{fact.name} is true or false; got {item!r}")
+            if op in _ORDERING:
+                raise where.fail(f"{path}.op", f"{fact.name} is true or false: use == or !=")
+        else:
+            if not isinstance(item, str):
+                raise where.fail(f"{path}.value", f"{fact.name} is text; got {item!r}")
+            if op in _ORDERING:
+                raise where.fail(f"{path}.op", f"{fact.name} is text: use ==, !=, in or not_in")
+            if fact.choices and item not in fact.choices:
+                raise where.fail(
+                    f"{path}.value", f"{item!r} is not a {fact.name}{_did_you_mean(item, fact.choices)}"
+                )
+
+
+def _facts_in(node: Node) -> set[str]:
+    if isinstance(node, Leaf):
+        return {node.fact}
+    if isinstance(node, Not):
+        return _facts_in(node.item)
+    return set().union(*(_facts_in(item) for item in node.items))
+
+
+def _parse_effects(raw: Any, where: _Where) -> tuple[Effect, ...]:
+    if not isinstance(raw, list) or not raw:
+        raise where.fail("effects", 'must be a non-empty list, e.g. [{ kind = "warn" }]')
+    effects = []
+    for i, item in enumerate(raw):
+        path = f"effects[{i}]"
+        if not isinstance(item, Mapping):
+            raise where.fail(path, 'an effect is a table: { kind = "prefer", weight = 0.1 }')
+        unknown = set(item) - {"kind", "weight"}
+        if unknown:
+            name = sorted(unknown)[0]
+            raise where.fail(path, f"unknown key {name!r}{_did_you_mean(name, ['kind', 'weight'])}")
+        kind = item.get("kind")
+        if kind not in EFFECT_KINDS:
+            raise where.fail(
+                f"{path}.kind", f"unknown effect {kind!r}{_did_you_mean(str(kind), EFFECT_KINDS)}"
+            )
+        weight = item.get("weight", 0.0)
+        if kind in ("prefer", "penalize"):
+            high = 0.9 if kind == "prefer" else 10.0
+            if isinstance(weight, bool) or not isinstance(weight, int | float) or not 0 < weight <= high:
+                raise where.fail(f"{path}.weight", f"{kind} needs a weight in (0, {high:g}]; got {weight!r}")
+        elif "weight" in item:
+            raise where.fail(f"{path}.weight", f"{kind} takes no weight")
+        effects.append(Effect(kind, float(weight)))
+    return tuple(effects)
+
+
+def _check_because(text: str, where: _Where) -> None:
+    try:
+        fields = list(string.Formatter().parse(text))
+    except ValueError as exc:
+        raise where.fail("because", f"bad placeholder: {exc}") from None
+    for _, name, spec, conversion in fields:
+        if name is None:
+            continue
+        if name not in FACTS:
+            raise where.fail("because", f"unknown fact {{{name}}}{_did_you_mean(name, FACTS)}")
+        if conversion:
+            raise where.fail("because", f"{{{name}!{conversion}}}: conversions are not allowed")
+        sample = {"number": 1.5, "bool": True, "text": "x"}[FACTS[name].type]
+        try:
+            format(sample, spec or "")
+        except (ValueError, TypeError):
+            raise where.fail(
+                "because", f"{{{name}:{spec}}}: format {spec!r} does not suit a {FACTS[name].type}"
+            ) from None
+
+
+def parse_rule(raw: Any, file: str, index: int) -> Rule | None:
+    """Check one `[[rule]]` table against the vocabulary; None if it sets `enabled = false`."""
+    rule_id = raw.get("id") if isinstance(raw, Mapping) else None
+    where = _Where(file, rule_id if isinstance(rule_id, str) else f"#{index + 1}")
+    if not isinstance(raw, Mapping):
+        raise where.fail("rule", "must be a table")
+    unknown = set(raw) - set(_RULE_KEYS)
+    if unknown:
+        name = sorted(unknown)[0]
+        raise where.fail(name, f"unknown key{_did_you_mean(name, _RULE_KEYS)}")
+    for key in ("id", "title", "source", "because", "when", "effects"):
+        if key not in raw:
+            raise where.fail(key, "missing (required)")
+    for key in ("id", "title", "source", "because"):
+        if not isinstance(raw[key], str) or not raw[key].strip():
+            raise where.fail(key, "must be non-empty text")
+    enabled = raw.get("enabled", True)
+    if not isinstance(enabled, bool):
+        raise where.fail("enabled", "must be true or false")
+    when = _parse_node(raw["when"], where, "when")
+    effects = _parse_effects(raw["effects"], where)
+    _check_because(raw["because"], where)
+    scope = "candidate" if any(FACTS[f].scope == "candidate" for f in _facts_in(when)) else "workload"
+    if scope == "workload" and any(e.kind in RANKING_EFFECTS for e in effects):
+        raise where.fail(
+            "effects", "exclude/prefer/penalize need a condition on a candidate fact such as 'system'"
+        )
+    if not enabled:
+        return None
+    return Rule(raw["id"], raw["title"], raw["source"], raw["because"], when, effects, file, scope)
+
+
+def parse_rule_file(data: Mapping[str, Any], file: str) -> list[Rule]:
+    """Every rule of one file's data (`[[rule]]` tables)."""
+    unknown = set(data) - {"rule"}
+    if unknown:
+        raise RuleError(f"{file}: unknown top-level key {sorted(unknown)[0]!r}; rules go in [[rule]] tables")
+    raw_rules = data.get("rule", [])
+    if not isinstance(raw_rules, list):
+        raise RuleError(f"{file}: 'rule' must be an array of tables ([[rule]])")
+    return [rule for i, raw in enumerate(raw_rules) if (rule := parse_rule(raw, file, i)) is not None]
+
+
+def check_unique(rules: Iterable[Rule]) -> tuple[Rule, ...]:
+    """Rule ids are unique across files."""
+    seen: dict[str, Rule] = {}
+    for rule in rules:
+        if rule.id in seen:
+            raise RuleError(f"{rule.file}: rule {rule.id!r}: id already used in {seen[rule.id].file}")
+        seen[rule.id] = rule
+    return tuple(seen.values())
+
+
+# --- evaluation ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ConditionTrace:
+    """One leaf as checked: what was expected, what the fact was, whether it held."""
+
+    fact: str
+    op: str
+    expected: Any
+    actual: Any
+    passed: bool
+
+    def describe(self) -> str:
+        expected = list(self.expected) if isinstance(self.expected, tuple) else self.expected
+        actual = "not set" if self.actual is None else _show(self.actual)
+        return f"{self.fact} {self.op} {_show(expected)} (actual {actual}): {'yes' if self.passed else 'no'}"
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, bool):
+        return str(value).lower()
+    return str(value)
+
+
+@dataclass(frozen=True)
+class RuleResult:
+    """A rule checked against one candidate (or the workload): fired or not, with its trace."""
+
+    rule: Rule
+    system: str | None
+    fired: bool
+    conditions: tuple[ConditionTrace, ...]
+    because: str
+
+
+def _evaluate(node: Node, facts: Mapping[str, Any], trace: list[ConditionTrace]) -> bool:
+    if isinstance(node, Leaf):
+        actual = facts.get(node.fact)
+        passed = actual is not None and _COMPARE[node.op](actual, node.value)
+        trace.append(ConditionTrace(node.fact, node.op, node.value, actual, passed))
+        return passed
+    if isinstance(node, Not):
+        return not _evaluate(node.item, facts, trace)
+    results = [_evaluate(item, facts, trace) for item in node.items]  # no short cut: a full trace
+    return all(results) if isinstance(node, All) else any(results)
+
+
+def render_because(text: str, facts: Mapping[str, Any]) -> str:
+    """The rule's sentence with actual values; an unset fact reads 'n/a'."""
+    out = []
+    for literal, name, spec, _ in string.Formatter().parse(text):
+        out.append(literal)
+        if name is None:
+            continue
+        value = facts.get(name)
+        if value is None:
+            out.append("n/a")
+            continue
+        try:
+            out.append(format(value, spec or ""))
+        except (ValueError, TypeError):
+            out.append(_show(value))
+    return "".join(out)
+
+
+def evaluate(rule: Rule, facts: Mapping[str, Any], system: str | None) -> RuleResult:
+    """Check `rule` against `facts`; the because sentence is rendered either way (for the trace)."""
+    trace: list[ConditionTrace] = []
+    fired = _evaluate(rule.when, facts, trace)
+    return RuleResult(rule, system, fired, tuple(trace), render_because(rule.because, facts))

@@ -1,0 +1,35 @@
+"""Load `rules/*.toml` into checked `Rule`s (shipped folder, or one the user names)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from advisor.core.rules import Rule, check_unique, parse_rule_file
+from advisor.errors import RuleError
+from advisor.io.paths import shipped_dir
+from advisor.io.toml_read import read_toml
+
+
+def load_rule_file(path: Path) -> list[Rule]:
+    data, _ = read_toml(path, RuleError)
+    return parse_rule_file(data, str(path))
+
+
+def check_rule_files(paths: Iterable[Path | str]) -> tuple[Rule, ...]:
+    """Parse and check `paths` together (ids unique across them); the first problem raises RuleError."""
+    rules: list[Rule] = []
+    for path in paths:
+        rules.extend(load_rule_file(Path(path)))
+    return check_unique(rules)
+
+
+def load_rules(folder: Path | str | None = None) -> tuple[Rule, ...]:
+    """Every rule in `folder/*.toml` (default: the shipped rules), in file then rule order."""
+    base = Path(folder) if folder is not None else shipped_dir("rules")
+    if not base.is_dir():
+        raise RuleError(f"{base}: rules folder not found")
+    files = sorted(base.glob("*.toml"))
+    if not files:
+        raise RuleError(f"{base}: no rule files (*.toml)")
+    return check_rule_files(files)

@@ -1,0 +1,316 @@
+"""advise(): the seed's own guidance as a table of scenarios, feasibility, ranking, explanations."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+import pytest
+
+from advisor.cli.main import main
+from advisor.core.advise import advise
+from advisor.core.estimate import estimate
+from advisor.core.workload import Assumptions, Constraints, Workload
+from advisor.io.rule_files import load_rules
+from tests.conftest import shipped_catalog
+
+TODAY = date(2026, 11, 29)
+RULES = load_rules()
+
+
+def recommend(
+    model, tokens, gpus, *, systems=None, objective="cost", constraints=None, assumptions=None, **kw
+):
+    catalog = shipped_catalog()
+    workload = Workload(model=catalog.model(model), tokens=tokens, gpus=gpus, **kw)
+    return advise(
+        workload,
+        catalog,
+        RULES,
+        constraints=constraints,
+        objective=objective,
+        assumptions=assumptions,
+        systems=systems,
+        today=TODAY,
+    )
+
+
+# Field test A100 vs H100 (about 2024): the seed's own guidance, as scenarios.
+@pytest.mark.parametrize("systems", [["a100", "h100"], None], ids=["a100-vs-h100", "whole-catalog"])
+def test_13b_from_scratch_for_days_on_8_gpus_picks_h100_over_a100(systems):
+    # "Choose H100 when the model is larger than 7B ... training runs longer than 3 days."
+    rec = recommend("llama2-13b", 26e9, 8, precision="fp8", systems=systems)
+    assert rec.winner == "h100"
+    assert rec.candidate("h100").rank < rec.candidate("a100").rank
+
+
+@pytest.mark.parametrize("systems", [["a100", "h100"], None], ids=["a100-vs-h100", "whole-catalog"])
+def test_short_finetune_of_7b_picks_a100(systems):
+    # "Choose A100 when fine-tuning small models (7B and under) ... the job is shorter than 24 hours."
+    rec = recommend("llama2-7b", 50e6, 8, kind="finetune", systems=systems)
+    assert rec.winner == "a100"
+
+
+@pytest.mark.parametrize("systems", [["a100", "h100"], None], ids=["a100-vs-h100", "whole-catalog"])
+def test_serving_picks_a100(systems):
+    # "Choose A100 when running inference or serving."
+    rec = recommend("llama2-7b", 10e9, 8, kind="inference", systems=systems)
+    assert rec.winner == "a100"
+
+
+def test_405b_with_a_conservative_team_picks_neither_a100_nor_gb200():
+    # SemiAnalysis (Aug 2025): large-scale GB200 training unproven; field test: A100 is the wrong tool.
+    rec = recommend(
+        "llama3-405b",
+        15e12,
+        2048,
+        precision="fp8",
+        pricing="own",
+        constraints=Constraints(risk="conservative"),
+    )
+    assert rec.winner not in (None, "a100", "gb200-nvl72")
+    assert any("conservative team" in r.text for r in rec.candidate("gb200-nvl72").reasons)
+
+
+def test_405b_early_adopter_buying_gets_gb200():
+    # Without the conservative penalty, GB200's 2.6-2.8x per-GPU speed beats its 1.6x TCO.
+    rec = recommend(
+        "llama3-405b",
+        15e12,
+        2016,
+        precision="fp8",
+        pricing="own",
+        constraints=Constraints(risk="early-adopter"),
+    )
+    assert rec.winner == "gb200-nvl72"
+
+
+def test_moe_on_nvl72_gets_the_nvlink_preference():
+    rec = recommend(
+        "deepseek-v3",
+        14.8e12,
+        2016,
+        precision="fp8",
+        pricing="own",
+        constraints=Constraints(risk="early-adopter"),
+    )
+    assert rec.winner == "gb200-nvl72"
+    assert any(r.rule == "nvl72-for-moe" for r in rec.candidate("gb200-nvl72").reasons)
+
+
+def test_no_feasible_system_explains_each():
+    rec = recommend("llama3-405b", 1e12, 8)
+    assert rec.winner is None
+    assert "No system is feasible" in rec.headline
+    for cand in rec.candidates:
+        assert not cand.feasible
+        texts = [r.text for r in cand.reasons if r.kind == "infeasible"]
+        assert texts and "does not fit" in texts[0] and "GiB" in texts[0] and "at least" in texts[0]
+
+
+def test_deadline_makes_slow_systems_infeasible_and_says_what_would_change():
+    catalog = shipped_catalog()
+    w = Workload(model=catalog.model("llama2-7b"), tokens=10e9, gpus=8, kind="inference")
+    a100 = estimate(w, "a100", catalog).time_to_result_hours / 24
+    h100 = estimate(w, "h100", catalog).time_to_result_hours / 24
+    deadline = round((a100 + h100) / 2, 2)
+    rec = recommend(
+        "llama2-7b",
+        10e9,
+        8,
+        kind="inference",
+        systems=["a100", "h100"],
+        constraints=Constraints(deadline_days=deadline),
+    )
+    assert rec.winner == "h100"
+    assert any("misses the deadline" in r.text for r in rec.candidate("a100").reasons)
+    assert f"a100 wins if the run may take {a100:.1f} days instead of {deadline:g}" in rec.what_would_change
+
+
+def test_budget_and_capacity_constraints():
+    rec = recommend("llama2-13b", 26e9, 8, precision="fp8", constraints=Constraints(budget_usd=1000))
+    assert rec.winner is None
+    assert all(any("over budget" in r.text for r in c.reasons) for c in rec.candidates)
+    rec = recommend("llama2-13b", 26e9, 8, precision="fp8", constraints=Constraints(need_within_days=0.05))
+    assert rec.winner == "a100"  # the only system available at once
+    assert any("capacity arrives too late" in r.text for r in rec.candidate("h100").reasons)
+
+
+def test_guaranteed_capacity_waits_for_a_reservation():
+    rec = recommend("llama2-13b", 26e9, 8, precision="fp8", constraints=Constraints(guaranteed_capacity=True))
+    h100 = rec.candidate("h100").estimate
+    assert h100.time_breakdown_hours["wait"] == 14 * 24  # reserved_lead_days
+
+
+@pytest.mark.parametrize("objective", ["cost", "time", "energy", "balanced"])
+def test_objectives_rank_by_their_metric(objective):
+    rec = recommend(
+        "llama3-70b",
+        2e12,
+        512,
+        precision="fp8",
+        objective=objective,
+        pricing="own",
+        constraints=Constraints(risk="early-adopter"),
+    )
+    scores = [c.score for c in rec.candidates if c.feasible]
+    assert scores == sorted(scores)
+    assert rec.objective == objective
+
+
+def test_time_objective_prefers_the_fastest():
+    rec = recommend(
+        "llama3-70b",
+        2e12,
+        576,
+        precision="fp8",
+        objective="time",
+        constraints=Constraints(risk="early-adopter"),
+    )
+    fastest = min((c for c in rec.candidates if c.feasible), key=lambda c: c.estimate.time_to_result_hours)
+    assert rec.winner == fastest.system
+
+
+def test_recommendation_is_pure_and_repeatable():
+    a = recommend("llama2-13b", 26e9, 8, precision="fp8")
+    b = recommend("llama2-13b", 26e9, 8, precision="fp8")
+    assert a.to_dict() == b.to_dict()
+
+
+def test_rules_fired_carry_rendered_because_and_conditions():
+    rec = recommend("llama2-13b", 26e9, 8, precision="fp8", systems=["a100", "h100"])
+    fired = {(r.id, r.system): r for r in rec.rules_fired}
+    rule = fired[("h100-over-a100-large-models", "a100")]
+    assert rule.because.startswith("13B parameters > 7B")
+    assert "params_b > 7 (actual 13): yes" in rule.conditions
+    assert rule.source.startswith("Field test")
+    assert len(rec.rules_checked) >= len(RULES)
+
+
+def test_price_override_flows_into_cost():
+    rec = recommend(
+        "llama2-13b",
+        26e9,
+        8,
+        precision="fp8",
+        systems=["a100", "h100"],
+        assumptions=Assumptions(price_usd_per_gpu_hour={"h100": 9.0}),
+    )
+    assert rec.winner == "a100"
+
+
+# --- the CLI -------------------------------------------------------------------------------------
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_recommend_json_keys(capsys):
+    code, out, _ = run(
+        capsys,
+        "recommend",
+        "--model",
+        "llama2-13b",
+        "--tokens",
+        "26e9",
+        "--gpus",
+        "8",
+        "--precision",
+        "fp8",
+        "--json",
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert {"winner", "objective", "candidates", "rules_fired", "warnings"} <= set(data)
+    assert data["winner"] == "h100"
+    cand = data["candidates"][0]
+    assert {"system", "feasible", "score", "estimate", "reasons"} <= set(cand)
+    assert "cost_per_million_tokens_usd" in cand["estimate"]
+    assert {"id", "because", "effect", "source"} <= set(data["rules_fired"][0])
+
+
+def test_recommend_human_output(capsys):
+    code, out, _ = run(
+        capsys,
+        "recommend",
+        "--model",
+        "llama2-7b",
+        "--tokens",
+        "50e6",
+        "--kind",
+        "finetune",
+        "--risk",
+        "conservative",
+        "--deadline-days",
+        "2",
+        "--budget-usd",
+        "1k",
+    )
+    assert code == 0
+    assert ("Rent 8x a100" in out and "what would change" in out) or "a100" in out
+    assert "fine-tuning a 6.7B model" in out
+
+
+def test_recommend_save_writes_a_scenario(capsys, tmp_path):
+    path = tmp_path / "s.toml"
+    code, _, err = run(
+        capsys,
+        "recommend",
+        "--model",
+        "llama3-70b",
+        "--tokens",
+        "15T",
+        "--gpus",
+        "2048",
+        "--precision",
+        "fp8",
+        "--pricing",
+        "own",
+        "--risk",
+        "conservative",
+        "--save",
+        str(path),
+    )
+    assert code == 0 and path.exists() and "saved scenario" in err
+    text = path.read_text()
+    assert "schema = 1" in text and 'model = "llama3-70b"' in text and 'risk = "conservative"' in text
+    code, _, err = run(capsys, "recommend", "--model", "llama3-70b", "--tokens", "15T", "--save", str(path))
+    assert code == 2 and "already exists; use --force" in err
+    code, out, _ = run(capsys, "recommend", str(path), "--json")
+    assert code == 0 and json.loads(out)["candidates"][0]["estimate"]["gpus"] == 2048
+
+
+def test_rules_list_and_check(capsys):
+    code, out, _ = run(capsys, "rules", "list")
+    assert code == 0 and "h100-over-a100-large-models" in out
+    code, out, _ = run(capsys, "rules", "check", "rules/field-test.toml", "rules/semianalysis.toml")
+    assert code == 0 and out.startswith("ok:")
+    code, _, err = run(capsys, "rules", "check", "tests/data/bad_rules/unknown-fact.toml")
+    assert code == 1 and "did you mean 'params_b'" in err
+
+
+def test_recommend_with_custom_rules_folder(capsys, tmp_path):
+    (tmp_path / "only.toml").write_text(
+        '[[rule]]\nid = "no-h100"\ntitle = "t"\nsource = "test"\nbecause = "we have no H100 quota"\n'
+        'when.all = [{ fact = "system", op = "==", value = "h100" }]\neffects = [{ kind = "exclude" }]\n'
+    )
+    code, out, _ = run(
+        capsys,
+        "--rules",
+        str(tmp_path),
+        "recommend",
+        "--model",
+        "llama2-13b",
+        "--tokens",
+        "26e9",
+        "--precision",
+        "fp8",
+        "--json",
+    )
+    data = json.loads(out)
+    assert code == 0 and data["winner"] != "h100"
+    h100 = next(c for c in data["candidates"] if c["system"] == "h100")
+    assert not h100["feasible"] and h100["reasons"][0]["text"] == "we have no H100 quota"

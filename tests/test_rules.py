@@ -1,0 +1,284 @@
+"""The rule engine: parsing against the vocabulary, evaluation with a trace, and every shipped rule."""
+
+from __future__ import annotations
+
+from datetime import date
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from advisor.core.advise import advise
+from advisor.core.rules import evaluate, parse_rule_file, render_because
+from advisor.core.workload import Constraints, Workload
+from advisor.errors import RuleError
+from advisor.io.rule_files import check_rule_files, load_rules
+from tests.conftest import DATA, shipped_catalog
+
+BAD = DATA / "bad_rules"
+TODAY = date(2026, 11, 29)
+
+
+@pytest.mark.parametrize(
+    ("file", "message"),
+    [
+        (
+            "unknown-fact.toml",
+            "rule 'typo-in-fact': when.all[0].fact: unknown fact 'param_b'; did you mean 'params_b'?",
+        ),
+        (
+            "unknown-operator.toml",
+            "rule 'typo-in-op': when.all[0].op: unknown operator '=>'; did you mean '>='?",
+        ),
+        (
+            "unknown-effect.toml",
+            "rule 'typo-in-effect': effects[0].kind: unknown effect 'prefered'; did you mean 'prefer'?",
+        ),
+        ("missing-because.toml", "rule 'no-because': because: missing (required)"),
+        (
+            "unknown-placeholder.toml",
+            "rule 'bad-placeholder': because: unknown fact {param_b}; did you mean 'params_b'?",
+        ),
+        ("code-in-placeholder.toml", "rule 'sneaky': because: unknown fact {params_b.__class__}"),
+        ("wrong-value-type.toml", "params_b is a number (billion parameters); got 'seven'"),
+        ("bad-choice.toml", "'pretraining' is not a kind; did you mean 'pretrain'?"),
+        ("ranking-without-candidate.toml", "exclude/prefer/penalize need a condition on a candidate fact"),
+        ("weight-out-of-range.toml", "prefer needs a weight in (0, 0.9]; got 2"),
+        ("unknown-key.toml", "rule 'extra-key': becuase_text: unknown key; did you mean 'because'?"),
+        ("bool-ordering.toml", "fp8_stack is true or false: use == or !="),
+        ("empty-all.toml", "when.all: must be a non-empty list of conditions"),
+        ("not-toml.toml", "not valid TOML"),
+    ],
+)
+def test_bad_rule_file_gives_clear_message(file, message):
+    with pytest.raises(RuleError) as info:
+        check_rule_files([BAD / file])
+    assert str(info.value).startswith(str(BAD / file))
+    assert message in str(info.value)
+
+
+def test_rule_ids_are_unique_across_files():
+    with pytest.raises(RuleError, match="id already used in"):
+        check_rule_files([BAD / "duplicate-a.toml", BAD / "duplicate-b.toml"])
+
+
+def test_missing_rules_folder(tmp_path):
+    with pytest.raises(RuleError, match="rules folder not found"):
+        load_rules(tmp_path / "none")
+
+
+def test_disabled_rule_is_skipped():
+    data = {
+        "rule": [
+            {
+                "id": "off",
+                "title": "t",
+                "source": "s",
+                "because": "b",
+                "enabled": False,
+                "when": {"all": [{"fact": "system", "op": "==", "value": "a100"}]},
+                "effects": [{"kind": "note"}],
+            }
+        ]
+    }
+    assert parse_rule_file(data, "x.toml") == []
+
+
+def test_trace_shows_actual_and_expected_for_every_leaf():
+    data = {
+        "rule": [
+            {
+                "id": "r",
+                "title": "t",
+                "source": "s",
+                "because": "{params_b:.0f}B on {system}",
+                "when": {
+                    "any": [
+                        {"fact": "params_b", "op": ">", "value": 7},
+                        {"not": {"fact": "system", "op": "in", "value": ["a100", "h100"]}},
+                    ]
+                },
+                "effects": [{"kind": "warn"}],
+            }
+        ]
+    }
+    (rule,) = parse_rule_file(data, "x.toml")
+    result = evaluate(rule, {"params_b": 13.0, "system": "a100"}, "a100")
+    assert result.fired
+    assert [c.describe() for c in result.conditions] == [
+        "params_b > 7 (actual 13): yes",
+        "system in ['a100', 'h100'] (actual a100): yes",
+    ]
+    assert result.because == "13B on a100"
+
+
+def test_unset_fact_never_satisfies_a_condition_and_reads_na():
+    data = {
+        "rule": [
+            {
+                "id": "r",
+                "title": "t",
+                "source": "s",
+                "because": "{days_over_deadline:.0%} of it",
+                "when": {"all": [{"fact": "days_over_deadline", "op": "<", "value": 1}]},
+                "effects": [{"kind": "warn"}],
+            }
+        ]
+    }
+    (rule,) = parse_rule_file(data, "x.toml")
+    result = evaluate(rule, {"days_over_deadline": None}, "h100")
+    assert not result.fired and "not set" in result.conditions[0].describe()
+    assert render_because(rule.because, {}) == "n/a of it"
+
+
+def test_shipped_rules_load_with_sources():
+    rules = load_rules()
+    assert len(rules) >= 25
+    for rule in rules:
+        assert rule.source and rule.because and rule.title
+
+
+# --- every shipped rule: one scenario where it fires, one where it does not ---------------------
+
+
+@cache
+def _fired(
+    model: str,
+    tokens: float,
+    gpus: int,
+    system: str,
+    *,
+    kind: str = "pretrain",
+    precision: str = "bf16",
+    pricing: str = "rent",
+    fp8_stack: bool = True,
+    risk: str = "balanced",
+    guaranteed: bool = False,
+    speed: bool = False,
+    budget: float | None = None,
+    deadline: float | None = None,
+) -> frozenset[str]:
+    catalog = shipped_catalog()
+    workload = Workload(
+        model=catalog.model(model),
+        tokens=tokens,
+        gpus=gpus,
+        kind=kind,
+        precision=precision,
+        pricing=pricing,
+        fp8_stack=fp8_stack,
+    )
+    constraints = Constraints(
+        risk=risk,
+        guaranteed_capacity=guaranteed,
+        iteration_speed_matters=speed,
+        budget_usd=budget,
+        deadline_days=deadline,
+    )
+    rec = advise(workload, catalog, load_rules(), constraints=constraints, today=TODAY, systems=[system])
+    return frozenset(r.id for r in rec.rules_fired)
+
+
+def _days(model, tokens, gpus, system, **kw):
+    from advisor.core.estimate import estimate
+
+    catalog = shipped_catalog()
+    est = estimate(Workload(model=catalog.model(model), tokens=tokens, gpus=gpus, **kw), system, catalog)
+    return est
+
+
+S13 = ("llama2-13b", 26e9, 8)
+S7 = ("llama2-7b", 1e9, 8)
+CASES = {
+    "h100-over-a100-large-models": ((*S13, "a100"), {}, ("llama2-7b", 26e9, 8, "a100"), {}),
+    "h100-over-a100-long-runs": ((*S13, "a100"), {}, (*S7, "a100"), {}),
+    "h100-over-a100-fp8-stack": ((*S13, "a100"), {"precision": "fp8"}, (*S13, "a100"), {}),
+    "h100-over-a100-iteration-speed": ((*S13, "a100"), {"speed": True}, (*S13, "a100"), {}),
+    "a100-for-inference": ((*S7, "a100"), {"kind": "inference"}, (*S7, "a100"), {}),
+    "a100-small-finetune": (
+        (*S7, "a100"),
+        {"kind": "finetune"},
+        ("llama2-13b", 1e9, 8, "a100"),
+        {"kind": "finetune"},
+    ),
+    "a100-budget-first": ((*S7, "a100"), {"budget": 1e6}, (*S7, "a100"), {}),
+    "a100-without-fp8": ((*S7, "a100"), {"fp8_stack": False}, (*S7, "a100"), {}),
+    "a100-guaranteed-availability": ((*S7, "a100"), {"guaranteed": True}, (*S7, "a100"), {}),
+    "a100-short-jobs": ((*S7, "a100"), {}, (*S13, "a100"), {}),
+    "h200-only-for-70b-plus": ((*S13, "h200"), {}, ("llama3-70b", 1e10, 64, "h200"), {}),
+    "h200-for-70b-plus": (("llama3-70b", 1e10, 64, "h200"), {}, (*S13, "h200"), {}),
+    "hidden-cost-setup": (("llama2-7b", 1e7, 8, "h100"), {"kind": "finetune"}, (*S13, "h100"), {}),
+    "hidden-cost-capacity-wait": ((*S13, "h100"), {}, (*S13, "a100"), {}),
+    "gb200-perf-per-tco": ((*S13, "gb200-nvl72"), {}, (*S13, "h100"), {}),
+    "gb200-loses-per-tco-dollar": ((*S13, "gb200-nvl72"), {}, (*S13, "gb200-nvl72"), {"pricing": "own"}),
+    "gb200-unproven-at-scale-conservative": (
+        ("llama3-70b", 1e12, 2048, "gb200-nvl72"),
+        {"risk": "conservative"},
+        ("llama3-70b", 1e12, 2048, "gb200-nvl72"),
+        {"risk": "early-adopter"},
+    ),
+    "gb200-unproven-at-scale-caveat": (
+        ("llama3-70b", 1e12, 2048, "gb200-nvl72"),
+        {},
+        ("llama3-70b", 1e12, 64, "gb200-nvl72"),
+        {},
+    ),
+    "gb200-early-adopter": ((*S13, "gb200-nvl72"), {"risk": "early-adopter"}, (*S13, "gb200-nvl72"), {}),
+    "nvl72-for-moe": (
+        ("deepseek-v3", 1e12, 1024, "gb200-nvl72"),
+        {},
+        ("llama3-70b", 1e12, 1024, "gb200-nvl72"),
+        {},
+    ),
+    "nvl72-for-very-large-models": (
+        ("llama3-405b", 1e12, 1024, "gb200-nvl72"),
+        {},
+        ("llama3-70b", 1e12, 1024, "gb200-nvl72"),
+        {},
+    ),
+    "tensor-parallel-inside-nvlink": (
+        ("llama3-405b", 1e12, 1024, "h100"),
+        {},
+        ("llama3-8b", 1e9, 8, "h100"),
+        {},
+    ),
+    "new-system-conservative": ((*S13, "gb200-nvl72"), {"risk": "conservative"}, (*S13, "gb200-nvl72"), {}),
+    "memory-tight": (("llama3-70b", 1e9, 18, "h100"), {}, ("llama3-70b", 1e9, 64, "h100"), {}),
+    "price-older-than-a-year": ((*S13, "h100"), {}, (*S13, "b200"), {}),
+    "goodput-low": (
+        ("llama3-70b", 1e12, 16128, "gb200-nvl72"),
+        {},
+        ("llama3-70b", 1e12, 72, "gb200-nvl72"),
+        {},
+    ),
+}
+
+
+def test_every_shipped_rule_has_cases():
+    dynamic = {"deadline-tight", "budget-tight"}
+    assert {r.id for r in load_rules()} == set(CASES) | dynamic
+
+
+@pytest.mark.parametrize("rule_id", sorted(CASES))
+def test_rule_fires_and_does_not(rule_id):
+    fire_args, fire_kw, quiet_args, quiet_kw = CASES[rule_id]
+    assert rule_id in _fired(*fire_args, **fire_kw)
+    assert rule_id not in _fired(*quiet_args, **quiet_kw)
+
+
+def test_deadline_tight_fires_near_the_deadline_only():
+    days = _days(*S13, "h100").time_to_result_hours / 24
+    assert "deadline-tight" in _fired(*S13, "h100", deadline=days / 0.95)
+    assert "deadline-tight" not in _fired(*S13, "h100", deadline=days * 2)
+
+
+def test_budget_tight_fires_near_the_budget_only():
+    cost = _days(*S13, "h100").cost_usd
+    assert "budget-tight" in _fired(*S13, "h100", budget=cost / 0.95)
+    assert "budget-tight" not in _fired(*S13, "h100", budget=cost * 2)
+
+
+def test_rule_files_are_where_the_package_finds_them():
+    from advisor.io.paths import shipped_dir
+
+    assert Path(shipped_dir("rules"), "field-test.toml").is_file()
