@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
 from datetime import date, timedelta
-from typing import Any
 
 from advisor.core import fmt
 from advisor.core.catalog import Catalog, System
-from advisor.core.estimate import Estimate, estimate
+from advisor.core.estimate import estimate
 from advisor.core.facts import candidate_facts, workload_facts
+from advisor.core.recommendation import Candidate, FiredRule, Reason, Recommendation
+from advisor.core.results import Estimate
 from advisor.core.rules import Rule, RuleResult, evaluate
 from advisor.core.units import HOURS_PER_DAY
 from advisor.core.workload import Assumptions, Constraints, Objective, Workload
@@ -27,98 +27,6 @@ BASELINE_SYSTEM = "h100"
 """Speed-up and TCO ratios are against this system (SemiAnalysis's comparison)."""
 CLOSE_CALL = 0.15
 """A runner-up within this share of the winner's score gets a 'what would change' line."""
-
-
-@dataclass(frozen=True)
-class Reason:
-    """One reason about a candidate: a failed constraint or a rule effect, in plain words."""
-
-    kind: str  # infeasible | exclude | prefer | penalize | warn | note
-    text: str
-    rule: str | None = None
-    source: str | None = None
-    weight: float | None = None
-    constraint: str | None = None
-    """For an infeasible reason: memory, deadline, budget, capacity (or estimate, when it failed)."""
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """One system as considered for the workload."""
-
-    system: str
-    system_name: str
-    feasible: bool
-    score: float | None
-    rank: int | None
-    estimate: Estimate | None
-    reasons: tuple[Reason, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "system": self.system,
-            "system_name": self.system_name,
-            "feasible": self.feasible,
-            "score": self.score,
-            "rank": self.rank,
-            "estimate": self.estimate.to_dict() if self.estimate else None,
-            "reasons": [asdict(r) for r in self.reasons],
-        }
-
-
-@dataclass(frozen=True)
-class FiredRule:
-    """A rule that fired: for the workload (system None) or for one candidate."""
-
-    id: str
-    title: str
-    because: str
-    effect: str
-    source: str
-    file: str
-    system: str | None
-    conditions: tuple[str, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass(frozen=True)
-class Recommendation:
-    """What `advise` returns: the winner, every candidate, the rules trace, caveats."""
-
-    winner: str | None
-    objective: Objective
-    candidates: tuple[Candidate, ...]
-    rules_fired: tuple[FiredRule, ...]
-    rules_checked: tuple[RuleResult, ...]
-    warnings: tuple[str, ...]
-    what_would_change: tuple[str, ...]
-    headline: str
-    baseline: str | None = None
-    constraints: Constraints = field(default_factory=Constraints)
-
-    @property
-    def winner_candidate(self) -> Candidate | None:
-        return next((c for c in self.candidates if c.system == self.winner), None)
-
-    def candidate(self, system: str) -> Candidate:
-        return next(c for c in self.candidates if c.system == system)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The `recommend --json` object."""
-        return {
-            "winner": self.winner,
-            "objective": self.objective,
-            "headline": self.headline,
-            "candidates": [c.to_dict() for c in self.candidates],
-            "rules_fired": [r.to_dict() for r in self.rules_fired],
-            "warnings": list(self.warnings),
-            "what_would_change": list(self.what_would_change),
-            "baseline": self.baseline,
-            "constraints": self.constraints.model_dump(mode="json"),
-            "rules_checked": len(self.rules_checked),
-        }
 
 
 def _end_of(as_of: str) -> date:

@@ -6,52 +6,30 @@ Every section that holds numbers carries `source` and `as_of`; assumptions say s
 
 from __future__ import annotations
 
-import re
 from functools import cached_property
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
+from advisor.core.economics import Economics
+from advisor.core.sourced import (
+    PRECISIONS,
+    RELEASE_PATTERN,
+    Fraction,
+    Frozen,
+    NonNegative,
+    Positive,
+    PositiveInt,
+    Precision,
+    Sourced,
+)
 from advisor.errors import CatalogError
 
 if TYPE_CHECKING:
     from advisor.core.mfu import MfuIndex
 
-Precision = Literal["bf16", "fp8", "fp4"]
-PRECISIONS: tuple[Precision, ...] = ("bf16", "fp8", "fp4")
 Maturity = Literal["mature", "established", "new"]
 Family = Literal["dense", "moe"]
-
-Positive = Annotated[float, Field(gt=0, allow_inf_nan=False)]
-NonNegative = Annotated[float, Field(ge=0, allow_inf_nan=False)]
-Fraction = Annotated[float, Field(gt=0, le=1, allow_inf_nan=False)]
-PositiveInt = Annotated[int, Field(gt=0)]
-
-_AS_OF = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
-_RELEASE = re.compile(r"^\d{4}-\d{2}$")
-
-
-class Frozen(BaseModel):
-    """Base for catalog models: immutable, and unknown keys are errors (typos must not pass silently)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Sourced(Frozen):
-    """A group of numbers from one source, with the date the figures describe."""
-
-    source: str = Field(min_length=3, description="Where the numbers come from (sheet and section, or URL).")
-    as_of: str = Field(description="Date of the figures: YYYY, YYYY-MM or YYYY-MM-DD.")
-    note: str = Field("", description="Derivation or caveat, in one or two sentences.")
-    assumption: bool = Field(False, description="True where no published figure exists ([A]).")
-
-    @field_validator("as_of")
-    @classmethod
-    def _check_as_of(cls, value: str) -> str:
-        if not _AS_OF.match(value):
-            raise ValueError(f"as_of {value!r} must be YYYY, YYYY-MM or YYYY-MM-DD")
-        return value
-
 
 # --- systems ------------------------------------------------------------------------------------
 
@@ -236,7 +214,7 @@ class MfuPoint(Frozen):
     @field_validator("software")
     @classmethod
     def _check_software(cls, value: str) -> str:
-        if not _RELEASE.match(value):
+        if not RELEASE_PATTERN.match(value):
             raise ValueError(f"software {value!r} must be a release month YYYY-MM")
         return value
 
@@ -263,76 +241,6 @@ class MfuScaling(Sourced):
     moe_per_dense: Fraction
     seq_window: Annotated[float, Field(ge=1)]
     max_age_months: Annotated[int, Field(ge=0)]
-
-
-# --- economics -----------------------------------------------------------------------------------
-
-
-class Electricity(Sourced):
-    usd_per_kwh: Positive
-
-
-class Facility(Sourced):
-    pue: Annotated[float, Field(ge=1, le=3)]
-
-
-class Colocation(Sourced):
-    usd_per_kw_month: NonNegative
-
-
-class Finance(Sourced):
-    depreciation_years: Annotated[float, Field(gt=0, le=20)]
-    cost_of_capital: Annotated[float, Field(ge=0, lt=1)]
-
-
-class Maintenance(Sourced):
-    fraction_of_capex_per_year: Annotated[float, Field(ge=0, lt=1)]
-
-
-class Utilization(Sourced):
-    owned_fleet_fraction: Fraction
-
-
-class Carbon(Sourced):
-    grid_gco2_per_kwh: NonNegative
-
-
-class Household(Sourced):
-    kwh_per_year: Positive
-
-
-class Checkpointing(Sourced):
-    stall_seconds: Positive = Field(description="Time a checkpoint blocks training.")
-
-
-class MemoryModel(Sourced):
-    training_bytes_per_param: Positive
-    usable_hbm_fraction: Fraction
-    activation_bytes_per_token_hidden_layer: NonNegative
-
-
-class InferenceModel(Sourced):
-    """Serving efficiencies (see `advisor.core.inference`)."""
-
-    bandwidth_efficiency: Fraction = Field(description="Achieved over peak HBM bandwidth in decode.")
-    decode_mfu: Fraction = Field(description="MFU when decode is compute-bound (large batches).")
-    prefill_mfu: Fraction = Field(description="MFU of prompt processing (compute-bound).")
-
-
-class Economics(Frozen):
-    """Facility, finance and societal constants, each with its source."""
-
-    electricity: Electricity
-    facility: Facility
-    colocation: Colocation
-    finance: Finance
-    maintenance: Maintenance
-    utilization: Utilization
-    carbon: Carbon
-    household: Household
-    checkpointing: Checkpointing
-    memory: MemoryModel
-    inference: InferenceModel
 
 
 # --- the catalog --------------------------------------------------------------------------------

@@ -1,0 +1,103 @@
+"""What `estimate()` returns: plain frozen dataclasses, fast to build, JSON-ready via `to_dict()`."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from advisor.core.catalog import Precision
+from advisor.core.units import HOURS_PER_DAY
+
+Result = dataclass(frozen=True, slots=True)
+"""Computed results are plain frozen dataclasses: built from already-checked values, fast to make."""
+
+
+@Result
+class ModelSummary:
+    id: str
+    name: str
+    family: str
+    params_total: float
+    params_active: float
+    seq_len: int
+    layers: int
+    hidden: int
+    inferred: bool
+
+
+@Result
+class MemorySummary:
+    required_gib: float
+    available_gib: float
+    min_gpus: int | None
+    fits: bool
+    state_gib: float
+    activation_gib_per_gpu: float
+
+
+@Result
+class MfuBasis:
+    exact: bool
+    basis: str
+    sources: tuple[str, ...]
+    overridden: bool
+
+
+@Result
+class GoodputDetail:
+    interruptions_per_day: float
+    checkpoint_interval_minutes: float | None
+    overridden: bool
+
+
+@Result
+class Estimate:
+    """Everything `advisor estimate --json` prints for one system. Times in hours, money in USD."""
+
+    system: str
+    system_name: str
+    gpus: int
+    precision: Precision
+    precision_requested: Precision
+    pricing: str
+    kind: str
+    software: str | None
+    model: ModelSummary
+    tokens: float
+    flops_per_token: float
+    total_flops: float
+    mfu: float
+    mfu_basis: MfuBasis
+    tokens_per_second_per_gpu: float
+    goodput: float
+    goodput_detail: GoodputDetail
+    time_to_train_hours: float
+    time_to_result_hours: float
+    time_breakdown_hours: dict[str, float]
+    gpu_hours: float
+    price_usd_per_gpu_hour: float
+    price_breakdown_usd_per_gpu_hour: dict[str, float]
+    cost_usd: float
+    cost_per_million_tokens_usd: float
+    cost_breakdown_usd: dict[str, float]
+    power_w_per_gpu_all_in: float
+    power_breakdown_w: dict[str, float]
+    energy_kwh: float
+    energy_breakdown_kwh: dict[str, float]
+    joules_per_token: float
+    household_years: float
+    co2_tonnes: float
+    memory: MemorySummary
+    warnings: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data (the `estimate --json` object)."""
+        return asdict(self)
+
+    @property
+    def time_to_train_days(self) -> float:
+        return self.time_to_train_hours / HOURS_PER_DAY
+
+    @property
+    def time_to_result_days(self) -> float:
+        return self.time_to_result_hours / HOURS_PER_DAY

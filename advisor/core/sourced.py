@@ -1,0 +1,41 @@
+"""Base models for catalog data: immutable, strict about keys, every number with a source and date."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+Precision = Literal["bf16", "fp8", "fp4"]
+PRECISIONS: tuple[Precision, ...] = ("bf16", "fp8", "fp4")
+
+Positive = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+NonNegative = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+Fraction = Annotated[float, Field(gt=0, le=1, allow_inf_nan=False)]
+PositiveInt = Annotated[int, Field(gt=0)]
+
+_AS_OF = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
+RELEASE_PATTERN = re.compile(r"^\d{4}-\d{2}$")
+
+
+class Frozen(BaseModel):
+    """Base for catalog models: immutable, and unknown keys are errors (typos must not pass silently)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Sourced(Frozen):
+    """A group of numbers from one source, with the date the figures describe."""
+
+    source: str = Field(min_length=3, description="Where the numbers come from (sheet and section, or URL).")
+    as_of: str = Field(description="Date of the figures: YYYY, YYYY-MM or YYYY-MM-DD.")
+    note: str = Field("", description="Derivation or caveat, in one or two sentences.")
+    assumption: bool = Field(False, description="True where no published figure exists ([A]).")
+
+    @field_validator("as_of")
+    @classmethod
+    def _check_as_of(cls, value: str) -> str:
+        if not _AS_OF.match(value):
+            raise ValueError(f"as_of {value!r} must be YYYY, YYYY-MM or YYYY-MM-DD")
+        return value
