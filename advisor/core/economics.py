@@ -11,10 +11,35 @@ from advisor.core.sourced import Fraction, Frozen, NonNegative, Positive, Source
 
 class Electricity(Sourced):
     usd_per_kwh: Positive
+    usd_per_kwh_low: Positive | None = Field(None, description="Low end of the published range.")
+    usd_per_kwh_high: Positive | None = Field(None, description="High end of the published range.")
 
 
 class Facility(Sourced):
     pue: Annotated[float, Field(ge=1, le=3)]
+    pue_low: Annotated[float, Field(ge=1, le=3)] | None = Field(None, description="Low end of the range.")
+    pue_high: Annotated[float, Field(ge=1, le=3)] | None = Field(None, description="High end of the range.")
+
+
+class Uncertainty(Sourced):
+    """Spreads of the uncertain inputs that the catalog does not give per item (see `core.uncertainty`)."""
+
+    failure_overhead_low: Annotated[float, Field(gt=0, le=1)] = Field(
+        description="Multiplier on the failure and checkpoint overhead at the favourable end."
+    )
+    failure_overhead_high: Annotated[float, Field(ge=1, le=20)] = Field(
+        description="Multiplier on the failure and checkpoint overhead at the unfavourable end."
+    )
+    capex_relative: Annotated[float, Field(ge=0, lt=1)] = Field(description="Capex ± this share.")
+    mfu_exact: Annotated[float, Field(ge=0, lt=1)] = Field(
+        description="MFU ± this share at a published point."
+    )
+    mfu_interpolated: Annotated[float, Field(ge=0, lt=1)] = Field(
+        description="MFU ± this share between points."
+    )
+    mfu_transferred: Annotated[float, Field(ge=0, lt=1)] = Field(
+        description="MFU ± this share when borrowed from another system, precision or model family."
+    )
 
 
 class Colocation(Sourced):
@@ -74,3 +99,4 @@ class Economics(Frozen):
     checkpointing: Checkpointing
     memory: MemoryModel
     inference: InferenceModel
+    uncertainty: Uncertainty

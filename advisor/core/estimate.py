@@ -98,8 +98,9 @@ def capacity_wait_hours(workload: Workload, system: System, assumptions: Assumpt
 
 
 def _goodput(workload: Workload, system: System, catalog: Catalog, assumptions: Assumptions) -> Goodput:
-    if assumptions.goodput is not None:
-        return fixed_goodput(assumptions.goodput)
+    fixed = assumptions.goodput_for(system.id)
+    if fixed is not None:
+        return fixed_goodput(fixed)
     return goodput_fraction(
         workload.gpus,
         system.reliability.mtbf_gpu_hours,
@@ -142,7 +143,13 @@ def _training(
         except LookupError as exc:
             raise UsageError(str(exc)) from None
         mfu = found.mfu
-        basis = MfuBasis(exact=found.exact, basis=found.basis, sources=found.sources, overridden=False)
+        basis = MfuBasis(
+            exact=found.exact,
+            basis=found.basis,
+            sources=found.sources,
+            overridden=False,
+            transferred=found.transferred,
+        )
         warnings.extend(found.warnings)
     per_token = flops_per_token(workload)
     mem = memory_check(workload, system, catalog)
@@ -223,7 +230,7 @@ def _serving(
         working_gpus=max(replicas, 1) * serving.replica_gpus,
         mfu=serving.achieved_mfu,
         mfu_basis=MfuBasis(exact=False, basis=basis, sources=(econ.inference.source,), overridden=False),
-        goodput=fixed_goodput(assumptions.goodput or 1.0),
+        goodput=fixed_goodput(assumptions.goodput_for(system.id) or 1.0),
         memory=MemorySummary(
             required_gib=(serving.weight_bytes + serving.kv_bytes) / BYTES_PER_GIB,
             available_gib=usable_gib * workload.gpus,
@@ -303,7 +310,7 @@ def estimate(
             checkpoint_interval_minutes=goodput.checkpoint_interval_minutes
             if goodput.interruptions_per_day
             else None,
-            overridden=assumptions.goodput is not None,
+            overridden=assumptions.goodput_for(system.id) is not None,
         ),
         time_to_train_hours=billed_hours,
         time_to_result_hours=wait_hours + billed_hours,

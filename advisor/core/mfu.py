@@ -58,6 +58,8 @@ class MfuResult:
     basis: str
     sources: tuple[str, ...]
     warnings: tuple[str, ...] = field(default=())
+    transferred: bool = False
+    """Borrowed from another system, precision or model family (less certain than interpolation)."""
 
 
 Group = tuple[Calibrated, ...]  # one (model, seq_len) configuration, one release, sorted by GPUs
@@ -212,7 +214,8 @@ class MfuIndex:
         if basis_note:
             basis += f" ({basis_note})"
         sources = tuple(dict.fromkeys(c.source for c in used))
-        return MfuResult(mfu, precision, False, basis, sources, tuple(warnings))
+        transferred = bool(basis_note) or any(c.proxy_of for c in used)
+        return MfuResult(mfu, precision, False, basis, sources, tuple(warnings), transferred)
 
 
 def _months(release: str) -> int:

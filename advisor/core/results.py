@@ -41,6 +41,7 @@ class MfuBasis:
     basis: str
     sources: tuple[str, ...]
     overridden: bool
+    transferred: bool = False
 
 
 @Result

@@ -21,6 +21,7 @@ from advisor.core.workload import (
     FinetuneMethod,
     Kind,
     Objective,
+    PER_SYSTEM,
     Pricing,
     Workload,
     _release,
@@ -160,8 +161,9 @@ class Scenario(Frozen):
         """Every system and model id named exists in `catalog` (raises CatalogError listing valid ids)."""
         for system_id in self.systems:
             catalog.system(system_id)
-        for name in ("mfu", "price_usd_per_gpu_hour", "capex_usd_per_node", "wait_hours"):
-            for key in getattr(self.assumptions, name):
+        for name in PER_SYSTEM:
+            values = getattr(self.assumptions, name)
+            for key in values if isinstance(values, dict) else ():
                 if key != "*" and key not in catalog.systems:
                     valid = ", ".join(sorted(catalog.systems))
                     raise CatalogError(f"assumptions.{name}: unknown system {key!r}; valid: {valid}, *")

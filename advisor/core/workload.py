@@ -16,6 +16,8 @@ Objective = Literal["cost", "time", "energy", "balanced"]
 FinetuneMethod = Literal["full", "lora"]
 
 ALL_SYSTEMS = "*"
+PER_SYSTEM = ("mfu", "goodput", "price_usd_per_gpu_hour", "capex_usd_per_node", "wait_hours")
+"""Assumptions that may be set per system (a map of system id or '*' to value)."""
 
 
 def _release(value: str | None) -> str | None:
@@ -89,7 +91,7 @@ class Assumptions(Frozen):
     """User overrides of catalog values. Keys of the per-system maps are system ids or '*' (all)."""
 
     mfu: dict[str, Fraction] = Field(default_factory=dict)
-    goodput: Fraction | None = None
+    goodput: Fraction | dict[str, Fraction] | None = None
     price_usd_per_gpu_hour: dict[str, Positive] = Field(default_factory=dict)
     capex_usd_per_node: dict[str, Positive] = Field(default_factory=dict)
     pue: Annotated[float, Field(ge=1, le=3)] | None = None
@@ -98,11 +100,17 @@ class Assumptions(Frozen):
 
     @model_validator(mode="after")
     def _check_keys(self) -> Assumptions:
-        for name in ("mfu", "price_usd_per_gpu_hour", "capex_usd_per_node", "wait_hours"):
-            for key in getattr(self, name):
+        for name in PER_SYSTEM:
+            for key in getattr(self, name) if name != "goodput" or isinstance(self.goodput, dict) else ():
                 if not key or not (key == ALL_SYSTEMS or key.replace("-", "").isalnum()):
                     raise ValueError(f"{name}: key {key!r} must be a system id or '*'")
         return self
+
+    def goodput_for(self, system_id: str) -> float | None:
+        """The goodput set for `system_id` (a single value applies to every system)."""
+        if isinstance(self.goodput, dict):
+            return self.goodput.get(system_id, self.goodput.get(ALL_SYSTEMS))
+        return self.goodput
 
     def for_system(self, name: str, system_id: str) -> float | None:
         """The override of per-system map `name` for `system_id` (exact id first, then '*')."""

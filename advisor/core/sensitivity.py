@@ -1,0 +1,236 @@
+"""Sensitivity: which inputs move the answer, and the values at which it flips.
+
+- `robustness`: joint samples of every candidate's inputs (shared PUE and electricity drawn once per
+  sample); the share of samples in which the expected winner still wins.
+- `tornado`: the winner's cost and time with each input at the low and high end of its range, the
+  others at their expected values, largest swing first.
+- `break_evens`: for the winner and the runner-up, the value of each input (price or capex, MFU,
+  goodput, electricity, PUE) at which the runner-up takes over, found by bisection on `advise()`
+  itself, so rules and constraints count exactly as in the recommendation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from advisor.core import fmt
+from advisor.core.advise import advise
+from advisor.core.breakeven import BreakEven, break_evens
+from advisor.core.catalog import Catalog
+from advisor.core.recommendation import Recommendation
+from advisor.core.rules import Rule
+from advisor.core.uncertainty import (
+    EstimateRange,
+    Spread,
+    estimate_range,
+    input_spreads,
+    sample_inputs,
+    sampled_outputs,
+)
+from advisor.core.workload import Assumptions, Constraints, Objective, Workload
+
+ROBUST = 0.9
+LIKELY = 0.6
+
+
+@dataclass(frozen=True)
+class Robustness:
+    winner: str
+    share: float
+    samples: int
+    shares: dict[str, float]
+    verdict: str
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One tornado bar: an input's range and the winner's cost and time at its two ends."""
+
+    input: str
+    low: float
+    high: float
+    cost_at_low: float
+    cost_at_high: float
+    hours_at_low: float
+    hours_at_high: float
+
+    @property
+    def cost_swing(self) -> float:
+        return abs(self.cost_at_high - self.cost_at_low)
+
+
+@dataclass(frozen=True)
+class Sensitivity:
+    winner: str | None
+    runner_up: str | None
+    ranges: dict[str, EstimateRange]
+    robustness: Robustness | None
+    tornado: tuple[Bar, ...]
+    break_evens: tuple[BreakEven, ...]
+    speed_for_price: tuple[str, ...]
+    notes: tuple[str, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "runner_up": self.runner_up,
+            "ranges": {sid: r.to_dict() for sid, r in self.ranges.items()},
+            "robustness": None
+            if self.robustness is None
+            else {
+                "winner": self.robustness.winner,
+                "share": self.robustness.share,
+                "samples": self.robustness.samples,
+                "shares": self.robustness.shares,
+                "verdict": self.robustness.verdict,
+            },
+            "tornado": [{**bar.__dict__, "cost_swing": bar.cost_swing} for bar in self.tornado],
+            "break_evens": [b.__dict__ for b in self.break_evens],
+            "speed_for_price": list(self.speed_for_price),
+            "notes": list(self.notes),
+        }
+
+
+def _factor(rec: Recommendation, system: str) -> float:
+    factor = 1.0
+    for reason in rec.candidate(system).reasons:
+        if reason.kind == "prefer" and reason.weight:
+            factor *= 1 - reason.weight
+        elif reason.kind == "penalize" and reason.weight:
+            factor *= 1 + reason.weight
+    return factor
+
+
+def _metric(objective: str, hours: float, cost: float, kwh: float) -> float:
+    if objective == "cost":
+        return cost
+    if objective == "time":
+        return hours
+    if objective == "energy":
+        return kwh
+    return (cost * hours) ** 0.5
+
+
+def robustness(
+    rec: Recommendation, spreads: dict[str, dict[str, Spread]], samples: int = 1000
+) -> Robustness | None:
+    """The share of joint samples in which the expected winner still wins."""
+    if rec.winner is None:
+        return None
+    feasible = [c for c in rec.candidates if c.feasible and c.estimate is not None]
+    draws = sample_inputs({c.system: spreads[c.system] for c in feasible}, n=samples)
+    outputs = {c.system: sampled_outputs(c.estimate, spreads[c.system], draws[c.system]) for c in feasible}
+    factors = {c.system: _factor(rec, c.system) for c in feasible}
+    deadline, budget = rec.constraints.deadline_days, rec.constraints.budget_usd
+    wins: dict[str, int] = dict.fromkeys(factors, 0)
+    for i in range(samples):
+        best, best_score = None, float("inf")
+        for sid, rows in outputs.items():
+            hours, cost, kwh = rows[i]
+            if (deadline is not None and hours > deadline * 24) or (budget is not None and cost > budget):
+                continue
+            score = _metric(rec.objective, hours, cost, kwh) * factors[sid]
+            if score < best_score:
+                best, best_score = sid, score
+        if best is not None:
+            wins[best] += 1
+    shares = {sid: n / samples for sid, n in wins.items()}
+    share = shares.get(rec.winner, 0.0)
+    if share >= ROBUST:
+        verdict = f"{rec.winner} wins across the range ({fmt.percent(share, 0)} of {samples:,} samples)"
+    elif share >= LIKELY:
+        verdict = f"{rec.winner} wins in most cases ({fmt.percent(share, 0)} of samples), not all"
+    else:
+        share_text = fmt.percent(share, 0)
+        verdict = f"{rec.winner} wins only at the expected values ({share_text} of samples): a close call"
+    return Robustness(rec.winner, share, samples, shares, verdict)
+
+
+def tornado(est_range: EstimateRange, winner_est: Any) -> tuple[Bar, ...]:
+    """The winner's cost and time with each input alone at the ends of its range."""
+    spreads = est_range.inputs
+    expected = {name: s.expected for name, s in spreads.items()}
+    bars = []
+    for name, spread in spreads.items():
+        at_low = sampled_outputs(winner_est, spreads, [{**expected, name: spread.low}])[0]
+        at_high = sampled_outputs(winner_est, spreads, [{**expected, name: spread.high}])[0]
+        bars.append(Bar(name, spread.low, spread.high, at_low[1], at_high[1], at_low[0], at_high[0]))
+    return tuple(sorted(bars, key=lambda b: b.cost_swing, reverse=True))
+
+
+def _speed_line(dear: Any, cheap: Any) -> str:
+    needed = dear.price_usd_per_gpu_hour / cheap.price_usd_per_gpu_hour
+    has = dear.tokens_per_second_per_gpu / cheap.tokens_per_second_per_gpu
+    verdict = "so it wins per dollar of compute" if has >= needed else "so it loses per dollar of compute"
+    return (
+        f"{dear.system} costs {needed:.2f}x {cheap.system} per GPU-hour, so it needs at least {needed:.2f}x "
+        f"its per-GPU speed to win per dollar; here it has {has:.2f}x, {verdict}"
+    )
+
+
+def speed_for_price(rec: Recommendation) -> tuple[str, ...]:
+    """'gb200 needs ≥ 1.57x h100's per-GPU speed to win per dollar; here it has 2.6x': for the top two,
+    and for the winner against the baseline system."""
+    ranked = [c.estimate for c in rec.candidates if c.feasible and c.estimate is not None]
+    pairs = []
+    if len(ranked) >= 2:
+        pairs.append((ranked[0], ranked[1]))
+    baseline = next((c.estimate for c in rec.candidates if c.system == rec.baseline and c.estimate), None)
+    if (
+        ranked
+        and baseline is not None
+        and ranked[0].system != baseline.system
+        and (not pairs or baseline.system != pairs[0][1].system)
+    ):
+        pairs.append((ranked[0], baseline))
+    lines = []
+    for a, b in pairs:
+        dear, cheap = (a, b) if a.price_usd_per_gpu_hour >= b.price_usd_per_gpu_hour else (b, a)
+        lines.append(_speed_line(dear, cheap))
+    return tuple(lines)
+
+
+def sensitivity(
+    workload: Workload,
+    catalog: Catalog,
+    rules: Sequence[Rule],
+    *,
+    constraints: Constraints | None = None,
+    objective: Objective = "cost",
+    assumptions: Assumptions | None = None,
+    systems: Sequence[str] | None = None,
+    today: date | None = None,
+    widen: float = 1.0,
+    samples: int = 1000,
+    with_break_evens: bool = True,
+) -> tuple[Recommendation, Sensitivity]:
+    """The recommendation plus its ranges, robustness, tornado and break-even points."""
+    assumptions = assumptions or Assumptions()
+    rec = advise(
+        workload,
+        catalog,
+        rules,
+        constraints=constraints,
+        objective=objective,
+        assumptions=assumptions,
+        systems=systems,
+        today=today,
+    )
+    spreads: dict[str, dict[str, Spread]] = {}
+    ranges: dict[str, EstimateRange] = {}
+    for cand in rec.candidates:
+        if cand.estimate is None:
+            continue
+        spreads[cand.system] = input_spreads(cand.estimate, workload, catalog, assumptions, widen)
+        ranges[cand.system] = estimate_range(cand.estimate, spreads[cand.system])
+    robust = robustness(rec, spreads, samples)
+    bars: tuple[Bar, ...] = ()
+    if rec.winner is not None and rec.winner in ranges:
+        bars = tornado(ranges[rec.winner], rec.candidate(rec.winner).estimate)
+    runner, evens = (None, [])
+    if with_break_evens:
+        runner, evens = break_evens(rec, workload, catalog, rules, assumptions=assumptions, today=today)
+    return rec, Sensitivity(rec.winner, runner, ranges, robust, bars, tuple(evens), speed_for_price(rec))

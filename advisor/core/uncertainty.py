@@ -1,0 +1,292 @@
+"""Ranges: how wrong could an estimate be, and does the winner still win?
+
+Uncertain inputs, each with low / expected / high:
+- MFU: ± `mfu_exact` at a published point, ± `mfu_interpolated` between points, ± `mfu_transferred`
+  when borrowed from another system, precision or model family (catalog `[uncertainty]`);
+- goodput: the failure-and-checkpoint overhead × `failure_overhead_low` … `failure_overhead_high`;
+- price: the rental offer's published low/high, or capex ± `capex_relative` when owning;
+- PUE and electricity: the published ranges in `[facility]` and `[electricity]`.
+Values the user set are taken as given (no spread).
+
+Two ranges are reported for time, cost and energy: `low`/`high`, every input at the favourable or the
+unfavourable end of its range (outputs are monotone in every input, so these bound all combinations),
+and `p10`/`p90` from sampling each input from a triangular distribution (low, expected, high) with a
+fixed seed. Both are computed from the expected estimate with the model's own arithmetic (time ∝
+1 / (MFU × goodput); cost = price × GPU-hours; energy ∝ PUE × GPU-hours), so no estimate is re-run.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from advisor.core.catalog import Catalog
+from advisor.core.results import Estimate
+from advisor.core.workload import Assumptions, Workload
+
+SAMPLES = 2000
+SEED = 20250820
+
+
+@dataclass(frozen=True)
+class Spread:
+    """One uncertain input: its range and whether it is shared by every system (PUE, electricity)."""
+
+    name: str
+    low: float
+    expected: float
+    high: float
+    unit: str
+    source: str
+    shared: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "low": self.low,
+            "expected": self.expected,
+            "high": self.high,
+            "unit": self.unit,
+            "source": self.source,
+        }
+
+
+@dataclass(frozen=True)
+class Range:
+    """An output's expected value, interval bounds and sampled P10-P90."""
+
+    expected: float
+    low: float
+    high: float
+    p10: float
+    p90: float
+
+    def to_dict(self) -> dict[str, float]:
+        return {
+            "expected": self.expected,
+            "low": self.low,
+            "high": self.high,
+            "p10": self.p10,
+            "p90": self.p90,
+        }
+
+
+@dataclass(frozen=True)
+class EstimateRange:
+    """Ranges of one system's time, cost and energy, and the input spreads behind them."""
+
+    system: str
+    time_to_result_hours: Range
+    cost_usd: Range
+    cost_per_million_tokens_usd: Range
+    energy_kwh: Range
+    inputs: Mapping[str, Spread]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "system": self.system,
+            "time_to_result_hours": self.time_to_result_hours.to_dict(),
+            "cost_usd": self.cost_usd.to_dict(),
+            "cost_per_million_tokens_usd": self.cost_per_million_tokens_usd.to_dict(),
+            "energy_kwh": self.energy_kwh.to_dict(),
+            "inputs": {name: spread.to_dict() for name, spread in self.inputs.items()},
+        }
+
+
+def _mfu_share(est: Estimate, catalog: Catalog) -> float:
+    unc = catalog.economics.uncertainty
+    if est.mfu_basis.exact:
+        return unc.mfu_exact
+    if est.mfu_basis.transferred:
+        return unc.mfu_transferred
+    return unc.mfu_interpolated
+
+
+def input_spreads(
+    est: Estimate, workload: Workload, catalog: Catalog, assumptions: Assumptions, widen: float = 1.0
+) -> dict[str, Spread]:
+    """The uncertain inputs behind `est`; `widen` scales every spread (1 = the catalog's)."""
+    econ, unc = catalog.economics, catalog.economics.uncertainty
+    system = catalog.system(est.system)
+    spreads: dict[str, Spread] = {}
+
+    def around(name: str, value: float, share: float, unit: str, source: str, shared: bool = False) -> None:
+        share = min(share * widen, 0.95)
+        spreads[name] = Spread(name, value * (1 - share), value, value * (1 + share), unit, source, shared)
+
+    def between(
+        name: str, value: float, low: float, high: float, unit: str, source: str, shared: bool
+    ) -> None:
+        low_w, high_w = value - (value - low) * widen, value + (high - value) * widen
+        spreads[name] = Spread(name, max(low_w, value * 0.05), value, high_w, unit, source, shared)
+
+    if not est.mfu_basis.overridden and est.kind != "inference":
+        around("mfu", est.mfu, _mfu_share(est, catalog), "fraction", "catalog [uncertainty] mfu spread")
+    if not est.goodput_detail.overridden and est.kind != "inference":
+        overhead = 1 / est.goodput - 1
+        low_g = 1 / (1 + overhead * unc.failure_overhead_high**widen)
+        high_g = 1 / (1 + overhead * unc.failure_overhead_low**widen)
+        spreads["goodput"] = Spread(
+            "goodput", low_g, est.goodput, high_g, "fraction", "catalog [uncertainty] failure overhead"
+        )
+    if workload.pricing == "rent":
+        if assumptions.for_system("price_usd_per_gpu_hour", system.id) is None:
+            offer = system.default_rental
+            between(
+                "price",
+                est.price_usd_per_gpu_hour,
+                offer.low_usd_per_gpu_hour or offer.price_usd_per_gpu_hour,
+                offer.high_usd_per_gpu_hour or offer.price_usd_per_gpu_hour,
+                "USD per GPU-hour",
+                offer.source,
+                False,
+            )
+    else:
+        if assumptions.for_system("capex_usd_per_node", system.id) is None:
+            around("capex", system.capex.all_in_usd_per_node, unc.capex_relative, "USD per node", unc.source)
+        if assumptions.electricity_usd_per_kwh is None:
+            e = econ.electricity
+            between(
+                "electricity",
+                e.usd_per_kwh,
+                e.usd_per_kwh_low or e.usd_per_kwh,
+                e.usd_per_kwh_high or e.usd_per_kwh,
+                "USD per kWh",
+                e.source,
+                True,
+            )
+    if assumptions.pue is None:
+        f = econ.facility
+        between("pue", f.pue, f.pue_low or f.pue, f.pue_high or f.pue, "", f.source, True)
+    return spreads
+
+
+@dataclass(frozen=True)
+class _Parts:
+    """What the estimate's arithmetic needs to be recomputed under other inputs."""
+
+    compute_hours: float
+    setup_hours: float
+    wait_hours: float
+    gpus: int
+    tokens: float
+    price_parts: Mapping[str, float]
+    it_w: float
+
+    @classmethod
+    def of(cls, est: Estimate) -> _Parts:
+        parts = est.power_breakdown_w
+        hours = est.time_breakdown_hours
+        return cls(
+            hours["compute"],
+            hours["setup"],
+            hours["wait"],
+            est.gpus,
+            est.tokens,
+            est.price_breakdown_usd_per_gpu_hour,
+            parts["gpu"] + parts["host"] + parts["network_storage"],
+        )
+
+
+def _outputs(
+    est: Estimate, parts: _Parts, values: Mapping[str, float], spreads: Mapping[str, Spread]
+) -> tuple[float, float, float]:
+    """(time to result hours, cost, kWh) with `values` in place of the expected inputs."""
+
+    def ratio(name: str) -> float:
+        return values[name] / spreads[name].expected if name in spreads else 1.0
+
+    compute = parts.compute_hours / ratio("mfu")
+    run = compute / (values["goodput"] if "goodput" in spreads else est.goodput)
+    billed = run + parts.setup_hours
+    gpu_hours = billed * parts.gpus
+    pue = values["pue"] if "pue" in spreads else None
+    pue_ratio = ratio("pue")
+    if "rental" in parts.price_parts:
+        price = parts.price_parts["rental"] * ratio("price")
+    else:
+        p = parts.price_parts
+        capex_parts = p["capex_amortisation"] + p["cost_of_capital"] + p["maintenance"]
+        price = capex_parts * ratio("capex") + p["hosting"] + p["power"] * pue_ratio * ratio("electricity")
+    watts = est.power_w_per_gpu_all_in if pue is None else parts.it_w * pue
+    return parts.wait_hours + billed, price * gpu_hours, watts * gpu_hours / 1000.0
+
+
+def _corner(spreads: Mapping[str, Spread], favourable: bool) -> dict[str, float]:
+    # Higher MFU and goodput help; higher price, capex, electricity and PUE hurt.
+    helps = {"mfu", "goodput"}
+    return {name: (s.high if (name in helps) == favourable else s.low) for name, s in spreads.items()}
+
+
+def _triangular(rng: random.Random, s: Spread) -> float:
+    if s.high <= s.low:
+        return s.expected
+    return rng.triangular(s.low, s.high, min(max(s.expected, s.low), s.high))
+
+
+def _percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    index = q * (len(ordered) - 1)
+    lo, hi = math.floor(index), math.ceil(index)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (index - lo)
+
+
+def estimate_range(
+    est: Estimate, spreads: Mapping[str, Spread], samples: Sequence[Mapping[str, float]] | None = None
+) -> EstimateRange:
+    """Interval bounds and sampled P10-P90 of time, cost and energy for one estimate."""
+    parts = _Parts.of(est)
+    expected = (est.time_to_result_hours, est.cost_usd, est.energy_kwh)
+    good = _outputs(est, parts, _corner(spreads, True), spreads)
+    bad = _outputs(est, parts, _corner(spreads, False), spreads)
+    draws = samples if samples is not None else sample_inputs({est.system: spreads})[est.system]
+    sampled = [_outputs(est, parts, values, spreads) for values in draws]
+
+    def make(i: int) -> Range:
+        column = [s[i] for s in sampled]
+        low, high = min(good[i], bad[i], expected[i]), max(good[i], bad[i], expected[i])
+        return Range(expected[i], low, high, _percentile(column, 0.1), _percentile(column, 0.9))
+
+    cost = make(1)
+    per_m = 1e6 / est.tokens
+    return EstimateRange(
+        system=est.system,
+        time_to_result_hours=make(0),
+        cost_usd=cost,
+        cost_per_million_tokens_usd=Range(
+            *(v * per_m for v in (cost.expected, cost.low, cost.high, cost.p10, cost.p90))
+        ),
+        energy_kwh=make(2),
+        inputs=dict(spreads),
+    )
+
+
+def sample_inputs(
+    spreads_by_system: Mapping[str, Mapping[str, Spread]], n: int = SAMPLES, seed: int = SEED
+) -> dict[str, list[dict[str, float]]]:
+    """Joint samples: shared inputs (PUE, electricity) take one value per draw for every system."""
+    rng = random.Random(seed)
+    out: dict[str, list[dict[str, float]]] = {sid: [] for sid in spreads_by_system}
+    for _ in range(n):
+        shared: dict[str, float] = {}
+        for sid, spreads in spreads_by_system.items():
+            values = {}
+            for name, spread in spreads.items():
+                if spread.shared:
+                    if name not in shared:
+                        shared[name] = _triangular(rng, spread)
+                    values[name] = shared[name]
+                else:
+                    values[name] = _triangular(rng, spread)
+            out[sid].append(values)
+    return out
+
+
+def sampled_outputs(
+    est: Estimate, spreads: Mapping[str, Spread], draws: Sequence[Mapping[str, float]]
+) -> list[tuple[float, float, float]]:
+    """(time, cost, kWh) for each joint draw (used to test whether the winner holds)."""
+    parts = _Parts.of(est)
+    return [_outputs(est, parts, values, spreads) for values in draws]
