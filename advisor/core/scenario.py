@@ -16,12 +16,12 @@ from advisor.core.catalog import Catalog, Frozen, ModelSpec, Precision
 from advisor.core.flops import custom_model
 from advisor.core.units import parse_number
 from advisor.core.workload import (
+    PER_SYSTEM,
     Assumptions,
     Constraints,
     FinetuneMethod,
     Kind,
     Objective,
-    PER_SYSTEM,
     Pricing,
     Workload,
     _release,
