@@ -118,6 +118,11 @@ def add_workload_flags(parser: argparse.ArgumentParser) -> None:
         help="inference: requests decoded together per replica (default 32)",
     )
     g.add_argument(
+        "--target-tokens-per-second",
+        type=number("--target-tokens-per-second", example="50k"),
+        help="inference: generated tokens per second to sustain (reports the GPUs needed)",
+    )
+    g.add_argument(
         "--pricing", choices=("rent", "own"), help="rent by the GPU-hour, or own (TCO); default rent"
     )
     g.add_argument(
@@ -233,6 +238,7 @@ def scenario_data_from_args(
         "prompt_tokens",
         "output_tokens",
         "serving_batch",
+        "target_tokens_per_second",
     ):
         if given(flag):
             w[flag] = getattr(args, flag)

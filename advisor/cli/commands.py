@@ -5,11 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from datetime import date
 from typing import Any
 
 from advisor.cli.args import (
-    add_constraint_flags,
     add_scenario_argument,
     add_workload_flags,
     scenario_data_from_args,
@@ -29,18 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print JSON (an object, or a list for --system all)")
     p.set_defaults(handler=cmd_estimate)
 
-    p = sub.add_parser(
-        "recommend",
-        help="which system to rent or buy, and why",
-        description="Recommend a system: every candidate estimated, rules applied, ranked.",
-    )
-    add_scenario_argument(p)
-    add_workload_flags(p)
-    add_constraint_flags(p)
-    p.add_argument("--json", action="store_true", help="print the recommendation as JSON")
-    p.add_argument("--save", metavar="FILE", help="write the inputs as a scenario file (TOML)")
-    p.add_argument("--force", action="store_true", help="replace an existing --save file")
-    p.set_defaults(handler=cmd_recommend)
+    from advisor.cli import analysis
+
+    analysis.register(sub)
 
     p = sub.add_parser("rules", help="list the decision rules, or check rule files")
     rules_sub = p.add_subparsers(dest="rules_command", metavar="ACTION", parser_class=type(p))
@@ -129,7 +118,12 @@ def cmd_estimate(args: argparse.Namespace) -> int:
     if system != "all" and not estimates[0].memory.fits:
         raise InfeasibleError(_memory_message(estimates[0]))
     if args.json:
-        payload = [e.to_dict() for e in estimates]
+        from advisor.core.uncertainty import estimate_range, input_spreads
+
+        payload = []
+        for est in estimates:
+            spreads = input_spreads(est, workload, catalog, scenario.assumptions)
+            payload.append({**est.to_dict(), "range": estimate_range(est, spreads).to_dict()})
         print_json(payload if system == "all" else payload[0])
         return 0
     from advisor.cli.render import render_estimates
@@ -150,39 +144,6 @@ def _memory_message(est: Any) -> str:
         f"(training state {mem.state_gib:,.0f} GiB + activations), {est.gpus}x {est.system} hold "
         f"{mem.available_gib:,.0f} GiB usable; {need} (--gpus)"
     )
-
-
-# --- recommend --------------------------------------------------------------------------------------
-
-
-def cmd_recommend(args: argparse.Namespace) -> int:
-    from advisor.core.advise import advise
-
-    catalog = load_catalog(args)
-    rules = load_rules(args)
-    scenario = scenario_from_args(args, catalog)
-    if args.save:
-        from advisor.io.scenario_files import save_scenario
-
-        save_scenario(scenario, args.save, force=args.force)
-        print(f"advisor: saved scenario to {args.save}", file=sys.stderr)
-    rec = advise(
-        scenario.workload.workload(catalog),
-        catalog,
-        rules,
-        constraints=scenario.constraints,
-        objective=scenario.objective,
-        assumptions=scenario.assumptions,
-        systems=scenario.system_ids(catalog),
-        today=date.today(),
-    )
-    if args.json:
-        print_json(rec.to_dict())
-        return 0
-    from advisor.cli.render import render_recommendation
-
-    render_recommendation(rec)
-    return 0
 
 
 # --- rules ------------------------------------------------------------------------------------------

@@ -57,7 +57,15 @@ def render_estimates(estimates: Sequence[Any], workload: Any) -> None:
     table.add_column("")
     for est in estimates:
         table.add_column(est.system, justify="right")
-    for label, cell in _rows(estimates):
+    rows = _rows(estimates)
+    if first.serving is not None:
+        rows += [
+            ("replica (GPUs)", lambda e: f"{e.serving.replica_gpus} ({e.serving.decode_bound}-bound)"),
+            ("fleet tokens/s", lambda e: f"{e.serving.tokens_per_second:,.0f}"),
+        ]
+        if first.serving.target_tokens_per_second:
+            rows.append(("GPUs for target rate", lambda e: f"{e.serving.gpus_for_target:,}"))
+    for label, cell in rows:
         table.add_row(label, *(cell(e) for e in estimates))
     console.print(table)
     if len(estimates) == 1:
@@ -211,3 +219,53 @@ def render_rules(rules: Sequence[Any]) -> None:
     for rule in rules:
         console.print(f"\n[bold]{rule.id}[/]  {escape(rule.title)}  [dim]({rule.effect_names})[/]")
         console.print(f"  [dim]source:[/] {escape(rule.source)}", soft_wrap=True)
+
+
+def render_ranges(sens: Any) -> None:
+    """Expected values with their sampled P10–P90, and whether the winner holds across them."""
+    if not sens.ranges:
+        return
+    table = Table(
+        box=box.SIMPLE, title="ranges (P10–P90 of sampled inputs)", title_justify="left", pad_edge=False
+    )
+    for column in ("system", "time to result", "cost", "energy"):
+        table.add_column(column, no_wrap=True)
+    for sid, r in sens.ranges.items():
+        t, c, e = r.time_to_result_hours, r.cost_usd, r.energy_kwh
+        table.add_row(
+            sid, fmt.duration_span(t.p10, t.p90), fmt.money_span(c.p10, c.p90), fmt.energy_span(e.p10, e.p90)
+        )
+    console.print(table)
+    if sens.robustness is not None:
+        console.print(f"[bold]robustness[/] {escape(sens.robustness.verdict)}")
+
+
+def render_sensitivity(rec: Any, sens: Any) -> None:
+    """Ranges, robustness, the winner's tornado and the break-even points."""
+    console.print(f"[bold]{escape(rec.headline)}[/]")
+    render_ranges(sens)
+    if sens.tornado:
+        expected = sens.ranges[sens.winner].cost_usd.expected
+        console.print(
+            f"\n[bold]what moves {sens.winner}'s cost most[/] (each input alone at the ends of its "
+            f"range; expected {fmt.money(expected)})"
+        )
+        widest = max(bar.cost_swing for bar in sens.tornado) or 1.0
+        table = Table(box=None, show_header=True, pad_edge=False)
+        for column in ("input", "range", "", "cost", "time"):
+            table.add_column(column, no_wrap=True)
+        for bar in sens.tornado:
+            table.add_row(
+                bar.input,
+                f"{bar.low:.3g}–{bar.high:.3g}",
+                "█" * max(0, round(16 * bar.cost_swing / widest)),
+                f"{fmt.money(bar.cost_at_low)} → {fmt.money(bar.cost_at_high)}",
+                f"{fmt.duration(bar.hours_at_low)} → {fmt.duration(bar.hours_at_high)}",
+            )
+        console.print(table)
+    if sens.break_evens:
+        console.print(f"\n[bold]break-even points[/] ({sens.winner} against {sens.runner_up})")
+        for item in sens.break_evens:
+            console.print(f"  {escape(item.sentence)}")
+    for line in sens.speed_for_price:
+        console.print(f"  {escape(line)}")

@@ -9,7 +9,7 @@ Hard constraints are arithmetic (memory, deadline, budget, capacity wait); rule 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date, timedelta
 
 from advisor.core import fmt
@@ -141,20 +141,31 @@ def advise(
     systems: Sequence[str] | None = None,
     baseline: str = BASELINE_SYSTEM,
     today: date | None = None,
+    gpus_by_system: Mapping[str, int] | None = None,
 ) -> Recommendation:
-    """Recommend a system for `workload`. `today` dates price ages (the shell passes the real date)."""
+    """Recommend a system for `workload`. `today` dates price ages (the shell passes the real date).
+
+    `gpus_by_system` sizes each system separately (e.g. the smallest count that meets a deadline);
+    by default every system runs the workload's GPU count.
+    """
     constraints = constraints or Constraints()
     system_ids = list(systems) if systems else list(catalog.systems)
     assumptions = _capacity_assumptions(
         workload, catalog, constraints, assumptions or Assumptions(), system_ids
     )
+    sized = {
+        sid: workload.model_copy(update={"gpus": gpus_by_system[sid]})
+        if gpus_by_system and gpus_by_system.get(sid)
+        else workload
+        for sid in system_ids
+    }
 
     estimates: dict[str, Estimate | None] = {}
     errors: dict[str, str] = {}
     for sid in system_ids:
         catalog.system(sid)
         try:
-            estimates[sid] = estimate(workload, sid, catalog, assumptions)
+            estimates[sid] = estimate(sized[sid], sid, catalog, assumptions)
         except AdvisorError as exc:
             estimates[sid], errors[sid] = None, str(exc)
     base_est = estimates.get(baseline)
@@ -187,7 +198,7 @@ def advise(
         as_of = _price_source(workload, system, assumptions)
         age = (today - _end_of(as_of)).days if (today and as_of) else None
         facts = {
-            **wl_facts,
+            **(wl_facts if sized[sid] is workload else workload_facts(sized[sid], constraints, objective)),
             **candidate_facts(est, system, base_est, constraints, age, as_of or "set by you"),
         }
         for rule in rules:
@@ -260,7 +271,7 @@ def _headline(winner: str | None, candidates: Sequence[Candidate], workload: Wor
     assert est is not None
     verb = "Rent" if workload.pricing == "rent" else "Buy"
     return (
-        f"{verb} {workload.gpus}x {winner}: {fmt.duration(est.time_to_train_hours)} to train, "
+        f"{verb} {est.gpus}x {winner}: {fmt.duration(est.time_to_train_hours)} to train, "
         f"{fmt.money(est.cost_usd)} ({fmt.cents_or_dollars(est.cost_per_million_tokens_usd)} per 1M tokens), "
         f"{fmt.energy(est.energy_kwh)} (best on {objective})"
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from advisor.core.catalog import Catalog, Precision, System
@@ -12,7 +13,14 @@ from advisor.core.goodput import Goodput, fixed_goodput, goodput_fraction
 from advisor.core.inference import serving_throughput
 from advisor.core.memory import MemoryCheck, check_memory
 from advisor.core.mfu import resolve_mfu
-from advisor.core.results import Estimate, GoodputDetail, MemorySummary, MfuBasis, ModelSummary
+from advisor.core.results import (
+    Estimate,
+    GoodputDetail,
+    MemorySummary,
+    MfuBasis,
+    ModelSummary,
+    ServingSummary,
+)
 from advisor.core.units import BYTES_PER_GIB, HOURS_PER_DAY, SECONDS_PER_HOUR
 from advisor.core.workload import Assumptions, Workload
 from advisor.errors import UsageError
@@ -120,6 +128,7 @@ class _Throughput:
     mfu_basis: MfuBasis
     goodput: Goodput
     memory: MemorySummary
+    serving: ServingSummary | None = None
 
 
 def _training(
@@ -220,6 +229,9 @@ def _serving(
             f"{idle} GPU(s) sit idle but are paid for"
         )
     usable_gib = system.memory.hbm_gb * 1e9 * econ.memory.usable_hbm_fraction / BYTES_PER_GIB
+    replica_rate = serving.tokens_per_second_per_gpu * serving.replica_gpus
+    target = workload.target_tokens_per_second
+    gpus_for_target = math.ceil(target / replica_rate) * serving.replica_gpus if target else None
     basis = (
         f"serving model: replicas of {serving.replica_gpus} GPU(s), batch {workload.serving_batch}, "
         f"decode {serving.decode_bound}-bound at {serving.decode_step_seconds * 1e3:.1f} ms per step"
@@ -238,6 +250,14 @@ def _serving(
             fits=fits,
             state_gib=serving.weight_bytes / BYTES_PER_GIB,
             activation_gib_per_gpu=serving.kv_bytes / serving.replica_gpus / BYTES_PER_GIB,
+        ),
+        serving=ServingSummary(
+            replica_gpus=serving.replica_gpus,
+            replicas=max(replicas, 0),
+            tokens_per_second=replica_rate * max(replicas, 0),
+            decode_bound=serving.decode_bound,
+            target_tokens_per_second=target,
+            gpus_for_target=gpus_for_target,
         ),
     )
 
@@ -335,4 +355,5 @@ def estimate(
         co2_tonnes=co2_tonnes(kwh, econ.carbon.grid_gco2_per_kwh),
         memory=speed.memory,
         warnings=tuple(dict.fromkeys(warnings)),
+        serving=speed.serving,
     )

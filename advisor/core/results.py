@@ -52,6 +52,18 @@ class GoodputDetail:
 
 
 @Result
+class ServingSummary:
+    """Inference only: the replica, and the fleet a target rate needs."""
+
+    replica_gpus: int
+    replicas: int
+    tokens_per_second: float
+    decode_bound: str
+    target_tokens_per_second: float | None
+    gpus_for_target: int | None
+
+
+@Result
 class Estimate:
     """Everything `advisor estimate --json` prints for one system. Times in hours, money in USD."""
 
@@ -90,6 +102,7 @@ class Estimate:
     co2_tonnes: float
     memory: MemorySummary
     warnings: tuple[str, ...]
+    serving: ServingSummary | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data (the `estimate --json` object)."""

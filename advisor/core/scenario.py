@@ -89,6 +89,7 @@ class WorkloadSpec(Frozen):
     prompt_tokens: SeqLen = 500
     output_tokens: SeqLen = 500
     serving_batch: Count = 32
+    target_tokens_per_second: Number | None = None
 
     @field_validator("software")
     @classmethod
@@ -130,6 +131,7 @@ class WorkloadSpec(Frozen):
             prompt_tokens=self.prompt_tokens,
             output_tokens=self.output_tokens,
             serving_batch=self.serving_batch,
+            target_tokens_per_second=self.target_tokens_per_second,
         )
 
 

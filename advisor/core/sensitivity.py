@@ -206,6 +206,7 @@ def sensitivity(
     widen: float = 1.0,
     samples: int = 1000,
     with_break_evens: bool = True,
+    gpus_by_system: dict[str, int] | None = None,
 ) -> tuple[Recommendation, Sensitivity]:
     """The recommendation plus its ranges, robustness, tornado and break-even points."""
     assumptions = assumptions or Assumptions()
@@ -218,6 +219,7 @@ def sensitivity(
         assumptions=assumptions,
         systems=systems,
         today=today,
+        gpus_by_system=gpus_by_system,
     )
     spreads: dict[str, dict[str, Spread]] = {}
     ranges: dict[str, EstimateRange] = {}

@@ -55,6 +55,9 @@ class Workload(Frozen):
     serving_batch: Annotated[int, Field(gt=0, le=100_000)] = Field(
         32, description="Inference: requests decoded together per replica."
     )
+    target_tokens_per_second: Positive | None = Field(
+        None, description="Inference: generated tokens per second to sustain (sizes the fleet)."
+    )
 
     @field_validator("software")
     @classmethod

@@ -1,0 +1,133 @@
+"""`advisor recommend` and `advisor sensitivity`: the recommendation with its ranges, and what flips it."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import date
+from typing import Any
+
+from advisor.cli.args import add_constraint_flags, add_scenario_argument, add_workload_flags, number
+from advisor.errors import UsageError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "recommend",
+        help="which system to rent or buy, and why",
+        description="Recommend a system: every candidate estimated, rules applied, ranked, with ranges.",
+    )
+    add_scenario_argument(p)
+    add_workload_flags(p)
+    add_constraint_flags(p)
+    p.add_argument(
+        "--size-to-deadline",
+        action="store_true",
+        help="size each system to the smallest GPU count that meets --deadline-days",
+    )
+    p.add_argument("--json", action="store_true", help="print the recommendation as JSON")
+    p.add_argument("--save", metavar="FILE", help="write the inputs as a scenario file (TOML)")
+    p.add_argument("--force", action="store_true", help="replace an existing --save file")
+    p.set_defaults(handler=cmd_recommend)
+
+    p = sub.add_parser(
+        "sensitivity",
+        help="ranges, what moves the answer, and break-even points",
+        description="How sure is the answer: ranges of time, cost and energy, whether the winner holds "
+        "across them, which inputs move the winner's cost most, and the values at which the answer flips.",
+    )
+    add_scenario_argument(p)
+    add_workload_flags(p)
+    add_constraint_flags(p)
+    p.add_argument("--size-to-deadline", action="store_true", help="as for recommend")
+    p.add_argument(
+        "--widen", type=number("--widen", high=10), default=1.0, help="scale every input's range (default 1)"
+    )
+    p.add_argument(
+        "--samples",
+        type=number("--samples", low=10, inclusive_low=True, high=100_000, integer=True),
+        default=1000,
+        help="samples for P10-P90 and the winner's robustness (default 1,000)",
+    )
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(handler=cmd_sensitivity)
+
+
+def _analyse(args: argparse.Namespace, *, break_evens: bool, widen: float = 1.0, samples: int = 1000) -> Any:
+    from advisor.cli.commands import load_catalog, load_rules, scenario_from_args
+    from advisor.core.deadline import gpus_for_deadline_all
+    from advisor.core.sensitivity import sensitivity
+
+    catalog = load_catalog(args)
+    rules = load_rules(args)
+    scenario = scenario_from_args(args, catalog)
+    if getattr(args, "save", None):
+        from advisor.io.scenario_files import save_scenario
+
+        save_scenario(scenario, args.save, force=args.force)
+        print(f"advisor: saved scenario to {args.save}", file=sys.stderr)
+    workload = scenario.workload.workload(catalog)
+    systems = scenario.system_ids(catalog)
+    sizes = None
+    if args.size_to_deadline:
+        deadline = scenario.constraints.deadline_days
+        if deadline is None:
+            raise UsageError(
+                "--size-to-deadline needs --deadline-days (or constraints.deadline_days in the file)"
+            )
+        found = gpus_for_deadline_all(workload, catalog, deadline, scenario.assumptions, list(systems))
+        sizes = {f.system: f.gpus for f in found if f.gpus}
+    rec, sens = sensitivity(
+        workload,
+        catalog,
+        rules,
+        constraints=scenario.constraints,
+        objective=scenario.objective,
+        assumptions=scenario.assumptions,
+        systems=systems,
+        today=date.today(),
+        widen=widen,
+        samples=samples,
+        with_break_evens=break_evens,
+        gpus_by_system=sizes,
+    )
+    return rec, sens
+
+
+def cmd_recommend(args: argparse.Namespace) -> int:
+    from advisor.cli.commands import print_json
+
+    rec, sens = _analyse(args, break_evens=False)
+    if args.json:
+        data = rec.to_dict()
+        data["ranges"] = {sid: r.to_dict() for sid, r in sens.ranges.items()}
+        data["robustness"] = sens.to_dict()["robustness"]
+        print_json(data)
+        return 0
+    from advisor.cli.render import render_ranges, render_recommendation
+
+    render_recommendation(rec)
+    render_ranges(sens)
+    return 0
+
+
+def cmd_sensitivity(args: argparse.Namespace) -> int:
+    from advisor.cli.commands import print_json
+
+    rec, sens = _analyse(args, break_evens=True, widen=args.widen, samples=args.samples)
+    if args.json:
+        print_json(
+            {
+                "recommendation": {
+                    "winner": rec.winner,
+                    "objective": rec.objective,
+                    "headline": rec.headline,
+                },
+                **sens.to_dict(),
+            }
+        )
+        return 0
+    from advisor.cli.render import render_sensitivity
+
+    render_sensitivity(rec, sens)
+    return 0

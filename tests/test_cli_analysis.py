@@ -1,0 +1,112 @@
+"""`advisor recommend` ranges, `advisor sensitivity`, sizing to a deadline, serving flags."""
+
+from __future__ import annotations
+
+import json
+
+from advisor.cli.main import main
+
+BASE = ["--model", "llama2-13b", "--tokens", "26e9", "--gpus", "8", "--precision", "fp8"]
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_recommend_json_has_ranges_and_robustness(capsys):
+    code, out, _ = run(capsys, "recommend", *BASE, "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert set(data["ranges"]) == {c["system"] for c in data["candidates"]}
+    h100 = data["ranges"]["h100"]["cost_usd"]
+    assert h100["low"] <= h100["p10"] <= h100["expected"] <= h100["p90"] <= h100["high"]
+    assert data["robustness"]["winner"] == data["winner"] and "samples" in data["robustness"]["verdict"]
+
+
+def test_recommend_human_output_shows_ranges(capsys):
+    code, out, _ = run(capsys, "recommend", *BASE)
+    assert code == 0 and "P10–P90" in out and "robustness" in out
+
+
+def test_sensitivity_human_and_json(capsys):
+    code, out, _ = run(capsys, "sensitivity", *BASE, "--samples", "200")
+    assert code == 0
+    assert "what moves h100's cost most" in out and "break-even points" in out
+    assert "rents above $" in out
+    code, out, _ = run(capsys, "sensitivity", *BASE, "--samples", "200", "--json")
+    data = json.loads(out)
+    assert {"ranges", "robustness", "tornado", "break_evens", "speed_for_price"} <= set(data)
+    assert data["break_evens"][0]["threshold"] > data["break_evens"][0]["current"]
+
+
+def test_widen_flag_widens(capsys):
+    _, narrow, _ = run(capsys, "sensitivity", *BASE, "--samples", "100", "--json")
+    _, wide, _ = run(capsys, "sensitivity", *BASE, "--samples", "100", "--widen", "2", "--json")
+    n, w = json.loads(narrow)["ranges"]["h100"]["cost_usd"], json.loads(wide)["ranges"]["h100"]["cost_usd"]
+    assert w["high"] > n["high"] and w["low"] < n["low"]
+
+
+def test_size_to_deadline(capsys):
+    code, out, _ = run(
+        capsys,
+        "recommend",
+        "--model",
+        "llama3-70b",
+        "--tokens",
+        "15T",
+        "--precision",
+        "fp8",
+        "--deadline-days",
+        "60",
+        "--size-to-deadline",
+        "--json",
+    )
+    data = json.loads(out)
+    assert code == 0
+    for cand in data["candidates"]:
+        est = cand["estimate"]
+        assert est["time_to_result_hours"] <= 60 * 24 and est["gpus"] > 8
+    code, _, err = run(capsys, "recommend", *BASE, "--size-to-deadline")
+    assert code == 2 and "needs --deadline-days" in err
+
+
+def test_serving_flags(capsys):
+    code, out, _ = run(
+        capsys,
+        "estimate",
+        "--model",
+        "llama3-70b",
+        "--kind",
+        "inference",
+        "--tokens",
+        "1e9",
+        "--gpus",
+        "16",
+        "--target-tokens-per-second",
+        "50k",
+        "--system",
+        "h100",
+        "--json",
+    )
+    data = json.loads(out)
+    assert code == 0 and data["serving"]["gpus_for_target"] % data["serving"]["replica_gpus"] == 0
+    assert "range" in data and data["range"]["cost_usd"]["low"] <= data["cost_usd"]
+    code, out, _ = run(
+        capsys,
+        "estimate",
+        "--model",
+        "llama3-70b",
+        "--kind",
+        "inference",
+        "--tokens",
+        "1e9",
+        "--gpus",
+        "16",
+        "--target-tokens-per-second",
+        "50k",
+        "--system",
+        "h100",
+    )
+    assert "GPUs for target rate" in out

@@ -1,0 +1,173 @@
+"""Ranges, robustness and break-even points (issue: decisions under uncertainty)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from advisor.core.advise import advise
+from advisor.core.estimate import estimate
+from advisor.core.sensitivity import sensitivity
+from advisor.core.uncertainty import estimate_range, input_spreads
+from advisor.core.workload import Assumptions, Constraints, Workload
+from advisor.io.rule_files import load_rules
+from tests.conftest import shipped_catalog
+
+CATALOG = shipped_catalog()
+RULES = load_rules()
+TODAY = date(2026, 11, 29)
+
+
+@st.composite
+def cases(draw):
+    model = CATALOG.model(draw(st.sampled_from(["llama2-7b", "llama2-13b", "llama3-70b", "deepseek-v3"])))
+    workload = Workload(
+        model=model,
+        tokens=draw(st.floats(min_value=1e8, max_value=2e13)),
+        gpus=draw(st.sampled_from([8, 64, 512, 2048])),
+        precision=draw(st.sampled_from(["bf16", "fp8"])),
+        pricing=draw(st.sampled_from(["rent", "own"])),
+        kind=draw(st.sampled_from(["pretrain", "finetune", "inference"])),
+    )
+    return workload, draw(st.sampled_from(sorted(CATALOG.systems)))
+
+
+OUTPUTS = ("time_to_result_hours", "cost_usd", "cost_per_million_tokens_usd", "energy_kwh")
+
+
+@settings(max_examples=60, deadline=None)
+@given(cases())
+def test_ranges_contain_the_expected_value(case):
+    workload, system = case
+    est = estimate(workload, system, CATALOG)
+    rng = estimate_range(est, input_spreads(est, workload, CATALOG, Assumptions()))
+    for name in OUTPUTS:
+        r = getattr(rng, name)
+        assert r.low <= r.expected * (1 + 1e-9) and r.expected <= r.high * (1 + 1e-9)
+        assert r.low <= r.p10 * (1 + 1e-9) and r.p10 <= r.p90 and r.p90 <= r.high * (1 + 1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(cases(), st.floats(min_value=1.0, max_value=3.0), st.floats(min_value=1.0, max_value=3.0))
+def test_more_uncertainty_never_narrows_a_range(case, widen_a, extra):
+    workload, system = case
+    est = estimate(workload, system, CATALOG)
+    narrow = estimate_range(est, input_spreads(est, workload, CATALOG, Assumptions(), widen=widen_a))
+    wide = estimate_range(est, input_spreads(est, workload, CATALOG, Assumptions(), widen=widen_a * extra))
+    for name in OUTPUTS:
+        a, b = getattr(narrow, name), getattr(wide, name)
+        assert b.low <= a.low * (1 + 1e-9) and b.high >= a.high * (1 - 1e-9)
+
+
+def test_user_set_values_carry_no_spread():
+    w = Workload(model=CATALOG.model("llama3-70b"), tokens=1e12, gpus=64, precision="fp8")
+    a = Assumptions(mfu={"h100": 0.4}, goodput=0.95, price_usd_per_gpu_hour={"h100": 2.0}, pue=1.2)
+    est = estimate(w, "h100", CATALOG, a)
+    assert input_spreads(est, w, CATALOG, a) == {}
+    rng = estimate_range(est, {})
+    assert rng.cost_usd.low == rng.cost_usd.high == pytest.approx(est.cost_usd)
+
+
+def test_published_point_is_tighter_than_a_transferred_one():
+    w = Workload(model=CATALOG.model("llama3-70b"), tokens=1e12, gpus=64, precision="fp8", software="2026-05")
+    exact = input_spreads(estimate(w, "h100", CATALOG), w, CATALOG, Assumptions())["mfu"]
+    borrowed = input_spreads(estimate(w, "h200", CATALOG), w, CATALOG, Assumptions())["mfu"]
+    assert exact.high / exact.expected < borrowed.high / borrowed.expected
+
+
+SCENARIOS = [
+    (dict(model="llama2-13b", tokens=26e9, gpus=8, precision="fp8"), Constraints()),
+    (
+        dict(model="llama3-405b", tokens=15e12, gpus=2016, precision="fp8", pricing="own"),
+        Constraints(risk="early-adopter"),
+    ),
+    (dict(model="llama2-7b", tokens=10e9, gpus=8, kind="inference"), Constraints()),
+]
+
+
+def _run(spec, constraints, assumptions=None):
+    spec = dict(spec)
+    workload = Workload(model=CATALOG.model(spec.pop("model")), **spec)
+    return workload, sensitivity(
+        workload, CATALOG, RULES, constraints=constraints, assumptions=assumptions, today=TODAY, samples=400
+    )
+
+
+def _with(assumptions: Assumptions, name: str, system: str, value: float) -> Assumptions:
+    if name in ("electricity", "pue"):
+        key = "electricity_usd_per_kwh" if name == "electricity" else "pue"
+        return assumptions.model_copy(update={key: value})
+    key = {"price": "price_usd_per_gpu_hour", "capex": "capex_usd_per_node"}.get(name, name)
+    return assumptions.model_copy(update={key: {system: value}})
+
+
+@pytest.mark.parametrize(("spec", "constraints"), SCENARIOS, ids=["13b-rent", "405b-own", "7b-serving"])
+def test_break_even_points_fed_back_flip_the_winner(spec, constraints):
+    workload, (rec, sens) = _run(spec, constraints)
+    assert sens.break_evens, "a two-system decision has break-even points"
+    checked = 0
+    for item in sens.break_evens:
+        if item.threshold is None:
+            continue
+        # Just beyond the threshold (in the direction away from the current value) the answer flips ...
+        beyond = item.threshold * (1.01 if item.threshold > item.current else 0.99)
+        flipped = advise(
+            workload,
+            CATALOG,
+            RULES,
+            constraints=constraints,
+            assumptions=_with(Assumptions(), item.input, item.system, beyond),
+            today=TODAY,
+            systems=[rec.winner, sens.runner_up],
+        )
+        assert flipped.winner != rec.winner, item.sentence
+        # ... and just short of it, it does not.
+        short = item.threshold * (0.99 if item.threshold > item.current else 1.01)
+        kept = advise(
+            workload,
+            CATALOG,
+            RULES,
+            constraints=constraints,
+            assumptions=_with(Assumptions(), item.input, item.system, short),
+            today=TODAY,
+            systems=[rec.winner, sens.runner_up],
+        )
+        assert kept.winner == rec.winner, item.sentence
+        checked += 1
+    assert checked >= 2
+
+
+def test_robustness_says_whether_the_winner_holds():
+    _, (_, close) = _run(*SCENARIOS[0])
+    _, (_, clear) = _run(*SCENARIOS[1])
+    assert close.robustness.share < clear.robustness.share
+    assert "across the range" in clear.robustness.verdict
+    assert 0 <= close.robustness.share <= 1 and sum(close.robustness.shares.values()) <= 1 + 1e-9
+
+
+def test_tornado_is_sorted_by_swing_and_names_the_inputs():
+    _, (_, sens) = _run(*SCENARIOS[1])
+    swings = [bar.cost_swing for bar in sens.tornado]
+    assert swings == sorted(swings, reverse=True)
+    assert {bar.input for bar in sens.tornado} >= {"mfu", "goodput", "capex", "pue", "electricity"}
+
+
+# SemiAnalysis (Aug 2025): "GB200 must be at least 1.6x faster per GPU than H100 to win on performance
+# per TCO dollar". The speed-for-price line states the bar and where the estimate stands.
+def test_speed_for_price_line_for_gb200_against_h100():
+    w = Workload(model=CATALOG.model("llama3-70b"), tokens=15e12, gpus=2016, precision="fp8", pricing="own")
+    rec, sens = sensitivity(
+        w,
+        CATALOG,
+        RULES,
+        constraints=Constraints(risk="early-adopter"),
+        today=TODAY,
+        systems=["h100", "gb200-nvl72"],
+        with_break_evens=False,
+        samples=200,
+    )
+    (line,) = sens.speed_for_price
+    assert line.startswith("gb200-nvl72 costs 1.5") and "h100" in line and "wins per dollar" in line
