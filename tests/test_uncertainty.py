@@ -159,7 +159,7 @@ def test_tornado_is_sorted_by_swing_and_names_the_inputs():
 # per TCO dollar". The speed-for-price line states the bar and where the estimate stands.
 def test_speed_for_price_line_for_gb200_against_h100():
     w = Workload(model=CATALOG.model("llama3-70b"), tokens=15e12, gpus=2016, precision="fp8", pricing="own")
-    rec, sens = sensitivity(
+    _rec, sens = sensitivity(
         w,
         CATALOG,
         RULES,

@@ -223,10 +223,9 @@ def advise(
         for sid in system_ids
         if sid not in excluded and not any(r.kind == "infeasible" for r in reasons[sid])
     ]
-    best = min((_metric(estimates[sid], objective) for sid in feasible), default=None)  # type: ignore[arg-type]
-    scores = (
-        {sid: _metric(estimates[sid], objective) / best * factors[sid] for sid in feasible} if best else {}
-    )
+    metrics = {sid: _metric(est, objective) for sid in feasible if (est := estimates[sid]) is not None}
+    best = min(metrics.values(), default=None)
+    scores = {sid: metrics[sid] / best * factors[sid] for sid in metrics} if best else {}
     ranked = sorted(feasible, key=lambda sid: (scores[sid], sid))
     winner = ranked[0] if ranked else None
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import partial
 from typing import Any
 
 from advisor.core import fmt
@@ -55,6 +56,10 @@ def _bisect(
         if abs(outside - inside) <= 1e-4 * abs(inside):
             break
     return outside
+
+
+def _electricity_sentence(runner: str, side: str, now: float, threshold: float) -> str:
+    return f"{runner} wins if electricity costs {side} ${threshold:.3f}/kWh (now ${now:.3f})"
 
 
 def break_evens(
@@ -205,10 +210,7 @@ def break_evens(
                 1e-4,
                 10.0,
                 lambda v: {"electricity_usd_per_kwh": v},
-                lambda t, d=direction: (
-                    f"{runner} wins if electricity costs {'above' if d > 0 else 'below'} "
-                    f"${t:.3f}/kWh (now ${elec:.3f})"
-                ),
+                partial(_electricity_sentence, runner, "above" if direction > 0 else "below", elec),
                 report_none=False,
             )
     return runner, found

@@ -8,11 +8,10 @@ from typing import Any
 from advisor.core.catalog import Precision
 from advisor.core.units import HOURS_PER_DAY
 
-Result = dataclass(frozen=True, slots=True)
-"""Computed results are plain frozen dataclasses: built from already-checked values, fast to make."""
+# Computed results are plain frozen dataclasses: built from already-checked values, fast to make.
 
 
-@Result
+@dataclass(frozen=True, slots=True)
 class ModelSummary:
     id: str
     name: str
@@ -25,7 +24,7 @@ class ModelSummary:
     inferred: bool
 
 
-@Result
+@dataclass(frozen=True, slots=True)
 class MemorySummary:
     required_gib: float
     available_gib: float
@@ -35,7 +34,7 @@ class MemorySummary:
     activation_gib_per_gpu: float
 
 
-@Result
+@dataclass(frozen=True, slots=True)
 class MfuBasis:
     exact: bool
     basis: str
@@ -44,14 +43,14 @@ class MfuBasis:
     transferred: bool = False
 
 
-@Result
+@dataclass(frozen=True, slots=True)
 class GoodputDetail:
     interruptions_per_day: float
     checkpoint_interval_minutes: float | None
     overridden: bool
 
 
-@Result
+@dataclass(frozen=True, slots=True)
 class ServingSummary:
     """Inference only: the replica, and the fleet a target rate needs."""
 
@@ -63,7 +62,7 @@ class ServingSummary:
     gpus_for_target: int | None
 
 
-@Result
+@dataclass(frozen=True, slots=True)
 class Estimate:
     """Everything `advisor estimate --json` prints for one system. Times in hours, money in USD."""
 

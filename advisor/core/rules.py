@@ -251,7 +251,9 @@ def parse_rule(raw: Any, file: str, index: int) -> Rule | None:
     when = _parse_node(raw["when"], where, "when")
     effects = _parse_effects(raw["effects"], where)
     _check_because(raw["because"], where)
-    scope = "candidate" if any(FACTS[f].scope == "candidate" for f in _facts_in(when)) else "workload"
+    scope: Literal["workload", "candidate"] = (
+        "candidate" if any(FACTS[f].scope == "candidate" for f in _facts_in(when)) else "workload"
+    )
     if scope == "workload" and any(e.kind in RANKING_EFFECTS for e in effects):
         raise where.fail(
             "effects", "exclude/prefer/penalize need a condition on a candidate fact such as 'system'"

@@ -120,10 +120,10 @@ def robustness(
     """The share of joint samples in which the expected winner still wins."""
     if rec.winner is None:
         return None
-    feasible = [c for c in rec.candidates if c.feasible and c.estimate is not None]
-    draws = sample_inputs({c.system: spreads[c.system] for c in feasible}, n=samples)
-    outputs = {c.system: sampled_outputs(c.estimate, spreads[c.system], draws[c.system]) for c in feasible}
-    factors = {c.system: _factor(rec, c.system) for c in feasible}
+    feasible = {c.system: c.estimate for c in rec.candidates if c.feasible and c.estimate is not None}
+    draws = sample_inputs({sid: spreads[sid] for sid in feasible}, n=samples)
+    outputs = {sid: sampled_outputs(est, spreads[sid], draws[sid]) for sid, est in feasible.items()}
+    factors = {sid: _factor(rec, sid) for sid in feasible}
     deadline, budget = rec.constraints.deadline_days, rec.constraints.budget_usd
     wins: dict[str, int] = dict.fromkeys(factors, 0)
     for i in range(samples):
@@ -232,7 +232,8 @@ def sensitivity(
     bars: tuple[Bar, ...] = ()
     if rec.winner is not None and rec.winner in ranges:
         bars = tornado(ranges[rec.winner], rec.candidate(rec.winner).estimate)
-    runner, evens = (None, [])
+    runner: str | None = None
+    evens: list[BreakEven] = []
     if with_break_evens:
         runner, evens = break_evens(rec, workload, catalog, rules, assumptions=assumptions, today=today)
     return rec, Sensitivity(rec.winner, runner, ranges, robust, bars, tuple(evens), speed_for_price(rec))

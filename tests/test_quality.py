@@ -1,0 +1,66 @@
+"""Quality gates that the suite enforces: the core/UI fence, types, lint, no eval."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+BIN = Path(sys.executable).parent
+PACKAGE = ROOT / "advisor"
+
+
+def _imports(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def test_import_contracts_hold():
+    result = subprocess.run([str(BIN / "lint-imports")], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout[-2000:]
+    assert "0 broken" in result.stdout
+
+
+def test_core_and_reports_never_import_textual():
+    # The same fence without import-linter: every module of the pure packages, every import statement.
+    for folder in ("core", "report"):
+        for path in (PACKAGE / folder).rglob("*.py"):
+            bad = {
+                name
+                for name in _imports(path)
+                if name.split(".")[0] == "textual" or name.startswith("advisor.tui")
+            }
+            assert not bad, f"{path} imports {bad}"
+
+
+def test_no_eval_or_exec_anywhere():
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                assert node.func.id not in ("eval", "exec", "compile"), f"{path}:{node.lineno}"
+
+
+def test_public_api_type_checks():
+    targets = ["advisor/__init__.py", "advisor/errors.py", "advisor/core"]
+    result = subprocess.run(
+        [str(BIN / "mypy"), "--no-incremental", *targets], cwd=ROOT, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stdout[-3000:]
+
+
+def test_ruff_is_clean():
+    result = subprocess.run(
+        [str(BIN / "ruff"), "check", "advisor", "tests", "benchmarks"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout[-3000:]
