@@ -69,7 +69,7 @@ def test_size_to_deadline(capsys):
         est = cand["estimate"]
         assert est["time_to_result_hours"] <= 60 * 24 and est["gpus"] > 8
     code, _, err = run(capsys, "recommend", *BASE, "--size-to-deadline")
-    assert code == 2 and "needs --deadline-days" in err
+    assert code == 2 and "size_to_deadline needs constraints.deadline_days (--deadline-days)" in err
 
 
 def test_serving_flags(capsys):

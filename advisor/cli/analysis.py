@@ -8,7 +8,6 @@ from datetime import date
 from typing import Any
 
 from advisor.cli.args import add_constraint_flags, add_scenario_argument, add_workload_flags, number
-from advisor.errors import UsageError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -55,8 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _analyse(args: argparse.Namespace, *, break_evens: bool, widen: float = 1.0, samples: int = 1000) -> Any:
     from advisor.cli.commands import load_catalog, load_rules, scenario_from_args
-    from advisor.core.deadline import gpus_for_deadline_all
-    from advisor.core.sensitivity import sensitivity
+    from advisor.core.run import run_scenario
 
     catalog = load_catalog(args)
     rules = load_rules(args)
@@ -66,32 +64,10 @@ def _analyse(args: argparse.Namespace, *, break_evens: bool, widen: float = 1.0,
 
         save_scenario(scenario, args.save, force=args.force)
         print(f"advisor: saved scenario to {args.save}", file=sys.stderr)
-    workload = scenario.workload.workload(catalog)
-    systems = scenario.system_ids(catalog)
-    sizes = None
-    if args.size_to_deadline:
-        deadline = scenario.constraints.deadline_days
-        if deadline is None:
-            raise UsageError(
-                "--size-to-deadline needs --deadline-days (or constraints.deadline_days in the file)"
-            )
-        found = gpus_for_deadline_all(workload, catalog, deadline, scenario.assumptions, list(systems))
-        sizes = {f.system: f.gpus for f in found if f.gpus}
-    rec, sens = sensitivity(
-        workload,
-        catalog,
-        rules,
-        constraints=scenario.constraints,
-        objective=scenario.objective,
-        assumptions=scenario.assumptions,
-        systems=systems,
-        today=date.today(),
-        widen=widen,
-        samples=samples,
-        with_break_evens=break_evens,
-        gpus_by_system=sizes,
+    result = run_scenario(
+        scenario, catalog, rules, today=date.today(), break_evens=break_evens, samples=samples, widen=widen
     )
-    return rec, sens
+    return result.recommendation, result.sensitivity
 
 
 def cmd_recommend(args: argparse.Namespace) -> int:

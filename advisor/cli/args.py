@@ -253,6 +253,8 @@ def scenario_data_from_args(
         c["iteration_speed_matters"] = True
     if given("objective"):
         data["objective"] = args.objective
+    if getattr(args, "size_to_deadline", False):
+        data["size_to_deadline"] = True
     for flag in ("goodput", "pue", "electricity_usd_per_kwh"):
         if given(flag):
             a[flag] = getattr(args, flag)

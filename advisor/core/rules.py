@@ -353,7 +353,8 @@ def render_because(text: str, facts: Mapping[str, Any]) -> str:
 
 
 def evaluate(rule: Rule, facts: Mapping[str, Any], system: str | None) -> RuleResult:
-    """Check `rule` against `facts`; the because sentence is rendered either way (for the trace)."""
+    """Check `rule` against `facts`; a rule that fired gets its because sentence with actual values
+    (one that did not is shown by its title and its conditions)."""
     trace: list[ConditionTrace] = []
     fired = _evaluate(rule.when, facts, trace)
-    return RuleResult(rule, system, fired, tuple(trace), render_because(rule.because, facts))
+    return RuleResult(rule, system, fired, tuple(trace), render_because(rule.because, facts) if fired else "")

@@ -32,7 +32,9 @@ SCHEMA_VERSION = 1
 
 
 def _human(value: Any) -> Any:
-    """Accept "15T", "70B", "$2.10" wherever a number is expected."""
+    """Accept "15T", "70B", "$2.10" wherever a number is expected (but not true or false)."""
+    if isinstance(value, bool):
+        raise ValueError(f"expected a number, got {str(value).lower()}")
     if isinstance(value, str):
         try:
             return parse_number(value)
@@ -45,6 +47,13 @@ def _human_int(value: Any) -> Any:
     value = _human(value)
     if isinstance(value, float) and value.is_integer():
         return int(value)
+    return value
+
+
+def _id_list(value: Any) -> Any:
+    """`systems` must be an array: a lone string would otherwise read as a list of letters."""
+    if isinstance(value, str):
+        raise ValueError(f'must be an array of system ids, e.g. ["{value}"]')
     return value
 
 
@@ -142,7 +151,12 @@ class Scenario(Frozen):
     name: str = Field("untitled", min_length=1, max_length=200)
     notes: str = ""
     objective: Objective = "cost"
-    systems: tuple[str, ...] = Field((), description="Systems to consider; empty = every catalogued one.")
+    systems: Annotated[tuple[str, ...], BeforeValidator(_id_list)] = Field(
+        (), description="Systems to consider; empty = every catalogued one."
+    )
+    size_to_deadline: bool = Field(
+        False, description="Size each system to the smallest GPU count that meets the deadline."
+    )
     workload: WorkloadSpec
     constraints: Constraints = Constraints()
     assumptions: Assumptions = Assumptions()
@@ -158,6 +172,12 @@ class Scenario(Frozen):
                 "upgrade advisor"
             )
         return value
+
+    @model_validator(mode="after")
+    def _deadline_for_sizing(self) -> Scenario:
+        if self.size_to_deadline and self.constraints.deadline_days is None:
+            raise ValueError("size_to_deadline needs constraints.deadline_days (--deadline-days)")
+        return self
 
     def check_ids(self, catalog: Catalog) -> None:
         """Every system and model id named exists in `catalog` (raises CatalogError listing valid ids)."""
@@ -184,6 +204,8 @@ class Scenario(Frozen):
         data["objective"] = self.objective
         if self.systems:
             data["systems"] = list(self.systems)
+        if self.size_to_deadline:
+            data["size_to_deadline"] = True
         data["workload"] = self.workload.model_dump(mode="json", exclude_none=True)
         data["constraints"] = self.constraints.model_dump(mode="json", exclude_none=True)
         assumptions = self.assumptions.model_dump(mode="json", exclude_none=True)

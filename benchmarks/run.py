@@ -1,0 +1,140 @@
+"""Speed goals, measured: prints a table of measured time against each target.
+
+Run from the repository root (not part of CI; numbers depend on the machine):
+
+    .venv/bin/python benchmarks/run.py
+
+Each figure is the median of several runs after a warm-up; the CLI is timed as a fresh process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def median_seconds(fn: Callable[[], object], runs: int, warmup: int = 1) -> float:
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def bench_cli() -> float:
+    advisor = Path(sys.executable).parent / "advisor"
+    argv = [
+        str(advisor),
+        "estimate",
+        "--model",
+        "llama3-70b",
+        "--tokens",
+        "15e12",
+        "--system",
+        "h100",
+        "--gpus",
+        "2048",
+        "--precision",
+        "fp8",
+        "--pricing",
+        "own",
+        "--json",
+    ]
+    return median_seconds(lambda: subprocess.run(argv, check=True, capture_output=True), runs=10)
+
+
+def main() -> None:
+    from advisor.core.advise import advise
+    from advisor.core.estimate import estimate
+    from advisor.core.scenario import Scenario
+    from advisor.core.workload import Workload
+    from advisor.io.catalog_files import load_catalog
+    from advisor.io.rule_files import load_rules
+
+    catalog = load_catalog(user_dir=False)
+    rules = load_rules()
+    workload = Workload(
+        model=catalog.model("llama3-70b"), tokens=15e12, gpus=2048, precision="fp8", pricing="own"
+    )
+    today = date.today()
+    rows: list[tuple[str, float, float]] = []
+
+    rows.append(("CLI `estimate --json` wall time", bench_cli(), 0.4))
+    rows.append(
+        (
+            "advise() over all systems",
+            median_seconds(lambda: advise(workload, catalog, rules, today=today), runs=200, warmup=5),
+            0.002,
+        )
+    )
+    workloads = [workload.model_copy(update={"tokens": 1e12 + i}) for i in range(10_000)]
+    rows.append(
+        (
+            "10,000 estimates (Python API)",
+            median_seconds(lambda: [estimate(w, "h100", catalog) for w in workloads], runs=3),
+            1.0,
+        )
+    )
+
+    try:
+        from benchmarks.bench_tui import first_screen_seconds, recompute_seconds
+    except ImportError:
+        print("(TUI benchmarks not available: benchmarks/bench_tui.py)")
+    else:
+        rows.append(("TUI time to first interactive screen", first_screen_seconds(), 1.0))
+        rows.append(("TUI recompute after an edit", recompute_seconds(), 0.05))
+
+    try:
+        from advisor.report import FORMATS, build_report, render_report
+    except ImportError:
+        print("(report benchmarks not available: advisor.report)")
+    else:
+        scenario = Scenario.model_validate(
+            {
+                "schema": 1,
+                "name": "benchmark",
+                "workload": {
+                    "model": "llama3-70b",
+                    "tokens": 15e12,
+                    "gpus": 2048,
+                    "precision": "fp8",
+                    "pricing": "own",
+                },
+            }
+        )
+        for fmt in FORMATS:
+
+            def one(fmt: str = fmt) -> str:
+                return render_report(
+                    build_report(scenario, catalog, rules, today=today, version="bench"), fmt
+                )
+
+            rows.append((f"report generation, {fmt}", median_seconds(one, runs=10), 0.2))
+
+    width = max(len(name) for name, _, _ in rows)
+    print(f"| {'benchmark':<{width}} | measured | target | ok |")
+    print(f"| {'-' * width} | --- | --- | --- |")
+    for name, seconds, target in rows:
+        ok = "yes" if seconds <= target else "NO"
+        print(f"| {name:<{width}} | {_show(seconds)} | {_show(target)} | {ok} |")
+
+
+def _show(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+if __name__ == "__main__":
+    asyncio.set_event_loop_policy(None)
+    main()
