@@ -73,3 +73,38 @@ def test_more_gpus_never_reduce_total_flops_or_raise_mfu(workload, system, extra
     assert b.total_flops >= a.total_flops
     assert b.mfu <= a.mfu + 1e-12
     assert b.goodput <= a.goodput + 1e-12
+
+
+@settings(max_examples=100, deadline=None)
+@given(workloads(), SYSTEMS)
+def test_json_output_round_trips(workload, system):
+    import json
+
+    def lists(value):
+        if isinstance(value, dict):
+            return {k: lists(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [lists(v) for v in value]
+        return value
+
+    data = estimate(workload, system, CATALOG).to_dict()
+    # allow_nan=False: a NaN or infinity anywhere would fail here; floats come back bit for bit.
+    assert json.loads(json.dumps(data, allow_nan=False)) == lists(data)
+
+
+def test_scenario_ids_are_never_paths():
+    # Scenario files name systems and models by catalog id; a path-like id is an unknown id, never a file.
+    import pytest
+
+    from advisor.core.scenario import Scenario
+    from advisor.errors import AdvisorError
+
+    for hostile in ("../../etc/passwd", "/etc/passwd", "~/.ssh/id_rsa", "catalog/systems/h100.toml"):
+        with pytest.raises((AdvisorError, ValueError)):
+            Scenario.model_validate({"schema": 1, "workload": {"model": hostile, "tokens": 1e9}}).check_ids(
+                CATALOG
+            )
+        with pytest.raises((AdvisorError, ValueError)):
+            Scenario.model_validate(
+                {"schema": 1, "systems": [hostile], "workload": {"model": "llama3-8b", "tokens": 1e9}}
+            ).check_ids(CATALOG)
