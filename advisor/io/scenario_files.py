@@ -1,4 +1,7 @@
-"""Read and write scenario files (TOML, schema 1)."""
+"""Read and write scenario files (TOML, schema 1).
+
+Every error names the file, the line (where it can be found), the key path and what is valid.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +11,11 @@ from typing import Any
 import tomli_w
 from pydantic import ValidationError
 
+from advisor.core.catalog import Catalog
 from advisor.core.scenario import SCHEMA_VERSION, Scenario
-from advisor.errors import ScenarioError
+from advisor.errors import AdvisorError, ScenarioError
 from advisor.io.atomic import write_atomic
-from advisor.io.toml_read import read_toml, validation_messages
+from advisor.io.toml_read import key_path, locate, read_toml, validation_messages
 
 RESULTS_KEY = "results"
 """A TOML report adds its results under this key; loading it as a scenario ignores them."""
@@ -24,17 +28,62 @@ def scenario_from_data(data: dict[str, Any], path: Path | str = "<scenario>", te
         raise ScenarioError(
             f"{path}: missing 'schema = {SCHEMA_VERSION}' at the top (the scenario format version)"
         )
+    if "workload" not in data:
+        raise ScenarioError(
+            f'{path}: missing the [workload] table (required): it needs model = "<preset id>" '
+            "(or a [workload.custom] table with params) and tokens"
+        )
     try:
         return Scenario.model_validate(data)
     except ValidationError as exc:
-        raise ScenarioError("\n".join(validation_messages(exc, path, text, Scenario))) from None
+        lines = validation_messages(exc, path, text, Scenario)
+        raise ScenarioError("\n".join(line.replace(": Value error, ", ": ", 1) for line in lines)) from None
 
 
-def load_scenario(path: Path | str) -> Scenario:
-    """Load a scenario file."""
+def load_scenario(path: Path | str, catalog: Catalog | None = None) -> Scenario:
+    """Load a scenario file; with `catalog`, also check that every system and model id it names exists."""
     path = Path(path)
     data, text = read_toml(path, ScenarioError)
-    return scenario_from_data(data, path, text)
+    scenario = scenario_from_data(data, path, text)
+    if catalog is not None:
+        check_scenario_ids(scenario, catalog, path, text)
+    return scenario
+
+
+def check_scenario_ids(scenario: Scenario, catalog: Catalog, path: Path | str, text: str = "") -> None:
+    """`Scenario.check_ids` with the file, line and key path of each unknown id in the message."""
+    try:
+        scenario.check_ids(catalog)
+    except AdvisorError as exc:
+        found = _unknown_ids(scenario, catalog)
+        if not found:
+            raise ScenarioError(f"{path}: {exc}") from None
+        lines = []
+        for loc, message in found:
+            line = locate(text, loc) if text else None
+            where = f"{path}:{line}" if line else str(path)
+            lines.append(f"{where}: {key_path(loc)}: {message}")
+        raise ScenarioError("\n".join(lines)) from None
+
+
+def _unknown_ids(scenario: Scenario, catalog: Catalog) -> list[tuple[tuple[str | int, ...], str]]:
+    """Where each unknown id sits: `systems[i]`, `workload.model`, or a per-system assumption key."""
+    data = scenario.to_data()
+    systems = ", ".join(sorted(catalog.systems))
+    found: list[tuple[tuple[str | int, ...], str]] = []
+    for index, system_id in enumerate(data.get("systems", [])):
+        if system_id not in catalog.systems:
+            found.append((("systems", index), f"unknown system {system_id!r}; valid: {systems}"))
+    for name, value in data.get("assumptions", {}).items():
+        if isinstance(value, dict):
+            for key in value:
+                if key != "*" and key not in catalog.systems:
+                    found.append((("assumptions", name, key), f"unknown system {key!r}; valid: {systems}, *"))
+    model = data["workload"].get("model")
+    if model is not None and model not in catalog.models:
+        models = ", ".join(sorted(catalog.models))
+        found.append((("workload", "model"), f"unknown model {model!r}; valid: {models}"))
+    return found
 
 
 def scenario_toml(scenario: Scenario, results: dict[str, Any] | None = None) -> str:
@@ -42,7 +91,19 @@ def scenario_toml(scenario: Scenario, results: dict[str, Any] | None = None) -> 
     data = scenario.to_data()
     if results is not None:
         data[RESULTS_KEY] = results
-    return tomli_w.dumps(_drop_none(data))
+    data = _drop_none(data)
+    return tomli_w.dumps(data, multiline_strings=not _has_carriage_return(data))
+
+
+def _has_carriage_return(value: Any) -> bool:
+    """Whether any string holds a CR: TOML multi-line strings may not keep it, so then escape all."""
+    if isinstance(value, str):
+        return "\r" in value
+    if isinstance(value, dict):
+        return any(_has_carriage_return(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_carriage_return(v) for v in value)
+    return False
 
 
 def _drop_none(value: Any) -> Any:
