@@ -1,0 +1,205 @@
+"""The assumptions a recommendation actually used, each with its value, source and date.
+
+Read from the catalog sections behind every candidate (hardware, price, setup, reliability, capacity,
+MFU calibration), the economics sections the pricing mode and job kind use, the model preset, and the
+scenario's own overrides (which replace the catalog values they name).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from pydantic import BaseModel
+
+from advisor.core.advise import _end_of
+from advisor.core.catalog import Catalog, ModelSpec, System
+from advisor.core.recommendation import Recommendation
+from advisor.core.scenario import Scenario
+from advisor.core.sourced import Sourced
+from advisor.core.workload import Assumptions, Workload
+
+Value = str | float | int | bool
+STALE_AFTER_DAYS = 365
+"""A price dated more than this many days before the report is flagged (as the price-age rule does)."""
+ALL_SYSTEMS_LABEL = "all systems"
+_PROVENANCE = frozenset(Sourced.model_fields)
+_PRICE_TOPICS = frozenset({"rental", "capex", "electricity"})
+_OWNER_ECONOMICS = frozenset({"colocation", "finance", "maintenance", "utilization"})
+
+
+@dataclass(frozen=True)
+class AssumptionUsed:
+    """One group of figures from one source: e.g. the H100's power, or the PUE the scenario sets."""
+
+    subject: str
+    """A system id, `model`, `economics`, or `all systems` for an override that applies to every one."""
+    topic: str
+    """The catalog section (`power`, `rental`, `facility`, ...) or the overridden assumption's name."""
+    values: tuple[tuple[str, Value], ...]
+    """The figures, keyed by name with the unit in it (`gpu_tdp_w`, `price_usd_per_gpu_hour`)."""
+    source: str
+    as_of: str
+    """Date of the figures (YYYY, YYYY-MM or YYYY-MM-DD); empty for a value set in the scenario."""
+    note: str = ""
+    assumption: bool = False
+    """The catalog marks it as an assumption (no published figure)."""
+    set_by_user: bool = False
+    """The scenario sets it, replacing the catalog's value."""
+    stale: bool = False
+    """A price dated more than a year before the report."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data; `values` as an object."""
+        return {
+            "subject": self.subject,
+            "topic": self.topic,
+            "values": dict(self.values),
+            "source": self.source,
+            "as_of": self.as_of,
+            "note": self.note,
+            "assumption": self.assumption,
+            "set_by_user": self.set_by_user,
+            "stale": self.stale,
+        }
+
+
+def assumptions_used(
+    scenario: Scenario, workload: Workload, catalog: Catalog, rec: Recommendation, today: date
+) -> tuple[AssumptionUsed, ...]:
+    """Every assumption behind `rec`: the scenario's overrides first, then model, systems, economics."""
+    rows = _overrides(scenario.assumptions)
+    rows.append(_model_row(workload.model, scenario))
+    for candidate in rec.candidates:
+        system = catalog.system(candidate.system)
+        rows.extend(_system_rows(system, workload, scenario.assumptions, today))
+        if candidate.estimate is not None and workload.kind != "inference":
+            rows.append(
+                _mfu_row(candidate.system, candidate.estimate.mfu, candidate.estimate.mfu_basis, catalog)
+            )
+    if workload.kind != "inference" and any(
+        c.estimate and not (c.estimate.mfu_basis.exact or c.estimate.mfu_basis.overridden)
+        for c in rec.candidates
+    ):
+        rows.append(_section_row("economics", "mfu scaling", catalog.mfu_scaling, today))
+    for name in type(catalog.economics).model_fields:
+        section = getattr(catalog.economics, name)
+        if isinstance(section, Sourced) and _economics_used(name, workload, scenario.assumptions, rec):
+            rows.append(_section_row("economics", name, section, today))
+    return tuple(rows)
+
+
+def override_for(assumptions: Assumptions, name: str, system_id: str) -> Any:
+    """The scenario's value of assumption `name` for `system_id` (a per-system map or one value)."""
+    value = getattr(assumptions, name, None)
+    if isinstance(value, dict):
+        return value.get(system_id, value.get("*"))
+    return value
+
+
+def _overrides(assumptions: Assumptions) -> list[AssumptionUsed]:
+    rows = []
+    for name, value in assumptions.model_dump(mode="json", exclude_none=True).items():
+        per_system = value.items() if isinstance(value, dict) else [("*", value)]
+        for key, item in per_system:
+            rows.append(
+                AssumptionUsed(
+                    subject=ALL_SYSTEMS_LABEL if key == "*" else key,
+                    topic=name,
+                    values=((name, item),),
+                    source=f"set in the scenario (assumptions.{name})",
+                    as_of="",
+                    set_by_user=True,
+                )
+            )
+    return rows
+
+
+def _model_row(model: ModelSpec, scenario: Scenario) -> AssumptionUsed:
+    fields = ("params_total", "params_active", "layers", "hidden", "seq_len", "experts")
+    values = tuple((f, getattr(model, f)) for f in fields if getattr(model, f) is not None)
+    if scenario.workload.custom is not None:
+        source = "set in the scenario ([workload.custom])"
+        if model.inferred:
+            source += "; layers and hidden size inferred from the parameter count"
+        return AssumptionUsed("model", model.name, values, source, "", set_by_user=True)
+    return AssumptionUsed("model", model.name, values, model.source, model.as_of, model.note)
+
+
+def _system_rows(
+    system: System, workload: Workload, assumptions: Assumptions, today: date
+) -> list[AssumptionUsed]:
+    rows = []
+    for name in type(system).model_fields:
+        section = system.default_rental if name == "rental" else getattr(system, name)
+        if not isinstance(section, Sourced) or not _system_section_used(name, system, workload, assumptions):
+            continue
+        rows.append(_section_row(system.id, name, section, today))
+    return rows
+
+
+def _system_section_used(name: str, system: System, workload: Workload, assumptions: Assumptions) -> bool:
+    if name == "rental":
+        return (
+            workload.pricing == "rent"
+            and override_for(assumptions, "price_usd_per_gpu_hour", system.id) is None
+        )
+    if name == "capex":
+        return (
+            workload.pricing == "own" and override_for(assumptions, "capex_usd_per_node", system.id) is None
+        )
+    if name == "reliability":
+        return workload.kind != "inference" and override_for(assumptions, "goodput", system.id) is None
+    if name == "availability":
+        return override_for(assumptions, "wait_hours", system.id) is None
+    return True
+
+
+def _economics_used(name: str, workload: Workload, assumptions: Assumptions, rec: Recommendation) -> bool:
+    if name == "electricity":
+        return workload.pricing == "own" and assumptions.electricity_usd_per_kwh is None
+    if name == "facility":
+        return assumptions.pue is None
+    if name in _OWNER_ECONOMICS:
+        return workload.pricing == "own"
+    if name == "checkpointing":
+        return workload.kind != "inference" and any(
+            override_for(assumptions, "goodput", c.system) is None for c in rec.candidates
+        )
+    if name == "inference":
+        return workload.kind == "inference"
+    return True
+
+
+def _section_row(subject: str, topic: str, section: Sourced, today: date) -> AssumptionUsed:
+    values = tuple(
+        (key, _plain(value))
+        for key, value in _fields(section)
+        if key not in _PROVENANCE and key != "default" and value is not None
+    )
+    stale = topic in _PRICE_TOPICS and (today - _end_of(section.as_of)).days > STALE_AFTER_DAYS
+    return AssumptionUsed(
+        subject, topic, values, section.source, section.as_of, section.note, section.assumption, stale=stale
+    )
+
+
+def _mfu_row(system_id: str, mfu: float, basis: Any, catalog: Catalog) -> AssumptionUsed:
+    values: tuple[tuple[str, Value], ...] = (("mfu", mfu), ("basis", basis.basis))
+    if basis.overridden:
+        return AssumptionUsed(
+            system_id, "mfu", values, "set in the scenario (assumptions.mfu)", "", set_by_user=True
+        )
+    dates = sorted({t.as_of for t in catalog.mfu_tables.values() if t.source in basis.sources})
+    return AssumptionUsed(system_id, "mfu", values, "; ".join(basis.sources), ", ".join(dates))
+
+
+def _fields(section: BaseModel) -> list[tuple[str, Any]]:
+    return [(key, getattr(section, key)) for key in type(section).model_fields]
+
+
+def _plain(value: Any) -> Value:
+    """Catalog values as plain scalars (a per-precision table becomes `key=value` text)."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in value.items())
+    return value

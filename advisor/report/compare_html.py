@@ -1,0 +1,100 @@
+"""A comparison as one self-contained HTML file, with charts of each scenario's recommendation."""
+
+from __future__ import annotations
+
+from advisor.core import fmt
+from advisor.report.compare import (
+    MATRIX_COLUMNS,
+    ComparisonData,
+    difference_rows,
+    outcome_rows,
+    system_matrix,
+)
+from advisor.report.data import REPORT_FORMAT_VERSION
+from advisor.report.html import esc, items, notes_html, page, table
+from advisor.report.svg import Bar, stacked_bars
+from advisor.report.tables import part_label
+
+
+def _per_million(values: dict[str, float], tokens: float) -> tuple[tuple[str, float], ...]:
+    return tuple((part, value / tokens * 1e6) for part, value in values.items())
+
+
+def _charts(comp: ComparisonData) -> list[str]:
+    """One bar per scenario, its recommended system's parts: cost and energy per 1M tokens (so runs of
+    different sizes compare), and time to result."""
+    charts = (
+        ("Cost per 1M tokens", "cost_breakdown_usd", fmt.cents_or_dollars, True),
+        ("Time to result", "time_breakdown_hours", fmt.duration, False),
+        ("Energy per 1M tokens", "energy_breakdown_kwh", fmt.energy, True),
+    )
+    out = []
+    for title, key, text, per_million in charts:
+        bars = []
+        for label, report in zip(comp.labels, comp.reports, strict=True):
+            est = report.winner_estimate
+            if est is None:
+                continue
+            values = getattr(est, key)
+            parts = _per_million(values, est.tokens) if per_million else tuple(values.items())
+            total = sum(v for _, v in parts)
+            bars.append(Bar(label=f"{label}: {est.system}", parts=parts, total_text=text(total)))
+        if bars:
+            chart = stacked_bars(
+                f"{title} of each scenario's recommendation",
+                bars,
+                text,
+                part_label=part_label,
+                labels_above=True,
+            )
+            out.append(f"<h3>{esc(title)}</h3><figure>{chart}</figure>")
+    return out
+
+
+def render_comparison_html(comp: ComparisonData) -> str:
+    """The whole comparison as one HTML document."""
+    title = f"Advisor comparison: {len(comp.reports)} scenarios"
+    meta = (
+        f"Generated {comp.today.isoformat()} by advisor {comp.version} "
+        f"(report format {REPORT_FORMAT_VERSION})"
+    )
+    body = [f"<header><h1>{esc(title)}</h1>", f'<p class="meta">{esc(meta)}</p></header>']
+
+    body.append('<section id="scenarios"><h2>Scenarios</h2>')
+    for label, source, report in zip(comp.labels, comp.sources, comp.reports, strict=True):
+        where = f' <span class="meta">({esc(source)})</span>' if source else ""
+        body.append(f"<h3>{esc(label)}{where}</h3>")
+        body.append(
+            f'<div class="answer"><p class="headline">{esc(report.recommendation.headline)}</p></div>'
+        )
+        if report.scenario.notes.strip():
+            body.append(notes_html(report.scenario.notes))
+    body.append("</section>")
+
+    header, rows = difference_rows(comp)
+    body.append('<section id="differences"><h2>What differs</h2>')
+    body.append(table(header, rows, numeric_from=len(header)) if rows else "<p>The inputs are the same.</p>")
+    body.append("</section>")
+
+    header, rows = outcome_rows(comp)
+    body.append('<section id="outcome"><h2>How the answer moves</h2>')
+    body.append(
+        '<p class="blurb">The recommended system in each scenario; changes are against the first.</p>'
+    )
+    body.append(table(header, rows))
+    body.extend(_charts(comp))
+    body.append("</section>")
+
+    for column in MATRIX_COLUMNS:
+        header, rows = system_matrix(comp, column)
+        key = column.json_key
+        body.append(f'<section id="{esc(key)}"><h2>{esc(column.heading)} of every system</h2>')
+        body.append('<p class="blurb">Each scenario\'s recommendation is marked.</p>')
+        body.append(table(header, rows) + "</section>")
+
+    body.append('<section id="warnings"><h2>Warnings</h2>')
+    for label, report in zip(comp.labels, comp.reports, strict=True):
+        body.append(f"<h3>{esc(label)}</h3>" + items(report.recommendation.warnings, cls="warnings"))
+    body.append("</section>")
+    body.append(f"<footer>advisor {esc(comp.version)}, {esc(comp.today.isoformat())}</footer>")
+    return page(title, comp.version, body)

@@ -1,0 +1,50 @@
+"""A comparison as Markdown: what differs, how the answer and its costs move, every system in each."""
+
+from __future__ import annotations
+
+from advisor.report.compare import (
+    MATRIX_COLUMNS,
+    ComparisonData,
+    difference_rows,
+    outcome_rows,
+    system_matrix,
+)
+from advisor.report.data import REPORT_FORMAT_VERSION
+from advisor.report.markdown import md_list, md_quote, md_table, md_text
+
+
+def render_comparison_markdown(comp: ComparisonData) -> str:
+    """The whole comparison as Markdown text."""
+    out = [f"# Advisor comparison: {len(comp.reports)} scenarios", ""]
+    out += [
+        f"Generated {comp.today.isoformat()} by advisor {md_text(comp.version)} "
+        f"(report format {REPORT_FORMAT_VERSION}).",
+        "",
+        "## Scenarios",
+        "",
+    ]
+    for label, source, report in zip(comp.labels, comp.sources, comp.reports, strict=True):
+        where = f" ({md_text(source)})" if source else ""
+        out += [f"### {md_text(label)}{where}", "", f"**{md_text(report.recommendation.headline)}**", ""]
+        if report.scenario.notes.strip():
+            out += [*md_quote(report.scenario.notes), ""]
+
+    header, rows = difference_rows(comp)
+    out += ["## What differs", ""]
+    out += [*md_table(header, rows, right_from=len(header)), ""] if rows else ["The inputs are the same.", ""]
+
+    header, rows = outcome_rows(comp)
+    out += ["## How the answer moves", ""]
+    out += ["The recommended system in each scenario; changes are against the first scenario.", ""]
+    out += [*md_table(header, rows), ""]
+
+    for column in MATRIX_COLUMNS:
+        header, rows = system_matrix(comp, column)
+        out += [f"## {column.heading} of every system", "", "Each scenario's recommendation is marked.", ""]
+        out += [*md_table(header, rows), ""]
+
+    out += ["## Warnings", ""]
+    for label, report in zip(comp.labels, comp.reports, strict=True):
+        out += [f"### {md_text(label)}", "", *md_list(report.recommendation.warnings), ""]
+    out += ["---", "", f"advisor {md_text(comp.version)}, {comp.today.isoformat()}", ""]
+    return "\n".join(out)

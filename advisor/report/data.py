@@ -1,0 +1,84 @@
+"""What a report holds (`ReportData`) and how it is built: the scenario, the advice, the assumptions used.
+
+`build_report` is the one place a report's numbers come from; every renderer only formats them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from advisor.core.catalog import Catalog, ModelSpec
+from advisor.core.deadline import GpuCount
+from advisor.core.recommendation import Candidate, Recommendation
+from advisor.core.results import Estimate
+from advisor.core.rules import Rule
+from advisor.core.run import run_scenario
+from advisor.core.scenario import Scenario
+from advisor.core.sensitivity import Sensitivity
+from advisor.report.assumptions import AssumptionUsed, assumptions_used
+
+REPORT_FORMAT_VERSION = 1
+"""Version of the report layout (JSON and TOML `report.format`); bumped when keys change meaning."""
+
+
+@dataclass(frozen=True)
+class ReportData:
+    """Everything a report shows: inputs, the recommendation, the assumptions behind it, provenance."""
+
+    scenario: Scenario
+    model: ModelSpec
+    """The model as run (the preset with the scenario's sequence length, or the custom model)."""
+    recommendation: Recommendation
+    sensitivity: Sensitivity
+    """Ranges (P10-P90) per system, the winner's robustness, and the break-even points."""
+    sizing: tuple[GpuCount, ...]
+    """Smallest GPU count per system that meets the deadline (empty without a deadline)."""
+    assumptions: tuple[AssumptionUsed, ...]
+    today: date
+    """The report's date; price ages are measured from it."""
+    version: str
+    """The advisor version that made the report."""
+
+    @property
+    def title(self) -> str:
+        """The scenario's name."""
+        return self.scenario.name
+
+    @property
+    def estimated(self) -> tuple[Candidate, ...]:
+        """Candidates with an estimate (a system whose estimate failed has none), best first."""
+        return tuple(c for c in self.recommendation.candidates if c.estimate is not None)
+
+    @property
+    def winner_estimate(self) -> Estimate | None:
+        """The recommended system's estimate, if a system is recommended."""
+        candidate = self.recommendation.winner_candidate
+        return candidate.estimate if candidate is not None else None
+
+    @property
+    def stale_prices(self) -> tuple[AssumptionUsed, ...]:
+        """Prices dated more than a year before the report."""
+        return tuple(a for a in self.assumptions if a.stale)
+
+
+def build_report(
+    scenario: Scenario, catalog: Catalog, rules: Sequence[Rule], *, today: date, version: str
+) -> ReportData:
+    """Run `scenario` (advice, ranges, break-evens, deadline sizing) and collect what the report shows.
+
+    Raises AdvisorError (e.g. CatalogError for an unknown system or model id).
+    """
+    result = run_scenario(scenario, catalog, rules, today=today, break_evens=True)
+    rec = result.recommendation
+    return ReportData(
+        scenario=scenario,
+        model=result.workload.model,
+        recommendation=rec,
+        sensitivity=result.sensitivity,
+        sizing=result.sizing,
+        assumptions=assumptions_used(scenario, result.workload, catalog, rec, today),
+        today=today,
+        version=version,
+    )

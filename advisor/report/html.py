@@ -1,0 +1,299 @@
+"""The report as one self-contained HTML file: inline CSS, inline SVG charts, no scripts, no network.
+
+Every user or catalog string goes through `esc` (`html.escape(..., quote=True)`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from html import escape
+
+from advisor.report.data import REPORT_FORMAT_VERSION, ReportData
+from advisor.report.svg import Bar, stacked_bars
+from advisor.report.tables import (
+    BREAKDOWNS,
+    RANGE_BLURB,
+    Breakdown,
+    assumption_rows,
+    breakdown_rows,
+    certainty_lines,
+    comparison_rows,
+    input_rows,
+    part_label,
+    range_rows,
+    reason_lines,
+    sizing_rows,
+    status,
+)
+
+STYLE = """
+:root { --ink: #1b1f24; --muted: #59636e; --line: #d8dde3; --accent: #0b5cad; --warn: #7a4d00; }
+* { box-sizing: border-box; }
+body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
+  color: var(--ink); background: #fff; max-width: 1120px; margin: 2rem auto; padding: 0 1.5rem; }
+h1 { font-size: 1.65rem; margin: 0 0 .25rem; line-height: 1.25; overflow-wrap: anywhere; }
+h2 { font-size: 1.2rem; margin: 2rem 0 .5rem; padding-bottom: .2rem; border-bottom: 2px solid var(--line); }
+h3 { font-size: 1rem; margin: 1.2rem 0 .4rem; }
+p, li { max-width: 75ch; }
+.meta, .blurb { color: var(--muted); }
+nav { font-size: .9rem; margin: .75rem 0 1.25rem; }
+nav a { color: var(--accent); margin-right: .9rem; text-decoration: none; }
+.notes { border-left: 3px solid var(--line); padding: .1rem 0 .1rem 1rem; }
+.notes p { margin: .3rem 0; }
+.answer { border: 1px solid #b6cfe8; background: #f2f7fc; border-radius: 6px; padding: .9rem 1.2rem; }
+.answer .headline { font-size: 1.12rem; font-weight: 600; margin: 0 0 .5rem; }
+.answer ul { margin: .3rem 0; padding-left: 1.2rem; }
+table { border-collapse: collapse; width: 100%; font-size: .88rem; margin: .4rem 0 1rem; }
+th, td { border-bottom: 1px solid var(--line); padding: .32rem .5rem; text-align: left; vertical-align: top; }
+th { background: #f5f7f9; font-weight: 600; }
+.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+tr.win td { background: #edf6ed; font-weight: 600; }
+table.inputs { width: auto; min-width: 60%; }
+table.inputs th { width: 14rem; background: none; }
+table.assumptions { font-size: .78rem; }
+table.assumptions td:nth-child(3) { min-width: 16rem; }
+table.assumptions td:nth-child(1), table.assumptions td:nth-child(5) { white-space: nowrap; }
+.tag { display: inline-block; font-size: .72rem; padding: 0 .4rem; border-radius: 3px;
+  margin: 0 .2rem .1rem 0; background: #eceff2; white-space: nowrap; }
+.tag.stale, .tag.infeasible, .tag.excluded { background: #fbe7c6; color: var(--warn); }
+.tag.recommended { background: #d5ecd5; }
+.warnings li { color: var(--warn); }
+.reason-kind { font-weight: 600; }
+figure { margin: .8rem 0 1rem; break-inside: avoid; }
+svg.chart { max-width: 100%; height: auto; display: block; }
+svg.chart text { font: 12px system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
+  fill: #1b1f24; }
+svg.chart text.win { font-weight: 700; }
+footer { margin-top: 2.5rem; padding-top: .6rem; border-top: 1px solid var(--line); color: var(--muted);
+  font-size: .85rem; }
+@media print {
+  @page { size: A4; margin: 14mm; }
+  body { font-size: 10pt; max-width: none; margin: 0; padding: 0; }
+  nav { display: none; }
+  h2 { break-after: avoid; }
+  tr, figure, .answer { break-inside: avoid; }
+  .answer { background: none; }
+  * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+}
+"""
+
+CSP = "default-src 'none'; style-src 'unsafe-inline'"
+"""Content security policy: the page may load nothing (self-contained even if a string slipped through)."""
+
+
+def esc(text: object) -> str:
+    """User or catalog text, safe in HTML text and attribute values."""
+    return escape(str(text), quote=True)
+
+
+def table(
+    header: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    *,
+    numeric_from: int = 1,
+    cls: str = "",
+    win: str = "",
+) -> str:
+    """An HTML table; columns from `numeric_from` on are right-aligned; the row for `win` highlighted."""
+
+    def cell(tag: str, i: int, text: str) -> str:
+        num = ' class="num"' if i >= numeric_from else ""
+        return f"<{tag}{num}>{esc(text)}</{tag}>"
+
+    head = "".join(cell("th", i, h) for i, h in enumerate(header))
+    body = []
+    for row in rows:
+        attr = ' class="win"' if win and row and row[0] == win else ""
+        body.append(f"<tr{attr}>" + "".join(cell("td", i, c) for i, c in enumerate(row)) + "</tr>")
+    cls_attr = f' class="{esc(cls)}"' if cls else ""
+    return (
+        f"<table{cls_attr}><thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(body) + "\n</tbody></table>"
+    )
+
+
+_LIST_ITEM = re.compile(r"^\s*([-*+]|\d+[.)])\s")
+
+
+def notes_html(notes: str) -> str:
+    """Free text as paragraphs: blank lines split them, wrapped lines join, list lines keep their breaks."""
+    paragraphs = []
+    for block in re.split(r"\n\s*\n", notes.strip()):
+        html_lines: list[str] = []
+        for line in block.splitlines():
+            if html_lines and _LIST_ITEM.match(line):
+                html_lines.append("<br>")
+            elif html_lines:
+                html_lines.append(" ")
+            html_lines.append(esc(line.strip()))
+        paragraphs.append("<p>" + "".join(html_lines) + "</p>")
+    return '<div class="notes">' + "".join(paragraphs) + "</div>"
+
+
+def items(lines: Sequence[str], empty: str = "None.", cls: str = "") -> str:
+    if not lines:
+        return f"<p>{esc(empty)}</p>"
+    cls_attr = f' class="{esc(cls)}"' if cls else ""
+    return f"<ul{cls_attr}>" + "".join(f"<li>{esc(line)}</li>" for line in lines) + "</ul>"
+
+
+def breakdown_chart(breakdown: Breakdown, report: ReportData) -> str:
+    """A stacked bar per system with an estimate, on one scale."""
+    winner = report.recommendation.winner
+    bars = [
+        Bar(
+            label=c.system,
+            parts=tuple(getattr(c.estimate, breakdown.key).items()),
+            total_text=breakdown.text(breakdown.total(c.estimate)),
+            highlight=c.system == winner,
+        )
+        for c in report.estimated
+        if c.estimate is not None
+    ]
+    return stacked_bars(f"{breakdown.title} per system", bars, breakdown.text, part_label=part_label)
+
+
+def page(title: str, version: str, body: Sequence[str]) -> str:
+    """The HTML document around `body`."""
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f'<meta name="generator" content="advisor {esc(version)}">\n'
+        f"<title>{esc(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
+        + "\n".join(body)
+        + "\n</body>\n</html>\n"
+    )
+
+
+NAV = (
+    ("recommendation", "Recommendation"),
+    ("inputs", "Inputs"),
+    ("systems", "All systems"),
+    ("ranges", "Ranges"),
+    ("cost", "Cost"),
+    ("time", "Time"),
+    ("energy", "Energy"),
+    ("warnings", "Warnings"),
+    ("rules", "Rules"),
+    ("assumptions", "Assumptions"),
+)
+_BREAKDOWN_IDS = ("cost", "time", "energy")
+
+
+def render_html(report: ReportData) -> str:
+    """The whole report as one HTML document."""
+    rec = report.recommendation
+    meta = (
+        f"Generated {report.today.isoformat()} by advisor {report.version} "
+        f"(scenario schema {report.scenario.schema_}, report format {REPORT_FORMAT_VERSION})"
+    )
+    body = [
+        f"<header><h1>Advisor report: {esc(report.title)}</h1>",
+        f'<p class="meta">{esc(meta)}</p></header>',
+        "<nav>" + "".join(f'<a href="#{key}">{esc(label)}</a>' for key, label in NAV) + "</nav>",
+    ]
+    if report.scenario.notes.strip():
+        body.append(notes_html(report.scenario.notes))
+
+    body.append('<section id="recommendation"><h2>Recommendation</h2><div class="answer">')
+    body.append(f'<p class="headline">{esc(rec.headline)}</p>')
+    winner = rec.winner_candidate
+    if winner is not None:
+        body.append(f"<p>Why {esc(winner.system)}:</p>")
+        body.append(
+            items(reason_lines(winner), "No rule fired for it; it is simply the best on the objective.")
+        )
+    if rec.what_would_change:
+        body.append("<p>What would change the answer:</p>" + items(rec.what_would_change))
+    certainty = certainty_lines(report)
+    if certainty:
+        body.append("<p>How sure the answer is:</p>" + items(certainty))
+    body.append("</div></section>")
+
+    body.append('<section id="inputs"><h2>Inputs</h2>')
+    body.append(table(["Input", "Value"], input_rows(report), numeric_from=2, cls="inputs") + "</section>")
+
+    header, rows = comparison_rows(report)
+    body.append('<section id="systems"><h2>Comparison of all systems</h2>')
+    body.append(
+        f'<p class="blurb">Ranked by {esc(rec.objective)}; a dash where a system could not be estimated.</p>'
+    )
+    body.append(table(header, rows, numeric_from=2, win=rec.winner or ""))
+    body.append("<h3>Reasons per system</h3><ul>")
+    for cand in rec.candidates:
+        state = status(cand, rec.winner)
+        tag = state if state in ("recommended", "infeasible", "excluded") else "rank"
+        lines = reason_lines(cand)
+        reasons = items(lines) if lines else ' <span class="blurb">(no reasons recorded)</span>'
+        body.append(
+            f'<li><strong>{esc(cand.system)}</strong> <span class="tag {tag}">{esc(state)}</span> '
+            f"{esc(cand.system_name)}{reasons}</li>"
+        )
+    body.append("</ul></section>")
+
+    header, rows = range_rows(report)
+    if rows:
+        body.append('<section id="ranges"><h2>Ranges</h2>')
+        body.append(
+            f'<p class="blurb">{esc(RANGE_BLURB)}</p>'
+            + table(header, rows, win=rec.winner or "")
+            + "</section>"
+        )
+    if report.sizing:
+        header, rows = sizing_rows(report)
+        deadline = f"{report.scenario.constraints.deadline_days:g} days"
+        body.append('<section id="sizing"><h2>Sizing to the deadline</h2>')
+        body.append(
+            f'<p class="blurb">The smallest GPU count per system that finishes within {esc(deadline)}.</p>'
+        )
+        body.append(table(header, rows, numeric_from=2) + "</section>")
+
+    for key, breakdown in zip(_BREAKDOWN_IDS, BREAKDOWNS, strict=True):
+        header, rows = breakdown_rows(breakdown, report.estimated)
+        body.append(f'<section id="{key}"><h2>{esc(breakdown.title)} breakdown</h2>')
+        body.append(f'<p class="blurb">{esc(breakdown.blurb)}</p>')
+        body.append(f"<figure>{breakdown_chart(breakdown, report)}</figure>")
+        body.append(table(header, rows, win=rec.winner or "") + "</section>")
+
+    body.append(
+        '<section id="warnings"><h2>Warnings</h2>' + items(rec.warnings, cls="warnings") + "</section>"
+    )
+
+    body.append('<section id="rules"><h2>Rules that fired</h2>')
+    fired = [[r.id, r.system or "workload", r.effect, r.because, r.source] for r in rec.rules_fired]
+    body.append(
+        table(["Rule", "For", "Effect", "Because", "Source"], fired, numeric_from=5)
+        if fired
+        else "<p>None.</p>"
+    )
+    body.append(f'<p class="blurb">{len(rec.rules_checked)} rule evaluations in all.</p></section>')
+
+    header, rows = assumption_rows(report)
+    body.append('<section id="assumptions"><h2>Assumptions used</h2>')
+    body.append(
+        '<p class="blurb">Every figure behind the numbers, with its source and date. Values set in the '
+        "scenario replace the catalog's; prices over a year old are flagged.</p>"
+    )
+    body.append(_assumptions_table(header, rows) + "</section>")
+    body.append(f"<footer>advisor {esc(report.version)}, {esc(report.today.isoformat())}</footer>")
+    return page(f"Advisor report: {report.title}", report.version, body)
+
+
+def _assumptions_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """The assumptions table, with flags as tags."""
+    head = "".join(f"<th>{esc(h)}</th>" for h in header)
+    body = []
+    for row in rows:
+        *cells, flags = row
+        tags = "".join(
+            f'<span class="tag{" stale" if "year" in flag else ""}">{esc(flag)}</span>'
+            for flag in flags.split(", ")
+            if flag
+        )
+        body.append("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + f"<td>{tags}</td></tr>")
+    return (
+        f'<table class="assumptions"><thead><tr>{head}</tr></thead><tbody>\n'
+        + "\n".join(body)
+        + "\n</tbody></table>"
+    )

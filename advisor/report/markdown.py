@@ -1,0 +1,129 @@
+"""The report as Markdown: readable as plain text in a code review, with tables for the numbers."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from advisor.report.data import REPORT_FORMAT_VERSION, ReportData
+from advisor.report.tables import (
+    BREAKDOWNS,
+    RANGE_BLURB,
+    assumption_rows,
+    breakdown_rows,
+    certainty_lines,
+    comparison_rows,
+    input_rows,
+    range_rows,
+    reason_lines,
+    sizing_rows,
+    status,
+)
+
+_SPECIAL = re.compile(r"([\\`*\[\]<>|])")
+_LINE_START = re.compile(r"^(\s*)([#+=-])")
+
+
+def md_text(text: str) -> str:
+    """User or catalog text made inert: Markdown and HTML specials escaped, one line."""
+    return _SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def md_table(header: Sequence[str], rows: Sequence[Sequence[str]], right_from: int = 1) -> list[str]:
+    """A GitHub table; columns from `right_from` on are right-aligned (numbers)."""
+    align = ["---" if i < right_from else "---:" for i in range(len(header))]
+    lines = ["| " + " | ".join(md_text(h) for h in header) + " |", "| " + " | ".join(align) + " |"]
+    lines += ["| " + " | ".join(md_text(cell) for cell in row) + " |" for row in rows]
+    return lines
+
+
+def md_quote(text: str) -> list[str]:
+    """Free text (the scenario's notes) as a block quote, line breaks kept."""
+    lines = []
+    for line in text.strip().splitlines():
+        escaped = _LINE_START.sub(r"\1\\\2", _SPECIAL.sub(r"\\\1", line.rstrip()))
+        lines.append(f"> {escaped}".rstrip())
+    return lines
+
+
+def md_list(items: Sequence[str], empty: str = "None.") -> list[str]:
+    return [f"- {md_text(item)}" for item in items] or [empty]
+
+
+def render_markdown(report: ReportData) -> str:
+    """The whole report as Markdown text."""
+    rec = report.recommendation
+    out = [f"# Advisor report: {md_text(report.title)}", ""]
+    out += [
+        f"Generated {report.today.isoformat()} by advisor {md_text(report.version)} "
+        f"(scenario schema {report.scenario.schema_}, report format {REPORT_FORMAT_VERSION}).",
+        "",
+    ]
+    if report.scenario.notes.strip():
+        out += [*md_quote(report.scenario.notes), ""]
+
+    out += ["## Recommendation", "", f"**{md_text(rec.headline)}**", ""]
+    winner = rec.winner_candidate
+    if winner is not None:
+        out += [f"Why {md_text(winner.system)}:", ""]
+        out += [
+            *md_list(reason_lines(winner), "No rule fired for it; it is simply the best on the objective."),
+            "",
+        ]
+    if rec.what_would_change:
+        out += ["What would change the answer:", "", *md_list(rec.what_would_change), ""]
+    certainty = certainty_lines(report)
+    if certainty:
+        out += ["How sure the answer is:", "", *md_list(certainty), ""]
+
+    out += ["## Inputs", "", *md_table(["Input", "Value"], input_rows(report), right_from=2), ""]
+
+    header, rows = comparison_rows(report)
+    out += ["## Comparison of all systems", ""]
+    out += [f"Ranked by {rec.objective}; a dash where a system could not be estimated.", ""]
+    out += [*md_table(header, rows, right_from=2), ""]
+    out += ["### Reasons per system", ""]
+    for cand in rec.candidates:
+        out.append(f"- **{md_text(cand.system)}** ({status(cand, rec.winner)}): {md_text(cand.system_name)}")
+        out += [f"  - {md_text(line)}" for line in reason_lines(cand)] or ["  - no reasons recorded"]
+    out.append("")
+
+    header, rows = range_rows(report)
+    if rows:
+        out += ["## Ranges", "", RANGE_BLURB, "", *md_table(header, rows), ""]
+    if report.sizing:
+        header, rows = sizing_rows(report)
+        deadline = f"{report.scenario.constraints.deadline_days:g} days"
+        blurb = f"The smallest GPU count per system that finishes within {deadline}."
+        out += ["## Sizing to the deadline", "", blurb, ""]
+        out += [*md_table(header, rows, right_from=2), ""]
+
+    for breakdown in BREAKDOWNS:
+        header, rows = breakdown_rows(breakdown, report.estimated)
+        out += [f"## {breakdown.title} breakdown", "", breakdown.blurb, "", *md_table(header, rows), ""]
+
+    out += ["## Warnings", "", *md_list(rec.warnings), ""]
+
+    out += ["## Rules that fired", ""]
+    fired = [[r.id, r.system or "workload", r.effect, r.because, r.source] for r in rec.rules_fired]
+    if fired:
+        out += md_table(["Rule", "For", "Effect", "Because", "Source"], fired, right_from=5)
+    else:
+        out.append("None.")
+    out += ["", f"{len(rec.rules_checked)} rule evaluations in all.", ""]
+
+    header, rows = assumption_rows(report)
+    out += ["## Assumptions used", ""]
+    out += ["Every figure behind the numbers, with its source and date. "]
+    out[-1] += "Values set in the scenario replace the catalog's; prices over a year old are flagged."
+    out += ["", *md_table(header, rows, right_from=6), ""]
+    stale = report.stale_prices
+    if stale:
+        names = ", ".join(f"{a.subject} {a.topic} ({a.as_of})" for a in stale)
+        out += [
+            f"Prices over a year old on {report.today.isoformat()}: {md_text(names)}. Get current quotes.",
+            "",
+        ]
+
+    out += ["---", "", f"advisor {md_text(report.version)}, {report.today.isoformat()}", ""]
+    return "\n".join(out)

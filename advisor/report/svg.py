@@ -1,0 +1,108 @@
+"""Inline SVG bar charts for the HTML reports: one stacked horizontal bar per system (or scenario).
+
+Pure string building; every label is escaped. Colours are the Okabe–Ito palette (readable with
+colour-blindness and in greyscale print, with the legend's order matching the stacking order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from html import escape
+
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#999999")
+WIDTH = 760
+LABEL_W = 170
+VALUE_W = 110
+BAR_H = 20
+BAR_GAP = 10
+LABEL_ABOVE_H = 18
+LEGEND_ROW_H = 20
+CHAR_W = 7.0
+"""Approximate width of a 12px character, for laying out the legend and clipping labels."""
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One bar: a label, its parts (name, value) in stacking order, and the text shown after it."""
+
+    label: str
+    parts: tuple[tuple[str, float], ...]
+    total_text: str
+    highlight: bool = False
+    """Drawn in bold (the recommended system)."""
+
+
+def _e(text: str) -> str:
+    return escape(str(text), quote=True)
+
+
+def _clip(text: str, width: float) -> str:
+    limit = max(int(width / CHAR_W), 4)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _legend(names: Sequence[str], colors: dict[str, str]) -> tuple[list[str], float]:
+    items, x, y = [], 0.0, 0.0
+    for name in names:
+        item_w = 18 + len(name) * CHAR_W + 16
+        if x and x + item_w > WIDTH:
+            x, y = 0.0, y + LEGEND_ROW_H
+        items.append(
+            f'<rect x="{x:.0f}" y="{y + 3:.0f}" width="12" height="12" fill="{colors[name]}"/>'
+            f'<text x="{x + 18:.0f}" y="{y + 13:.0f}">{_e(name)}</text>'
+        )
+        x += item_w
+    return items, y + LEGEND_ROW_H + 8
+
+
+def stacked_bars(
+    title: str,
+    bars: Sequence[Bar],
+    value_text: Callable[[float], str],
+    *,
+    part_label: Callable[[str], str] = str,
+    labels_above: bool = False,
+) -> str:
+    """An SVG chart of `bars` on one linear scale from zero, with a legend of the parts.
+
+    Labels sit left of the bars, or with `labels_above` on a line of their own (for long labels).
+    """
+    names = list(dict.fromkeys(name for bar in bars for name, _ in bar.parts))
+    colors = {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(names)}
+    legend, top = _legend([part_label(n) for n in names], {part_label(n): colors[n] for n in names})
+    scale_max = max((sum(max(v, 0.0) for _, v in bar.parts) for bar in bars), default=0.0) or 1.0
+    left = 0 if labels_above else LABEL_W
+    label_h = LABEL_ABOVE_H if labels_above else 0
+    row_h = label_h + BAR_H + BAR_GAP
+    area = WIDTH - left - VALUE_W
+    height = top + len(bars) * row_h + 4
+    out = [
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {height:.0f}" width="{WIDTH}" height="{height:.0f}" '
+        f'role="img" aria-label="{_e(title)}" preserveAspectRatio="xMinYMin meet">',
+        f"<title>{_e(title)}</title>",
+        *legend,
+    ]
+    for index, bar in enumerate(bars):
+        y = top + index * row_h + label_h
+        weight = ' class="win"' if bar.highlight else ""
+        if labels_above:
+            out.append(f'<text x="0" y="{y - 5:.0f}"{weight}>{_e(_clip(bar.label, WIDTH))}</text>')
+        else:
+            out.append(
+                f'<text x="{LABEL_W - 8}" y="{y + 14:.0f}" text-anchor="end"{weight}>'
+                f"{_e(_clip(bar.label, LABEL_W - 8))}</text>"
+            )
+        x = float(left)
+        for name, value in bar.parts:
+            width = max(value, 0.0) / scale_max * area
+            if width <= 0:
+                continue
+            out.append(
+                f'<rect x="{x:.2f}" y="{y:.0f}" width="{width:.2f}" height="{BAR_H}" fill="{colors[name]}">'
+                f"<title>{_e(bar.label)}, {_e(part_label(name))}: {_e(value_text(value))}</title></rect>"
+            )
+            x += width
+        out.append(f'<text x="{x + 6:.2f}" y="{y + 14:.0f}"{weight}>{_e(bar.total_text)}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
