@@ -29,7 +29,7 @@ def results_data(report: ReportData) -> dict[str, Any]:
             entry.update({column.json_key: column.raw(est) for column in COLUMNS})
             entry["co2_tonnes"] = est.co2_tonnes
             entry["warnings"] = list(est.warnings)
-            entry.update({name: dict(getattr(est, attr)) for name, attr in BREAKDOWN_KEYS.items()})
+            entry["breakdowns"] = {name: dict(getattr(est, attr)) for name, attr in BREAKDOWN_KEYS.items()}
         rng = report.sensitivity.ranges.get(cand.system)
         if rng is not None:
             entry["ranges"] = {key: getattr(rng, key).to_dict() for _, key, _ in RANGE_COLUMNS}
