@@ -1,0 +1,167 @@
+"""Comparisons: golden files, what differs, how the answer moves, the CLI, escaping."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+import pytest
+
+from advisor.cli.main import main
+from advisor.core.scenario import Scenario
+from advisor.errors import UsageError
+from advisor.io.rule_files import load_rules
+from advisor.io.scenario_files import load_scenario
+from advisor.report import COMPARE_FORMATS, ComparisonData, build_comparison, render_comparison
+from advisor.report.compare import OUTCOME_COLUMNS, change_text
+from tests.conftest import ROOT, shipped_catalog
+from tests.golden import TODAY, VERSION, check_golden
+from tests.golden.shown import agrees, html_tables, markdown_table
+
+PAIR = ("examples/compare/rent-h100-4-day-run.toml", "examples/compare/buy-gb200-year-of-runs.toml")
+HOSTILE = "<script>alert('x')</script> \"&\""
+
+
+@cache
+def rules():
+    return load_rules()
+
+
+def compare(scenarios, sources=()) -> ComparisonData:
+    return build_comparison(
+        scenarios, shipped_catalog(), rules(), today=TODAY, version=VERSION, sources=sources
+    )
+
+
+@cache
+def pair() -> ComparisonData:
+    return compare([load_scenario(ROOT / p, shipped_catalog()) for p in PAIR], PAIR)
+
+
+def scenario(name: str, **workload) -> Scenario:
+    return Scenario.model_validate(
+        {
+            "schema": 1,
+            "name": name,
+            "systems": ["a100", "h100"],
+            "workload": {"model": "llama2-7b", "tokens": 1e9, **workload},
+        }
+    )
+
+
+@pytest.mark.parametrize("fmt", COMPARE_FORMATS)
+def test_comparison_matches_golden_file(fmt):
+    check_golden(f"compare-rent-vs-buy.{fmt}", render_comparison(pair(), fmt))
+
+
+def test_differences_name_each_input_that_moved():
+    comp = pair()
+    keys = {d.key: d.values for d in comp.differences}
+    assert keys["workload.pricing"] == ("rent", "own")
+    assert keys["systems"] == (("h100",), ("gb200-nvl72",))
+    assert keys["constraints.need_within_days"] == (7, None)
+    assert "name" not in keys and "notes" not in keys and "workload.model" not in keys
+
+
+def test_outcome_moves_with_the_scenarios():
+    comp = pair()
+    rent, buy = (r.winner_estimate for r in comp.reports)
+    assert comp.reports[0].recommendation.winner == "h100"
+    assert comp.reports[1].recommendation.winner == "gb200-nvl72"
+    assert buy.cost_per_million_tokens_usd < rent.cost_per_million_tokens_usd, "owning wins per token"
+    md = render_comparison(comp, "md")
+    header, *rows = markdown_table(md, "How the answer moves")
+    assert header[1:] == list(comp.labels)
+    shown = {row[0]: row[1:] for row in rows}
+    for column in OUTCOME_COLUMNS:
+        first, second = shown[column.heading]
+        assert agrees(first, column.raw(rent))
+        value, _, change = second.partition(" (")
+        assert agrees(value, column.raw(buy))
+        assert change.rstrip(")") == change_text(column.raw(buy), column.raw(rent))
+
+
+def test_all_comparison_formats_carry_the_same_numbers():
+    comp = pair()
+    data = json.loads(render_comparison(comp, "json"))
+    md_rows = markdown_table(render_comparison(comp, "md"), "Cost of every system")
+    html_rows = html_tables(render_comparison(comp, "html"))["cost_usd"][0]
+    for rows in (md_rows, html_rows):
+        header, *body = rows
+        for row in body:
+            for label, cell in zip(header[1:], row[1:], strict=True):
+                entry = next(s for s in data["scenarios"] if s["label"] == label)
+                if cell == "—":
+                    assert row[0] not in entry["systems"] or "cost_usd" not in entry["systems"][row[0]]
+                    continue
+                assert agrees(cell.split(" (")[0], entry["systems"][row[0]]["cost_usd"])
+
+
+@pytest.mark.parametrize(
+    ("value", "base", "text"),
+    [(110, 100, "+10.0%"), (90, 100, "-10.0%"), (300, 100, "×3"), (25, 100, "÷4"), (5, 0, "")],
+)
+def test_change_text(value, base, text):
+    assert change_text(value, base) == text
+
+
+def test_repeated_names_get_told_apart():
+    comp = compare([scenario("same"), scenario("same", gpus=16)], ("a/x.toml", "b/y.toml"))
+    assert comp.labels == ("same (x.toml)", "same (y.toml)")
+    comp = compare([scenario("same"), scenario("same", gpus=16)])
+    assert comp.labels == ("same #1", "same #2")
+
+
+@pytest.mark.parametrize("count", [1, 9])
+def test_two_to_eight_scenarios(count):
+    with pytest.raises(UsageError, match=f"compare takes 2 to 8 scenarios; {count} given"):
+        compare([scenario(f"s{i}") for i in range(count)])
+
+
+def test_eight_scenarios_compare():
+    comp = compare([scenario(f"s{i}", gpus=8 * (i + 1)) for i in range(8)])
+    assert len(comp.labels) == 8
+    assert [d.key for d in comp.differences] == ["workload.gpus"]
+
+
+def test_comparison_html_escapes_hostile_names():
+    comp = compare([scenario(HOSTILE), scenario("plain", gpus=16)])
+    html = render_comparison(comp, "html")
+    assert "<script" not in html.lower()
+    assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt; &quot;&amp;&quot;" in html
+
+
+def test_unknown_comparison_format():
+    with pytest.raises(UsageError, match="unknown comparison format 'toml'; valid: md, html, json"):
+        render_comparison(pair(), "toml")
+
+
+# --- the command line ------------------------------------------------------------------------------
+
+
+def test_cli_compare_prints_markdown(capsys):
+    assert main(["compare", *(str(ROOT / p) for p in PAIR)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# Advisor comparison: 2 scenarios") and "## How the answer moves" in out
+
+
+def test_cli_compare_writes_html(capsys, tmp_path):
+    out = tmp_path / "cmp.html"
+    assert main(["compare", *(str(ROOT / p) for p in PAIR), "-o", str(out)]) == 0
+    assert out.read_text().startswith("<!DOCTYPE html>")
+    assert "wrote the html comparison" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ([PAIR[0]], "compare takes 2 to 8 scenarios; 1 given"),
+        ([*PAIR, "-o", "cmp.toml"], "cannot tell the format (extension .toml); name it .md, .html, .json"),
+        ([PAIR[0], "tests/data/bad_scenarios/unknown-key.toml"], "unknown-key.toml:7: workload.gpu"),
+    ],
+)
+def test_cli_compare_errors(argv, message, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert main(["compare", *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err

@@ -1,0 +1,100 @@
+"""`advisor report` on the command line: formats, atomic writes, --force, clear errors."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+
+import pytest
+
+from advisor.cli.main import main
+from advisor.io.scenario_files import load_scenario
+from tests.conftest import ROOT
+
+EXAMPLE = str(ROOT / "examples/7b-finetune.toml")
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize(
+    ("name", "fmt", "check"),
+    [
+        ("r.md", "md", lambda text: text.startswith("# Advisor report: Llama 2 7B fine-tune")),
+        ("r.markdown", "md", lambda text: text.startswith("# Advisor report:")),
+        ("r.html", "html", lambda text: text.startswith("<!DOCTYPE html>")),
+        ("r.HTM", "html", lambda text: text.startswith("<!DOCTYPE html>")),
+        ("r.json", "json", lambda text: json.loads(text)["winner"] == "a100"),
+        ("r.toml", "toml", lambda text: tomllib.loads(text)["results"]["winner"] == "a100"),
+    ],
+)
+def test_format_from_the_extension(name, fmt, check, capsys, tmp_path):
+    out = tmp_path / name
+    code, _, err = run(capsys, "report", EXAMPLE, "-o", str(out))
+    assert code == 0, err
+    assert check(out.read_text(encoding="utf-8"))
+    assert f"wrote the {fmt} report to {out}" in err
+    assert [p.name for p in tmp_path.iterdir()] == [name], "no temporary file left behind"
+
+
+def test_format_flag_wins_over_the_extension(capsys, tmp_path):
+    out = tmp_path / "report.txt"
+    code, _, _ = run(capsys, "report", EXAMPLE, "-o", str(out), "--format", "json")
+    assert code == 0 and json.loads(out.read_text())["objective"] == "cost"
+
+
+def test_without_output_markdown_goes_to_stdout(capsys):
+    code, out, _ = run(capsys, "report", EXAMPLE)
+    assert code == 0 and out.startswith("# Advisor report:") and "## Assumptions used" in out
+    code, out, _ = run(capsys, "report", EXAMPLE, "--format", "json")
+    assert code == 0 and json.loads(out)["winner"] == "a100"
+
+
+def test_an_existing_file_is_replaced_only_with_force(capsys, tmp_path):
+    out = tmp_path / "r.md"
+    out.write_text("keep me")
+    code, _, err = run(capsys, "report", EXAMPLE, "-o", str(out))
+    assert code == 2 and "already exists; use --force to replace it" in err
+    assert out.read_text() == "keep me"
+    code, _, _ = run(capsys, "report", EXAMPLE, "-o", str(out), "--force")
+    assert code == 0 and out.read_text().startswith("# Advisor report:")
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        (
+            "report.pdf",
+            "cannot tell the format (extension .pdf); name it .md, .html, .json, .toml, or give --format",
+        ),
+        ("report", "cannot tell the format (no extension)"),
+        ("missing-folder/r.md", "missing-folder: no such folder"),
+        ("a-file/r.md", "a-file: no such folder"),
+        (".", "is a folder; give a file name"),
+    ],
+)
+def test_unwritable_or_unclear_targets_say_why(target, message, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a-file").write_text("")
+    code, out, err = run(
+        capsys, "report", EXAMPLE, "-o", target, *(["--format", "md"] if target == "." else [])
+    )
+    assert code == 2 and message in err and "Traceback" not in err
+    assert out == ""
+
+
+def test_flags_override_the_file(capsys, tmp_path):
+    out = tmp_path / "r.toml"
+    code, _, _ = run(capsys, "report", EXAMPLE, "--gpus", "16", "--deadline-days", "5", "-o", str(out))
+    assert code == 0
+    scenario = load_scenario(out)
+    assert scenario.workload.gpus == 16 and scenario.constraints.deadline_days == 5
+    assert scenario.workload.model == "llama2-7b", "the file's other values stay"
+
+
+def test_flags_alone_make_a_report(capsys):
+    code, out, _ = run(capsys, "report", "--model", "llama3-8b", "--tokens", "1T", "--gpus", "64")
+    assert code == 0 and "| Tokens | 1T |" in out and "| GPUs | 64 |" in out
