@@ -72,7 +72,9 @@ footer { margin-top: 2.5rem; padding-top: .6rem; border-top: 1px solid var(--lin
   body { font-size: 10pt; max-width: none; margin: 0; padding: 0; }
   nav { display: none; }
   h2 { break-after: avoid; }
-  tr, figure, .answer { break-inside: avoid; }
+  tr, figure, .answer, .keep { break-inside: avoid; }
+  table { font-size: 8.5pt; }
+  .num { white-space: normal; }
   .answer { background: none; }
   * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 }
@@ -251,9 +253,9 @@ def render_html(report: ReportData) -> str:
 
     for key, breakdown in zip(_BREAKDOWN_IDS, BREAKDOWNS, strict=True):
         header, rows = breakdown_rows(breakdown, report.estimated)
-        body.append(f'<section id="{key}"><h2>{esc(breakdown.title)} breakdown</h2>')
+        body.append(f'<section id="{key}"><div class="keep"><h2>{esc(breakdown.title)} breakdown</h2>')
         body.append(f'<p class="blurb">{esc(breakdown.blurb)}</p>')
-        body.append(f"<figure>{breakdown_chart(breakdown, report)}</figure>")
+        body.append(f"<figure>{breakdown_chart(breakdown, report)}</figure></div>")
         body.append(table(header, rows, win=rec.winner or "") + "</section>")
 
     body.append(

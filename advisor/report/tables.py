@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from advisor.core import fmt
+from advisor.core.catalog import ModelSpec
 from advisor.core.recommendation import Candidate
 from advisor.core.results import Estimate
 from advisor.core.scenario import Scenario
@@ -208,7 +209,7 @@ def input_rows(report: ReportData) -> list[tuple[str, str]]:
     rows = [
         ("Scenario", s.name),
         ("Objective", s.objective),
-        ("Model", f"{model.name} ({model.id})" if w.model else f"{model.name} (custom)"),
+        ("Model", f"{model.name} ({model.id})" if w.model else f"{model.name} ({_custom_note(model)})"),
         ("Parameters", _params(model.params_total, model.params_active)),
         ("Sequence length", f"{model.seq_len:,}"),
         ("Tokens", fmt.count(w.tokens)),
@@ -246,6 +247,10 @@ def input_rows(report: ReportData) -> list[tuple[str, str]]:
 def override_text(row: AssumptionUsed) -> str:
     """`pue = 1.2 (all systems)`."""
     return f"{values_text(row.values)} ({row.subject})"
+
+
+def _custom_note(model: ModelSpec) -> str:
+    return "given by size, architecture inferred" if model.inferred else "given by size and shape"
 
 
 def _params(total: float, active: float) -> str:
