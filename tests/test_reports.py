@@ -15,7 +15,7 @@ from advisor.errors import UsageError
 from advisor.io.rule_files import load_rules
 from advisor.io.scenario_files import load_scenario, scenario_from_data
 from advisor.report import FORMATS, ReportData, build_report, render_report
-from advisor.report.tables import BREAKDOWNS, COLUMNS
+from advisor.report.tables import BREAKDOWNS, COLUMNS, input_rows
 from tests.conftest import ROOT, shipped_catalog
 from tests.golden import TODAY, VERSION, check_golden
 from tests.golden.shown import agrees, html_tables, markdown_table
@@ -190,6 +190,48 @@ def test_markdown_has_every_section(stem):
     ):
         assert needed in headings
     assert f"advisor {VERSION}" in md and TODAY.isoformat() in md
+
+
+def test_inputs_table_covers_every_scenario_field():
+    # Constraints and assumptions are shown whole (every field); scenario and workload fields by name.
+    from advisor.core.scenario import WorkloadSpec
+    from advisor.report.tables import INPUT_FIELDS
+
+    assert set(INPUT_FIELDS["scenario"]) == set(Scenario.model_fields) - {
+        "workload",
+        "constraints",
+        "assumptions",
+    }
+    assert set(INPUT_FIELDS["workload"]) == set(WorkloadSpec.model_fields)
+
+
+def test_inputs_show_lora_serving_targets_and_deadline_sizing():
+    lora = scenario_from_data(
+        {
+            "schema": 1,
+            "systems": ["h100"],
+            "workload": {"model": "llama2-7b", "tokens": 1e8, "kind": "finetune", "finetune_method": "lora"},
+        }
+    )
+    rows = dict(input_rows(build_report(lora, shipped_catalog(), rules(), today=TODAY, version=VERSION)))
+    assert rows["Job"] == "finetune, LoRA training 1.0% of the parameters"
+    serve = scenario_from_data(
+        {
+            "schema": 1,
+            "systems": ["h100"],
+            "size_to_deadline": True,
+            "constraints": {"deadline_days": 30},
+            "workload": {
+                "model": "llama2-7b",
+                "tokens": 1e9,
+                "kind": "inference",
+                "target_tokens_per_second": 5000,
+            },
+        }
+    )
+    rows = dict(input_rows(build_report(serve, shipped_catalog(), rules(), today=TODAY, version=VERSION)))
+    assert rows["Serving"] == "500 prompt + 500 output tokens, batch 32, target 5,000 tokens/s"
+    assert rows["Deadline"] == "30 days, each system sized to meet it"
 
 
 def test_assumptions_carry_sources_dates_and_flag_old_prices():

@@ -10,7 +10,7 @@ from advisor.core import fmt
 from advisor.core.catalog import ModelSpec
 from advisor.core.recommendation import Candidate
 from advisor.core.results import Estimate
-from advisor.core.scenario import Scenario
+from advisor.core.scenario import Scenario, WorkloadSpec
 from advisor.core.uncertainty import Range
 from advisor.report.assumptions import AssumptionUsed, Value
 from advisor.report.data import ReportData
@@ -215,21 +215,20 @@ def input_rows(report: ReportData) -> list[tuple[str, str]]:
         ("Tokens", fmt.count(w.tokens)),
         ("GPUs", f"{w.gpus:,}"),
         ("Precision", w.precision.upper() + ("" if w.fp8_stack else " (software stack without FP8)")),
-        ("Job", w.kind + (f", {w.finetune_method}" if w.kind == "finetune" else "")),
+        ("Job", _job(w)),
         ("Pricing", "rent by the GPU-hour" if w.pricing == "rent" else "own (total cost of ownership)"),
         ("Software release", w.software or "latest published"),
         ("Systems considered", ", ".join(s.systems) if s.systems else "every catalogued system"),
     ]
     if w.kind == "inference":
-        rows.append(
-            (
-                "Serving",
-                f"{w.prompt_tokens:,} prompt + {w.output_tokens:,} output tokens, batch {w.serving_batch}",
-            )
-        )
+        serving = f"{w.prompt_tokens:,} prompt + {w.output_tokens:,} output tokens, batch {w.serving_batch}"
+        if w.target_tokens_per_second is not None:
+            serving += f", target {w.target_tokens_per_second:,.0f} tokens/s"
+        rows.append(("Serving", serving))
     c = s.constraints
+    deadline = f"{c.deadline_days:g} days" if c.deadline_days is not None else "none"
     rows += [
-        ("Deadline", f"{c.deadline_days:g} days" if c.deadline_days is not None else "none"),
+        ("Deadline", deadline + (", each system sized to meet it" if s.size_to_deadline else "")),
         ("Budget", fmt.money(c.budget_usd) if c.budget_usd is not None else "none"),
         (
             "Capacity needed within",
@@ -247,6 +246,38 @@ def input_rows(report: ReportData) -> list[tuple[str, str]]:
 def override_text(row: AssumptionUsed) -> str:
     """`pue = 1.2 (all systems)`."""
     return f"{values_text(row.values)} ({row.subject})"
+
+
+INPUT_FIELDS = {
+    "scenario": ("schema_", "name", "notes", "objective", "systems", "size_to_deadline"),
+    "workload": (
+        "model",
+        "custom",
+        "seq_len",
+        "tokens",
+        "gpus",
+        "precision",
+        "kind",
+        "pricing",
+        "software",
+        "fp8_stack",
+        "finetune_method",
+        "lora_trainable_fraction",
+        "prompt_tokens",
+        "output_tokens",
+        "serving_batch",
+        "target_tokens_per_second",
+    ),
+}
+"""Scenario and workload fields `input_rows` shows (a test fails when the schema gains one it lacks)."""
+
+
+def _job(w: WorkloadSpec) -> str:
+    if w.kind != "finetune":
+        return w.kind
+    if w.finetune_method == "lora":
+        return f"finetune, LoRA training {fmt.percent(w.lora_trainable_fraction)} of the parameters"
+    return "finetune, full"
 
 
 def _custom_note(model: ModelSpec) -> str:
