@@ -15,7 +15,8 @@ from advisor.errors import UsageError
 from advisor.io.rule_files import load_rules
 from advisor.io.scenario_files import load_scenario, scenario_from_data
 from advisor.report import FORMATS, ReportData, build_report, render_report
-from advisor.report.tables import BREAKDOWNS, COLUMNS, input_rows
+from advisor.report.inputs import input_rows
+from advisor.report.tables import BREAKDOWNS, COLUMNS
 from tests.conftest import ROOT, shipped_catalog
 from tests.golden import TODAY, VERSION, check_golden
 from tests.golden.shown import agrees, html_tables, markdown_table
@@ -195,7 +196,7 @@ def test_markdown_has_every_section(stem):
 def test_inputs_table_covers_every_scenario_field():
     # Constraints and assumptions are shown whole (every field); scenario and workload fields by name.
     from advisor.core.scenario import WorkloadSpec
-    from advisor.report.tables import INPUT_FIELDS
+    from advisor.report.inputs import INPUT_FIELDS
 
     assert set(INPUT_FIELDS["scenario"]) == set(Scenario.model_fields) - {
         "workload",

@@ -18,7 +18,8 @@ from advisor.core.rules import Rule
 from advisor.core.scenario import Scenario
 from advisor.errors import UsageError
 from advisor.report.data import REPORT_FORMAT_VERSION, ReportData, build_report
-from advisor.report.tables import COLUMNS, DASH, Column, value_text
+from advisor.report.inputs import value_text
+from advisor.report.tables import COLUMNS, DASH, Column
 
 COMPARE_FORMATS = ("md", "html", "json")
 """Comparison formats, named by their file extension."""

@@ -10,16 +10,15 @@ from collections.abc import Sequence
 from html import escape
 
 from advisor.report.data import REPORT_FORMAT_VERSION, ReportData
+from advisor.report.inputs import assumption_rows, input_rows
 from advisor.report.svg import Bar, stacked_bars
 from advisor.report.tables import (
     BREAKDOWNS,
     RANGE_BLURB,
     Breakdown,
-    assumption_rows,
     breakdown_rows,
     certainty_lines,
     comparison_rows,
-    input_rows,
     part_label,
     range_rows,
     reason_lines,

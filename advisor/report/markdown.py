@@ -6,14 +6,13 @@ import re
 from collections.abc import Sequence
 
 from advisor.report.data import REPORT_FORMAT_VERSION, ReportData
+from advisor.report.inputs import assumption_rows, input_rows
 from advisor.report.tables import (
     BREAKDOWNS,
     RANGE_BLURB,
-    assumption_rows,
     breakdown_rows,
     certainty_lines,
     comparison_rows,
-    input_rows,
     range_rows,
     reason_lines,
     sizing_rows,
