@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import tomllib
@@ -371,3 +372,27 @@ def test_markdown_escapes_hostile_text():
     assert not re.search(r"(?<!\\)<", md), "every < is backslash-escaped, so no HTML tag survives"
     assert "\\<script\\>" in md
     assert md.splitlines()[0].startswith("# Advisor report: \\<script\\>")
+
+
+@pytest.mark.parametrize(
+    "workload",
+    [
+        {"model": "llama2-7b", "tokens": 1e10, "kind": "inference", "target_tokens_per_second": 2000},
+        {"model": "llama3-405b", "tokens": 1e12, "gpus": 8},
+        {"model": "llama2-13b", "tokens": 1e9, "kind": "finetune", "finetune_method": "lora"},
+        {"custom": {"params": "400B", "active_params": "17B"}, "tokens": "2T", "gpus": 512, "pricing": "own"},
+    ],
+    ids=["inference", "nothing-feasible", "lora", "custom-moe"],
+)
+def test_every_shape_of_scenario_renders_in_every_format(workload, tmp_path):
+    scenario = scenario_from_data({"schema": 1, "name": "shape", "workload": workload})
+    report = build_report(scenario, shipped_catalog(), rules(), today=TODAY, version=VERSION)
+    for fmt in FORMATS:
+        text = render_report(report, fmt)
+        shown = html.unescape(text) if fmt == "html" else text.replace("\\", "")
+        assert report.recommendation.headline.split(":")[0] in shown, fmt
+    data = json.loads(render_report(report, "json"))
+    assert data["winner"] == report.recommendation.winner
+    path = tmp_path / "r.toml"
+    path.write_text(render_report(report, "toml"), encoding="utf-8")
+    assert load_scenario(path) == scenario
