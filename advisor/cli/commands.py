@@ -83,7 +83,7 @@ def scenario_from_args(args: argparse.Namespace, catalog: Any, *, system: str | 
     if getattr(args, "scenario", None):
         from advisor.io.scenario_files import load_scenario
 
-        base = load_scenario(args.scenario).to_data()
+        base = load_scenario(args.scenario, catalog).to_data()
     data = scenario_data_from_args(args, base, system=system)
     scenario = scenario_from_data(data, args.scenario or "command line")
     scenario.check_ids(catalog)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from datetime import date, timedelta
+from datetime import date
 
 from advisor.core import fmt
 from advisor.core.catalog import Catalog, System
@@ -19,6 +19,7 @@ from advisor.core.facts import candidate_facts, workload_facts
 from advisor.core.recommendation import Candidate, FiredRule, Reason, Recommendation
 from advisor.core.results import Estimate
 from advisor.core.rules import Rule, RuleResult, evaluate
+from advisor.core.sourced import as_of_end
 from advisor.core.units import HOURS_PER_DAY
 from advisor.core.workload import Assumptions, Constraints, Objective, Workload
 from advisor.errors import AdvisorError
@@ -27,17 +28,6 @@ BASELINE_SYSTEM = "h100"
 """Speed-up and TCO ratios are against this system (SemiAnalysis's comparison)."""
 CLOSE_CALL = 0.15
 """A runner-up within this share of the winner's score gets a 'what would change' line."""
-
-
-def _end_of(as_of: str) -> date:
-    """The last day an `as_of` (YYYY, YYYY-MM or YYYY-MM-DD) can mean."""
-    parts = [int(p) for p in as_of.split("-")]
-    if len(parts) == 3:
-        return date(*parts)
-    if len(parts) == 2:
-        year, month = parts
-        return date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
-    return date(parts[0], 12, 31)
 
 
 def _price_source(workload: Workload, system: System, assumptions: Assumptions) -> str | None:
@@ -196,7 +186,7 @@ def advise(
         reasons[sid].extend(_constraint_reasons(est, constraints))
         system = catalog.system(sid)
         as_of = _price_source(workload, system, assumptions)
-        age = (today - _end_of(as_of)).days if (today and as_of) else None
+        age = (today - as_of_end(as_of)).days if (today and as_of) else None
         facts = {
             **(wl_facts if sized[sid] is workload else workload_facts(sized[sid], constraints, objective)),
             **candidate_facts(est, system, base_est, constraints, age, as_of or "set by you"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import date, timedelta
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -39,3 +40,14 @@ class Sourced(Frozen):
         if not _AS_OF.match(value):
             raise ValueError(f"as_of {value!r} must be YYYY, YYYY-MM or YYYY-MM-DD")
         return value
+
+
+def as_of_end(as_of: str) -> date:
+    """The last day an `as_of` date (YYYY, YYYY-MM or YYYY-MM-DD) can mean: ages are never overstated."""
+    parts = [int(p) for p in as_of.split("-")]
+    if len(parts) == 3:
+        return date(*parts)
+    if len(parts) == 2:
+        year, month = parts
+        return date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
+    return date(parts[0], 12, 31)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import math
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import BeforeValidator, Field, field_validator, model_validator
 
 from advisor.core.catalog import Fraction, Frozen, ModelSpec, Positive, PositiveInt, Precision
 
@@ -90,16 +90,28 @@ class Constraints(Frozen):
     iteration_speed_matters: bool = False
 
 
+def _every_system(value: Any) -> Any:
+    """`mfu = 0.4` means the same value for every system: {"*": 0.4}."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return {ALL_SYSTEMS: value}
+    return value
+
+
+PerSystem = Annotated[dict[str, Positive], BeforeValidator(_every_system)]
+
+
 class Assumptions(Frozen):
     """User overrides of catalog values. Keys of the per-system maps are system ids or '*' (all)."""
 
-    mfu: dict[str, Fraction] = Field(default_factory=dict)
+    mfu: Annotated[dict[str, Fraction], BeforeValidator(_every_system)] = Field(default_factory=dict)
     goodput: Fraction | dict[str, Fraction] | None = None
-    price_usd_per_gpu_hour: dict[str, Positive] = Field(default_factory=dict)
-    capex_usd_per_node: dict[str, Positive] = Field(default_factory=dict)
+    price_usd_per_gpu_hour: PerSystem = Field(default_factory=dict)
+    capex_usd_per_node: PerSystem = Field(default_factory=dict)
     pue: Annotated[float, Field(ge=1, le=3)] | None = None
     electricity_usd_per_kwh: Positive | None = None
-    wait_hours: dict[str, Annotated[float, Field(ge=0)]] = Field(default_factory=dict)
+    wait_hours: Annotated[dict[str, Annotated[float, Field(ge=0)]], BeforeValidator(_every_system)] = Field(
+        default_factory=dict
+    )
 
     @model_validator(mode="after")
     def _check_keys(self) -> Assumptions:

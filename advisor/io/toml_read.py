@@ -109,6 +109,15 @@ def suggest(name: str, valid: list[str]) -> str:
     return f" (valid: {', '.join(sorted(valid))})" if valid else ""
 
 
+def _plain(value: Any) -> str:
+    """A value as it would be written in TOML: true, 1.5, "text"."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return repr(value)
+
+
 def validation_messages(
     exc: ValidationError, path: Path | str, text: str, model: type[BaseModel] | None, prefix: tuple = ()
 ) -> list[str]:
@@ -125,7 +134,7 @@ def validation_messages(
             msg = "missing (required)"
         else:
             got = err.get("input")
-            shown = f" (got {got!r})" if not isinstance(got, dict | list) else ""
-            msg = f"{err['msg']}{shown}"
+            shown = f" (got {_plain(got)})" if not isinstance(got, dict | list) else ""
+            msg = f"{err['msg'].removeprefix('Value error, ')}{shown}"
         lines.append(f"{where}: {key_path(loc)}: {msg}")
     return lines

@@ -5,12 +5,36 @@ Nothing here reads or writes files; the CLI and the app write the text with `wri
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from advisor.errors import UsageError
-from advisor.report.compare import COMPARE_FORMATS, ComparisonData, build_comparison, render_comparison
-from advisor.report.data import ReportData, build_report
 
 FORMATS = ("md", "html", "json", "toml")
 """Report formats, named by their file extension."""
+COMPARE_FORMATS = ("md", "html", "json")
+"""Comparison formats."""
+
+if TYPE_CHECKING:
+    from advisor.report.compare import ComparisonData, build_comparison, render_comparison
+    from advisor.report.data import ReportData, build_report
+
+_LAZY = {
+    "ComparisonData": "advisor.report.compare",
+    "build_comparison": "advisor.report.compare",
+    "render_comparison": "advisor.report.compare",
+    "ReportData": "advisor.report.data",
+    "build_report": "advisor.report.data",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import the builders on first use, so the CLI's start-up does not pay for them."""
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(name)
+
 
 __all__ = [
     "COMPARE_FORMATS",

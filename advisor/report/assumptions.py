@@ -13,11 +13,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from advisor.core.advise import _end_of
 from advisor.core.catalog import Catalog, ModelSpec, System
 from advisor.core.recommendation import Recommendation
 from advisor.core.scenario import Scenario
-from advisor.core.sourced import Sourced
+from advisor.core.sourced import Sourced, as_of_end
 from advisor.core.workload import Assumptions, Workload
 
 Value = str | float | int | bool
@@ -178,7 +177,7 @@ def _section_row(subject: str, topic: str, section: Sourced, today: date) -> Ass
         for key, value in _fields(section)
         if key not in _PROVENANCE and key != "default" and value is not None
     )
-    stale = topic in _PRICE_TOPICS and (today - _end_of(section.as_of)).days > STALE_AFTER_DAYS
+    stale = topic in _PRICE_TOPICS and (today - as_of_end(section.as_of)).days > STALE_AFTER_DAYS
     return AssumptionUsed(
         subject, topic, values, section.source, section.as_of, section.note, section.assumption, stale=stale
     )

@@ -17,12 +17,11 @@ from advisor.core.catalog import Catalog
 from advisor.core.rules import Rule
 from advisor.core.scenario import Scenario
 from advisor.errors import UsageError
+from advisor.report import COMPARE_FORMATS
 from advisor.report.data import REPORT_FORMAT_VERSION, ReportData, build_report
 from advisor.report.inputs import value_text
 from advisor.report.tables import COLUMNS, DASH, Column
 
-COMPARE_FORMATS = ("md", "html", "json")
-"""Comparison formats, named by their file extension."""
 MIN_SCENARIOS, MAX_SCENARIOS = 2, 8
 _NOT_DIFFED = frozenset({"schema", "name", "notes"})
 
