@@ -184,7 +184,7 @@ def test_cli_save_then_recommend_from_the_file(capsys, tmp_path):
 # file, line (None where a defect has no single line), key path, what is valid or what to do
 DEFECTS = [
     ("unknown-key.toml", 7, "workload.gpu", "unknown key 'gpu' (did you mean 'gpus'?)"),
-    ("wrong-type.toml", 9, "constraints.deadline_days", "should be a valid number"),
+    ("wrong-type.toml", 9, "constraints.deadline_days", "'two weeks' is not a number (examples: 70B, 15T"),
     ("systems-not-an-array.toml", 3, "systems", 'must be an array of system ids, e.g. ["h100"]'),
     ("boolean-for-number.toml", 6, "workload.tokens", "expected a number, got true"),
     ("out-of-range.toml", 9, "assumptions.pue", "less than or equal to 3"),

@@ -14,7 +14,7 @@ from pydantic import BeforeValidator, Field, field_validator, model_validator
 
 from advisor.core.catalog import Catalog, Frozen, ModelSpec, Precision
 from advisor.core.flops import custom_model
-from advisor.core.units import parse_number
+from advisor.core.units import human_integer, human_number
 from advisor.core.workload import (
     PER_SYSTEM,
     Assumptions,
@@ -31,25 +31,6 @@ from advisor.errors import CatalogError
 SCHEMA_VERSION = 1
 
 
-def _human(value: Any) -> Any:
-    """Accept "15T", "70B", "$2.10" wherever a number is expected (but not true or false)."""
-    if isinstance(value, bool):
-        raise ValueError(f"expected a number, got {str(value).lower()}")
-    if isinstance(value, str):
-        try:
-            return parse_number(value)
-        except ValueError as exc:
-            raise ValueError(str(exc)) from None
-    return value
-
-
-def _human_int(value: Any) -> Any:
-    value = _human(value)
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
-
-
 def _id_list(value: Any) -> Any:
     """`systems` must be an array: a lone string would otherwise read as a list of letters."""
     if isinstance(value, str):
@@ -57,17 +38,17 @@ def _id_list(value: Any) -> Any:
     return value
 
 
-Number = Annotated[float, BeforeValidator(_human), Field(gt=0, allow_inf_nan=False)]
-Count = Annotated[int, BeforeValidator(_human_int), Field(gt=0, le=1_000_000)]
-SeqLen = Annotated[int, BeforeValidator(_human_int), Field(gt=0, le=10_000_000)]
+Number = Annotated[float, BeforeValidator(human_number), Field(gt=0, allow_inf_nan=False)]
+Count = Annotated[int, BeforeValidator(human_integer), Field(gt=0, le=1_000_000)]
+SeqLen = Annotated[int, BeforeValidator(human_integer), Field(gt=0, le=10_000_000)]
 
 
 class CustomModel(Frozen):
     """A model given by size; the architecture is inferred where not given."""
 
-    params: Annotated[float, BeforeValidator(_human), Field(ge=1e6, le=1e14, allow_inf_nan=False)]
+    params: Annotated[float, BeforeValidator(human_number), Field(ge=1e6, le=1e14, allow_inf_nan=False)]
     active_params: (
-        Annotated[float, BeforeValidator(_human), Field(ge=1e6, le=1e14, allow_inf_nan=False)] | None
+        Annotated[float, BeforeValidator(human_number), Field(ge=1e6, le=1e14, allow_inf_nan=False)] | None
     ) = None
     layers: Annotated[int, Field(gt=0, le=10_000)] | None = None
     hidden: Annotated[int, Field(gt=0, le=1_000_000)] | None = None

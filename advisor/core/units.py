@@ -62,3 +62,20 @@ def format_si(value: float, unit: str = "", digits: int = 3) -> str:
         if abs(value) >= factor:
             return f"{value / factor:.{digits}g}{suffix}{unit}"
     return f"{value:.{digits}g}{unit}"
+
+
+def human_number(value: object) -> object:
+    """A pydantic before-validator: "15T", "70B", "$2.10" become numbers; true and false are refused."""
+    if isinstance(value, bool):
+        raise ValueError(f"expected a number, got {str(value).lower()}")
+    if isinstance(value, str):
+        return parse_number(value)
+    return value
+
+
+def human_integer(value: object) -> object:
+    """As `human_number`, and a whole float (2048.0, "2k") becomes an int."""
+    value = human_number(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
 from advisor.core.catalog import Fraction, Frozen, ModelSpec, Positive, PositiveInt, Precision
+from advisor.core.units import human_number
 
 Kind = Literal["pretrain", "finetune", "inference"]
 Pricing = Literal["rent", "own"]
@@ -79,12 +80,17 @@ class Workload(Frozen):
         return self.precision
 
 
+HumanPositive = Annotated[float, BeforeValidator(human_number), Field(gt=0, allow_inf_nan=False)]
+"""A positive number that may be written "250k", "$2.10", "15T" in a scenario file."""
+HumanNonNegative = Annotated[float, BeforeValidator(human_number), Field(ge=0, allow_inf_nan=False)]
+
+
 class Constraints(Frozen):
     """Limits and preferences that decide between systems (used by `advise`)."""
 
-    deadline_days: Positive | None = None
-    budget_usd: Positive | None = None
-    need_within_days: Annotated[float, Field(ge=0)] | None = None
+    deadline_days: HumanPositive | None = None
+    budget_usd: HumanPositive | None = None
+    need_within_days: HumanNonNegative | None = None
     guaranteed_capacity: bool = False
     risk: Risk = "balanced"
     iteration_speed_matters: bool = False
@@ -97,7 +103,7 @@ def _every_system(value: Any) -> Any:
     return value
 
 
-PerSystem = Annotated[dict[str, Positive], BeforeValidator(_every_system)]
+PerSystem = Annotated[dict[str, HumanPositive], BeforeValidator(_every_system)]
 
 
 class Assumptions(Frozen):
@@ -107,8 +113,8 @@ class Assumptions(Frozen):
     goodput: Fraction | dict[str, Fraction] | None = None
     price_usd_per_gpu_hour: PerSystem = Field(default_factory=dict)
     capex_usd_per_node: PerSystem = Field(default_factory=dict)
-    pue: Annotated[float, Field(ge=1, le=3)] | None = None
-    electricity_usd_per_kwh: Positive | None = None
+    pue: Annotated[float, BeforeValidator(human_number), Field(ge=1, le=3)] | None = None
+    electricity_usd_per_kwh: HumanPositive | None = None
     wait_hours: Annotated[dict[str, Annotated[float, Field(ge=0)]], BeforeValidator(_every_system)] = Field(
         default_factory=dict
     )

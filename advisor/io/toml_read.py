@@ -134,7 +134,8 @@ def validation_messages(
             msg = "missing (required)"
         else:
             got = err.get("input")
-            shown = f" (got {_plain(got)})" if not isinstance(got, dict | list) else ""
+            quoted = isinstance(got, str) and repr(got) in err["msg"]
+            shown = f" (got {_plain(got)})" if not isinstance(got, dict | list) and not quoted else ""
             msg = f"{err['msg'].removeprefix('Value error, ')}{shown}"
         lines.append(f"{where}: {key_path(loc)}: {msg}")
     return lines
