@@ -319,9 +319,9 @@ def _what_would_change(
         if ratio < 1 + CLOSE_CALL:
             if objective == "cost":
                 price = run_est.price_usd_per_gpu_hour / ratio
-                unit = "rented" if workload.pricing == "rent" else "cost (TCO)"
+                condition = "it rented" if workload.pricing == "rent" else "its owner's TCO were"
                 lines.append(
-                    f"{runner} wins if it {unit} below ${price:.2f}/GPU-hour instead of "
+                    f"{runner} wins if {condition} below ${price:.2f}/GPU-hour instead of "
                     f"${run_est.price_usd_per_gpu_hour:.2f} (it is {fmt.percent(ratio - 1)} behind {winner})"
                 )
             else:
