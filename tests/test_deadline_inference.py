@@ -135,21 +135,33 @@ def test_a100_is_cheaper_per_token_for_decode_heavy_serving():
     )
 
 
+# KV cache per token, from each model's published attention configuration (BF16 cache):
+# Llama 3 70B: 80 layers x 8 KV heads x 128 x 2 (K, V) x 2 bytes = 320 KiB; Llama 2 7B (multi-head):
+# 32 x 32 x 128 x 2 x 2 = 512 KiB; DeepSeek-V3 (latent attention, 512 + 64 cached): 61 x 576 x 2.
+@pytest.mark.parametrize(
+    ("model", "bytes_per_token"),
+    [("llama3-70b", 327_680), ("llama2-7b", 524_288), ("llama3-405b", 126 * 8 * 128 * 2 * 2),
+     ("deepseek-v3", 61 * 576 * 2), ("gpt3-175b", 96 * 96 * 128 * 2 * 2)],
+)
+def test_kv_cache_matches_published_attention(model, bytes_per_token):
+    assert kv_cache_bytes_per_token(CATALOG.model(model)) == bytes_per_token
+
+
 def test_replica_holds_weights_and_kv_cache():
     est = estimate(serve("llama3-70b"), "h100", CATALOG)
     weights = 2 * 70.55e9
-    kv = kv_cache_bytes_per_token(CATALOG.model("llama3-70b")) * 1000 * 32
-    assert (
-        est.serving.replica_gpus == 4
-    )  # 141 GB + 10.7 GB over 72 GB usable per GPU, rounded to a power of two
+    kv = 327_680 * 1000 * 32  # 1,000-token contexts (500 prompt + 500 output), batch 32
     assert est.memory.required_gib == pytest.approx((weights + kv) / 2**30)
+    assert est.serving.replica_gpus == 4  # 152 GB over 72 GB usable per GPU, rounded up to a power of two
     assert est.serving.replicas == 2
 
 
 def test_fp8_halves_weight_reads():
-    bf16 = estimate(serve(prompt_tokens=1, output_tokens=2000), "h100", CATALOG)
-    fp8 = estimate(serve(prompt_tokens=1, output_tokens=2000, precision="fp8"), "h100", CATALOG)
-    assert fp8.tokens_per_second_per_gpu > 1.6 * bf16.tokens_per_second_per_gpu
+    # Decode-bound Llama 3 8B at batch 8: bytes per step = weights + KV (1.05 GB); FP8 halves the weights.
+    shape = dict(prompt_tokens=1, output_tokens=2000, serving_batch=8)
+    bf16 = estimate(serve("llama3-8b", **shape), "h100", CATALOG)
+    fp8 = estimate(serve("llama3-8b", **shape, precision="fp8"), "h100", CATALOG)
+    assert fp8.tokens_per_second_per_gpu / bf16.tokens_per_second_per_gpu == pytest.approx(1.85, abs=0.1)
 
 
 def test_gpus_for_a_target_rate():

@@ -266,6 +266,26 @@ def _headline(winner: str | None, candidates: Sequence[Candidate], workload: Wor
     )
 
 
+def _relaxations(est: Estimate, blockers: set[str | None], constraints: Constraints) -> list[str]:
+    """The constraint values under which `est` would be feasible, in words."""
+    parts = []
+    if "deadline" in blockers and constraints.deadline_days is not None:
+        parts.append(
+            f"the run may take {est.time_to_result_hours / HOURS_PER_DAY:.1f} days instead of "
+            f"{constraints.deadline_days:g}"
+        )
+    if "budget" in blockers and constraints.budget_usd is not None:
+        parts.append(
+            f"the budget were {fmt.money(est.cost_usd)} instead of {fmt.money(constraints.budget_usd)}"
+        )
+    if "capacity" in blockers and constraints.need_within_days is not None:
+        wait_days = est.time_breakdown_hours["wait"] / HOURS_PER_DAY
+        parts.append(
+            f"capacity may arrive in {wait_days:.0f} days instead of {constraints.need_within_days:g}"
+        )
+    return parts
+
+
 def _what_would_change(
     winner: str | None,
     ranked: list[str],
@@ -282,35 +302,25 @@ def _what_would_change(
     lines: list[str] = []
     win_est = estimates.get(winner) if winner else None
     win_score = scores.get(winner) if winner else None
-    negotiable = {"deadline", "budget", "capacity"}
+    blocked: list[tuple[float, str, list[str]]] = []
     for sid, est in estimates.items():
         if est is None or sid == winner or sid in scores:
             continue
         blockers = {r.constraint for r in reasons[sid] if r.kind in ("infeasible", "exclude")}
-        if not blockers or not blockers <= negotiable:
-            continue
-        if (
-            best is not None
-            and win_score is not None
-            and _metric(est, objective) / best * factors[sid] >= win_score
-        ):
-            continue
-        parts = []
-        if "deadline" in blockers and constraints.deadline_days is not None:
-            parts.append(
-                f"the run may take {est.time_to_result_hours / HOURS_PER_DAY:.1f} days instead of "
-                f"{constraints.deadline_days:g}"
+        if blockers and blockers <= {"deadline", "budget", "capacity"}:
+            blocked.append(
+                (_metric(est, objective) * factors[sid], sid, _relaxations(est, blockers, constraints))
             )
-        if "budget" in blockers and constraints.budget_usd is not None:
-            parts.append(
-                f"the budget were {fmt.money(est.cost_usd)} instead of {fmt.money(constraints.budget_usd)}"
-            )
-        if "capacity" in blockers and constraints.need_within_days is not None:
-            wait_days = est.time_breakdown_hours["wait"] / HOURS_PER_DAY
-            parts.append(
-                f"capacity may arrive in {wait_days:.0f} days instead of {constraints.need_within_days:g}"
-            )
-        lines.append(f"{sid} wins if " + " and ".join(parts))
+    blocked.sort()
+    if winner is not None and best is not None and win_score is not None:
+        better = [(score, sid, parts) for score, sid, parts in blocked if score / best < win_score]
+        if better:
+            _, sid, parts = better[0]
+            lines.append(f"{sid} wins if " + " and ".join(parts))
+    elif blocked:
+        for index, (_, sid, parts) in enumerate(blocked[:3]):
+            role = "becomes feasible, and the best choice," if index == 0 else "becomes feasible"
+            lines.append(f"{sid} {role} if " + " and ".join(parts))
     if winner is not None and len(ranked) > 1 and win_est is not None:
         runner = ranked[1]
         ratio = scores[runner] / scores[winner]

@@ -7,7 +7,7 @@ threshold, the winner changes (a property test checks this).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import partial
@@ -58,8 +58,142 @@ def _bisect(
     return outside
 
 
+@dataclass(frozen=True)
+class _Probe:
+    """One input to move: whose, from where, which way, within what bounds, and how to say the result."""
+
+    input: str
+    system: str
+    current: float
+    direction: float
+    bounds: tuple[float, float]
+    update: Callable[[float], dict[str, Any]]
+    say: Callable[[float], str]
+    report_none: bool = True
+
+
 def _electricity_sentence(runner: str, side: str, now: float, threshold: float) -> str:
     return f"{runner} wins if electricity costs {side} ${threshold:.3f}/kWh (now ${now:.3f})"
+
+
+def _wins_at(still_wins: Callable[[dict[str, Any]], bool], probe: _Probe, value: float) -> bool:
+    return still_wins(probe.update(value))
+
+
+def _per_system(assumptions: Assumptions, name: str, system: str, value: float) -> dict[str, Any]:
+    """An `Assumptions` update that sets `name` for `system` only, keeping any other systems' values."""
+    current = getattr(assumptions, name)
+    mapping = dict(current) if isinstance(current, dict) else {}
+    if isinstance(current, float):  # a single goodput for every system
+        mapping = {"*": current}
+    return {name: {**mapping, system: value}}
+
+
+def _probes(
+    rec: Recommendation,
+    workload: Workload,
+    catalog: Catalog,
+    assumptions: Assumptions,
+    winner: str,
+    runner: str,
+) -> list[_Probe]:
+    w_est, r_est = rec.candidate(winner).estimate, rec.candidate(runner).estimate
+    assert w_est is not None and r_est is not None
+    rent = workload.pricing == "rent"
+    key = "price_usd_per_gpu_hour" if rent else "capex_usd_per_node"
+    name = "price" if rent else "capex"
+
+    def price_of(system: str, est: Any) -> float:
+        set_value = assumptions.for_system(key, system)
+        if set_value is not None:
+            return set_value
+        return est.price_usd_per_gpu_hour if rent else catalog.system(system).capex.all_in_usd_per_node
+
+    def show(value: float, system: str) -> str:
+        if rent:
+            return f"${value:.2f}/GPU-hour"
+        return f"{fmt.money(value)} per {catalog.system(system).interconnect.node_name}"
+
+    def setter(field: str, system: str) -> Callable[[float], dict[str, Any]]:
+        return lambda value: _per_system(assumptions, field, system, value)
+
+    verb = "rents" if rent else "costs"
+    w_price, r_price = price_of(winner, w_est), price_of(runner, r_est)
+    probes = [
+        _Probe(
+            name,
+            winner,
+            w_price,
+            +1,
+            (1e-6, 1e9),
+            setter(key, winner),
+            lambda t: (
+                f"{runner} becomes the better choice if {winner} {verb} above {show(t, winner)} "
+                f"(now {show(w_price, winner)})"
+            ),
+        ),
+        _Probe(
+            name,
+            runner,
+            r_price,
+            -1,
+            (1e-6, 1e9),
+            setter(key, runner),
+            lambda t: f"{runner} wins if it {verb} below {show(t, runner)} (now {show(r_price, runner)})",
+        ),
+    ]
+    if workload.kind != "inference":
+        probes += [
+            _Probe(
+                "goodput",
+                winner,
+                w_est.goodput,
+                -1,
+                (0.01, 1.0),
+                setter("goodput", winner),
+                lambda t: (
+                    f"{winner} stops being the better choice below {fmt.percent(t)} goodput "
+                    f"(now {fmt.percent(w_est.goodput)})"
+                ),
+            ),
+            _Probe(
+                "mfu",
+                winner,
+                w_est.mfu,
+                -1,
+                (0.005, 1.0),
+                setter("mfu", winner),
+                lambda t: (
+                    f"{winner} stops being the better choice below {fmt.percent(t)} MFU "
+                    f"(now {fmt.percent(w_est.mfu)})"
+                ),
+            ),
+            _Probe(
+                "mfu",
+                runner,
+                r_est.mfu,
+                +1,
+                (0.005, 1.0),
+                setter("mfu", runner),
+                lambda t: f"{runner} wins above {fmt.percent(t)} MFU (now {fmt.percent(r_est.mfu)})",
+            ),
+        ]
+    if not rent and rec.objective in ("cost", "balanced"):
+        elec = assumptions.electricity_usd_per_kwh or catalog.economics.electricity.usd_per_kwh
+        for direction, side in ((+1, "above"), (-1, "below")):
+            probes.append(
+                _Probe(
+                    "electricity",
+                    "all",
+                    elec,
+                    direction,
+                    (1e-4, 10.0),
+                    lambda value: {"electricity_usd_per_kwh": value},
+                    partial(_electricity_sentence, runner, side, elec),
+                    report_none=False,
+                )
+            )
+    return probes
 
 
 def break_evens(
@@ -70,147 +204,39 @@ def break_evens(
     *,
     assumptions: Assumptions,
     today: date | None,
+    gpus_by_system: Mapping[str, int] | None = None,
 ) -> tuple[str | None, list[BreakEven]]:
-    """Thresholds at which the runner-up overtakes the winner, one input at a time."""
+    """Thresholds at which the runner-up overtakes the winner, one input at a time (same sizing as `rec`)."""
     ranked = [c for c in rec.candidates if c.feasible]
     if rec.winner is None or len(ranked) < 2:
         return None, []
     winner, runner = ranked[0].system, ranked[1].system
-    w_est, r_est = ranked[0].estimate, ranked[1].estimate
-    assert w_est is not None and r_est is not None
 
     def still_wins(update: dict[str, Any]) -> bool:
-        trial = assumptions.model_copy(update=update)
         result = advise(
             workload,
             catalog,
             rules,
             constraints=rec.constraints,
             objective=rec.objective,
-            assumptions=trial,
+            assumptions=assumptions.model_copy(update=update),
             systems=[winner, runner],
             today=today,
+            gpus_by_system=gpus_by_system,
         )
         return result.winner == winner
 
-    def per_system(name: str, system: str, value: float) -> dict[str, Any]:
-        current = getattr(assumptions, name)
-        mapping = dict(current) if isinstance(current, dict) else {}
-        if name == "goodput" and isinstance(current, float):
-            mapping = {"*": current}
-        return {name: {**mapping, system: value}}
-
-    found: list[BreakEven] = []
-
-    def probe(
-        input_name: str,
-        system: str,
-        current: float,
-        direction: float,
-        lower: float,
-        upper: float,
-        update: Callable[[float], dict[str, Any]],
-        say: Callable[[float], str],
-        report_none: bool = True,
-    ) -> None:
-        threshold = _bisect(lambda v: still_wins(update(v)), current, direction, lower, upper)
-        if threshold is None and not report_none:
-            return
+    found = []
+    for probe in _probes(rec, workload, catalog, assumptions, winner, runner):
+        threshold = _bisect(
+            partial(_wins_at, still_wins, probe), probe.current, probe.direction, *probe.bounds
+        )
+        if threshold is None and not probe.report_none:
+            continue
         sentence = (
-            say(threshold)
+            probe.say(threshold)
             if threshold is not None
-            else (f"no {input_name} of {system} within range flips the answer")
+            else f"no {probe.input} of {probe.system} within range flips the answer"
         )
-        found.append(BreakEven(input_name, system, current, threshold, sentence))
-
-    rent = workload.pricing == "rent"
-    price_key = "price_usd_per_gpu_hour" if rent else "capex_usd_per_node"
-    w_price = w_est.price_usd_per_gpu_hour if rent else catalog.system(winner).capex.all_in_usd_per_node
-    r_price = r_est.price_usd_per_gpu_hour if rent else catalog.system(runner).capex.all_in_usd_per_node
-    if assumptions.for_system(price_key, winner) is not None:
-        w_price = assumptions.for_system(price_key, winner) or w_price
-    if assumptions.for_system(price_key, runner) is not None:
-        r_price = assumptions.for_system(price_key, runner) or r_price
-    noun = "rents" if rent else "costs"
-
-    def unit_of(system: str) -> str:
-        return "/GPU-hour" if rent else f" per {catalog.system(system).interconnect.node_name}"
-
-    def money(v: float) -> str:
-        return f"${v:.2f}" if rent else fmt.money(v)
-
-    probe(
-        "price" if rent else "capex",
-        winner,
-        w_price,
-        +1,
-        1e-6,
-        1e9,
-        lambda v: per_system(price_key, winner, v),
-        lambda t: (
-            f"{runner} becomes the better choice if {winner} {noun} above {money(t)}{unit_of(winner)} "
-            f"(now {money(w_price)})"
-        ),
-    )
-    probe(
-        "price" if rent else "capex",
-        runner,
-        r_price,
-        -1,
-        1e-6,
-        1e9,
-        lambda v: per_system(price_key, runner, v),
-        lambda t: f"{runner} wins if it {noun} below {money(t)}{unit_of(runner)} (now {money(r_price)})",
-    )
-    if workload.kind != "inference":
-        probe(
-            "goodput",
-            winner,
-            w_est.goodput,
-            -1,
-            0.01,
-            1.0,
-            lambda v: per_system("goodput", winner, v),
-            lambda t: (
-                f"{winner} stops being the better choice below {fmt.percent(t)} goodput "
-                f"(now {fmt.percent(w_est.goodput)})"
-            ),
-        )
-        probe(
-            "mfu",
-            winner,
-            w_est.mfu,
-            -1,
-            0.005,
-            1.0,
-            lambda v: per_system("mfu", winner, v),
-            lambda t: (
-                f"{winner} stops being the better choice below {fmt.percent(t)} MFU "
-                f"(now {fmt.percent(w_est.mfu)})"
-            ),
-        )
-        probe(
-            "mfu",
-            runner,
-            r_est.mfu,
-            +1,
-            0.005,
-            1.0,
-            lambda v: per_system("mfu", runner, v),
-            lambda t: f"{runner} wins above {fmt.percent(t)} MFU (now {fmt.percent(r_est.mfu)})",
-        )
-    if not rent and rec.objective in ("cost", "balanced"):
-        elec = assumptions.electricity_usd_per_kwh or catalog.economics.electricity.usd_per_kwh
-        for direction in (+1, -1):
-            probe(
-                "electricity",
-                "all",
-                elec,
-                direction,
-                1e-4,
-                10.0,
-                lambda v: {"electricity_usd_per_kwh": v},
-                partial(_electricity_sentence, runner, "above" if direction > 0 else "below", elec),
-                report_none=False,
-            )
+        found.append(BreakEven(probe.input, probe.system, probe.current, threshold, sentence))
     return runner, found

@@ -175,6 +175,9 @@ class ModelSpec(Frozen):
     seq_len: PositiveInt
     vocab: PositiveInt | None = None
     experts: PositiveInt | None = None
+    kv_dim: PositiveInt | None = Field(
+        None, description="Values the KV cache holds per token per layer (K and V together)."
+    )
     source: str = ""
     as_of: str = ""
     note: str = ""

@@ -29,7 +29,11 @@ _NO_ASSUMPTIONS = Assumptions()
 
 
 def run_precision(workload: Workload, system: System) -> tuple[Precision, list[str]]:
-    """The precision that will actually run, with a warning for each fallback."""
+    """The precision that will actually run, with a warning for each fallback.
+
+    A stack without FP8 support runs BF16. A precision the GPU lacks falls back to the next wider one
+    it has: FP4 on Hopper runs FP8, FP8 on A100 runs BF16.
+    """
     warnings = []
     precision = workload.precision
     if precision != "bf16" and not workload.fp8_stack:
@@ -37,9 +41,12 @@ def run_precision(workload: Workload, system: System) -> tuple[Precision, list[s
             f"{precision.upper()} requested but the software stack has no FP8 support: running BF16"
         )
         precision = "bf16"
-    if system.compute.peak_tflops(precision) is None:
-        warnings.append(f"{system.name} has no {precision.upper()} tensor cores: running BF16")
-        precision = "bf16"
+    wider: dict[Precision, Precision] = {"fp4": "fp8", "fp8": "bf16"}
+    requested = precision
+    while system.compute.peak_tflops(precision) is None:
+        precision = wider[precision]
+    if precision != requested:
+        warnings.append(f"{system.name} has no {requested.upper()} tensor cores: running {precision.upper()}")
     return precision, warnings
 
 
@@ -262,6 +269,13 @@ def _serving(
     )
 
 
+def _gpus_paid(workload: Workload, unit: int) -> int:
+    """GPUs paid for: each one when renting; whole nodes or racks when buying."""
+    if workload.pricing == "rent":
+        return workload.gpus
+    return math.ceil(workload.gpus / unit) * unit
+
+
 def estimate(
     workload: Workload, system_id: str, catalog: Catalog, assumptions: Assumptions | None = None
 ) -> Estimate:
@@ -281,8 +295,14 @@ def estimate(
     billed_hours = run_hours + setup_hours
     gpu_hours = billed_hours * workload.gpus
 
+    unit = system.interconnect.gpus_per_node
+    gpus_paid = _gpus_paid(workload, unit)
     hourly = hourly_cost(workload, system, catalog, assumptions)
-    cost_breakdown = {part: value * gpu_hours for part, value in hourly.parts.items()}
+    # An owner pays for whole nodes or racks (capex, hosting, maintenance) but powers only those running.
+    cost_breakdown = {
+        part: value * billed_hours * (workload.gpus if part == "power" else gpus_paid)
+        for part, value in hourly.parts.items()
+    }
     cost = sum(cost_breakdown.values())
 
     econ = catalog.economics
@@ -290,11 +310,14 @@ def estimate(
     kwh = energy_kwh(draw.all_in_w, gpu_hours)
     energy_breakdown = {part: energy_kwh(watts, gpu_hours) for part, watts in draw.parts().items()}
 
-    unit = system.interconnect.gpus_per_node
-    if workload.gpus > unit and workload.gpus % unit:
+    node = system.interconnect.node_name
+    if gpus_paid > workload.gpus:
         warnings.append(
-            f"{workload.gpus} GPUs is not a whole number of {unit}-GPU {system.interconnect.node_name}s"
+            f"{workload.gpus} GPUs means buying {gpus_paid // unit} whole {unit}-GPU {node}(s): "
+            f"the {gpus_paid - workload.gpus} idle GPUs are paid for"
         )
+    elif workload.gpus > unit and workload.gpus % unit:
+        warnings.append(f"{workload.gpus} GPUs is not a whole number of {unit}-GPU {node}s")
 
     model = workload.model
     goodput = speed.goodput
@@ -341,6 +364,7 @@ def estimate(
             "downtime": run_hours - compute_hours,
         },
         gpu_hours=gpu_hours,
+        gpus_paid=gpus_paid,
         price_usd_per_gpu_hour=hourly.total,
         price_breakdown_usd_per_gpu_hour=dict(hourly.parts),
         cost_usd=cost,

@@ -55,9 +55,18 @@ def custom_model(
     seq_len: int | None = None,
     name: str | None = None,
 ) -> ModelSpec:
-    """A model given by its parameter count; the architecture is inferred where not given."""
+    """A model given by its parameter count; the architecture is inferred where not given.
+
+    With only one of `layers` and `hidden`, the other is chosen so that 12·layers·hidden² ≈ N.
+    """
     active = params_active if params_active is not None else params_total
     inferred_layers, inferred_hidden = infer_architecture(active)
+    if layers is not None and hidden is None:  # keep 12·layers·hidden² ≈ N with the layers given
+        inferred_hidden = max(
+            HIDDEN_MULTIPLE, round((active / (12 * layers)) ** 0.5 / HIDDEN_MULTIPLE) * HIDDEN_MULTIPLE
+        )
+    elif hidden is not None and layers is None:
+        inferred_layers = max(1, round(active / (12 * hidden**2)))
     family = "moe" if active < params_total else "dense"
     label = f"{params_total / 1e9:.4g}B" + (f" ({active / 1e9:.4g}B active)" if family == "moe" else "")
     return ModelSpec(

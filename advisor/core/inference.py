@@ -7,8 +7,11 @@ so it takes max(bytes / (GPUs x HBM bandwidth x efficiency), 2·N_active·batch 
 Prefill of each request's prompt is compute-bound at the prefill MFU. Throughput per GPU is generated
 tokens over GPU-seconds, counting both.
 
-KV cache per token = 2 (K and V) x layers x (hidden / 8, grouped-query attention with 8 query heads
-per KV head, as Llama 3 70B/405B) x 2 bytes. Efficiencies are catalog assumptions (`[inference]`).
+KV cache per token = layers x `kv_dim` (the values cached per token per layer, K and V together, from
+the model's attention: 2 x 8 KV heads x 128 = 2,048 for Llama 3; 2 x hidden for multi-head attention;
+576 for DeepSeek-V3's latent attention) x 2 bytes (BF16 cache). A custom model without it is assumed to
+use grouped-query attention with 8 query heads per KV head: 2 x hidden / 8. Efficiencies are catalog
+assumptions (`[inference]`).
 """
 
 from __future__ import annotations
@@ -38,8 +41,9 @@ class Serving:
 
 
 def kv_cache_bytes_per_token(model: ModelSpec) -> float:
-    """K and V for every layer, grouped-query attention (hidden / 8 per K or V)."""
-    return 2 * model.layers * (model.hidden / GQA_GROUP) * KV_BYTES
+    """Bytes of KV cache per token: every layer's cached values (`kv_dim`), at 2 bytes each."""
+    kv_dim = model.kv_dim if model.kv_dim is not None else 2 * model.hidden / GQA_GROUP
+    return model.layers * kv_dim * KV_BYTES
 
 
 def serving_throughput(

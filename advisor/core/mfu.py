@@ -8,16 +8,17 @@ The method (also in the README, "How MFU is chosen"):
    default is the newest published figure for each configuration, and `--software 2024-01` reproduces
    the January 2024 table. Groups more than `max_age_months` older than the newest release on the
    system and precision are dropped as superseded (2023 H100 figures give way to 2025 ones).
-3. A system with an `mfu_proxy_system` (H200 → H100: same compute die) borrows the proxy's groups for
-   configurations it has no figure of its own for. A precision with no figure at all on the system is
-   transferred from another precision by the published ratio (`precision_ratio_to_fp8`).
+3. A system with an `mfu_proxy_system` (H200 → H100: same compute die) borrows the proxy's groups; for a
+   configuration both have, the newer release wins. When the system has no figure for the workload's
+   family (dense or MoE) at the precision that runs, the same family at another precision is used,
+   scaled by the published ratio (`precision_ratio_to_fp8`); only then the other family, scaled by
+   `moe_per_dense`.
 4. A workload matching a point (model, sequence length, GPU count) gets that point's MFU exactly.
 5. Otherwise, within each group MFU is interpolated in log2(GPUs) between its points and extrapolated
    beyond them by the published weak-scaling loss per doubling of the cluster (`loss_per_doubling`).
 6. Across groups, MFU is interpolated in log(active parameters) between the nearest smaller and larger
-   models of the same family (dense or MoE), among groups whose sequence length is within
-   `seq_window`x of the workload's; outside the range the nearest model's value holds. A family with no
-   figure on the system uses the other family's value scaled by `moe_per_dense`.
+   models of the family, among groups whose sequence length is within `seq_window`x of the workload's;
+   outside the range the nearest model's value holds.
 """
 
 from __future__ import annotations
@@ -128,42 +129,54 @@ class MfuIndex:
     def _direct_groups(
         self, system_id: str, precision: Precision, software: str | None
     ) -> tuple[list[Group], list[str]]:
-        """The system's own groups, plus its proxy's for configurations it has no figure for."""
+        """The system's own groups merged with its proxy's: for a configuration both have, the newer
+        release wins (a tie keeps the system's own figure)."""
         groups, warnings = self._groups(system_id, precision, software)
         proxy = self._catalog.systems[system_id].mfu_proxy_system
         if proxy is None:
             return groups, warnings
-        own = {(g[0].point.model, g[0].seq_len) for g in groups}
         proxy_groups, proxy_warnings = self._groups(proxy, precision, software)
-        borrowed = [
-            tuple(replace(c, proxy_of=proxy) for c in g)
-            for g in proxy_groups
-            if (g[0].point.model, g[0].seq_len) not in own
-        ]
-        if borrowed:
-            return groups + borrowed, warnings + proxy_warnings
-        return groups, warnings
+        merged = {(g[0].point.model, g[0].seq_len): g for g in groups}
+        for group in proxy_groups:
+            key = (group[0].point.model, group[0].seq_len)
+            if key not in merged or group[0].point.software > merged[key][0].point.software:
+                merged[key] = tuple(replace(c, proxy_of=proxy) for c in group)
+        if any(g[0].proxy_of for g in merged.values()):
+            warnings = warnings + proxy_warnings
+        return list(merged.values()), warnings
 
     def _candidate_groups(
-        self, system_id: str, precision: Precision, software: str | None
+        self, system_id: str, precision: Precision, family: str, software: str | None
     ) -> tuple[list[Group], float, list[str], str]:
-        """Groups at `precision`, else transferred from another precision (factor, warnings, note)."""
-        groups, warnings = self._direct_groups(system_id, precision, software)
-        if groups:
-            return groups, 1.0, warnings, ""
+        """Groups of the workload's family at `precision`; else the same family at another precision
+        (× the published precision ratio); else the other family (× moe_per_dense). Returns the groups,
+        the factor to apply, warnings and a note for the basis."""
         ratios = self._scaling.precision_ratio_to_fp8
-        for other in PRECISIONS:
-            if other == precision or precision not in ratios or other not in ratios:
-                continue
-            other_groups, other_warnings = self._direct_groups(system_id, other, software)
-            if other_groups:
-                factor = ratios[precision] / ratios[other]
-                note = (
-                    f"no published {precision} figure for {system_id}; {other} calibration × {factor:.2f} "
-                    f"(published {precision}/{other} MFU ratio)"
-                )
-                return other_groups, factor, [*other_warnings, note], note
-        return [], 1.0, warnings, ""
+        moe = self._scaling.moe_per_dense
+        others = [p for p in PRECISIONS if p != precision and p in ratios and precision in ratios]
+        for same_family in (True, False):
+            for source in [precision, *others]:
+                groups, warnings = self._direct_groups(system_id, source, software)
+                groups = [g for g in groups if (g[0].family == family) == same_family]
+                if not groups:
+                    continue
+                factor, notes = 1.0, []
+                if source != precision:
+                    factor *= ratios[precision] / ratios[source]
+                    notes.append(
+                        f"no published {precision} {family} figure for {system_id}; {source} calibration × "
+                        f"{ratios[precision] / ratios[source]:.2f} (published {precision}/{source} MFU ratio)"
+                    )
+                if not same_family:
+                    ratio = moe if family == "moe" else 1 / moe
+                    factor *= ratio
+                    other = "dense" if family == "moe" else "moe"
+                    notes.append(
+                        f"no {family} figure for {system_id}; {other} calibration × {ratio:.2f} "
+                        "(moe_per_dense)"
+                    )
+                return groups, factor, [*warnings, *notes], "; ".join(notes)
+        return [], 1.0, [], ""
 
     def _resolve(
         self,
@@ -176,7 +189,8 @@ class MfuIndex:
         gpus: int,
         software: str | None,
     ) -> MfuResult:
-        groups, factor, warnings, basis_note = self._candidate_groups(system_id, precision, software)
+        """See the module docstring; `lru_cache`d per catalog as `resolve`."""
+        groups, factor, warnings, basis_note = self._candidate_groups(system_id, precision, family, software)
         if not groups:
             raise LookupError(
                 f"no MFU calibration for {system_id} at {precision}; give the MFU explicitly (--mfu)"
@@ -195,15 +209,7 @@ class MfuIndex:
                                 (cal.source,),
                                 tuple(warnings),
                             )
-        same_family = [g for g in groups if g[0].family == family]
-        if not same_family:
-            other = "dense" if family == "moe" else "moe"
-            ratio = self._scaling.moe_per_dense if family == "moe" else 1 / self._scaling.moe_per_dense
-            factor *= ratio
-            note = f"no {family} figure for {system_id}; {other} calibration × {ratio:.2f} (moe_per_dense)"
-            warnings.append(note)
-            basis_note = f"{basis_note}; {note}" if basis_note else note
-            same_family = groups
+        same_family = groups
         window = self._scaling.seq_window
         near = [g for g in same_family if 1 / window <= g[0].seq_len / seq_len <= window]
         pool = near or same_family

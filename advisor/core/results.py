@@ -87,6 +87,8 @@ class Estimate:
     time_to_result_hours: float
     time_breakdown_hours: dict[str, float]
     gpu_hours: float
+    gpus_paid: int
+    """GPUs paid for: the cluster when renting, whole nodes or racks when buying."""
     price_usd_per_gpu_hour: float
     price_breakdown_usd_per_gpu_hour: dict[str, float]
     cost_usd: float

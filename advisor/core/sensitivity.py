@@ -235,5 +235,7 @@ def sensitivity(
     runner: str | None = None
     evens: list[BreakEven] = []
     if with_break_evens:
-        runner, evens = break_evens(rec, workload, catalog, rules, assumptions=assumptions, today=today)
+        runner, evens = break_evens(
+            rec, workload, catalog, rules, assumptions=assumptions, today=today, gpus_by_system=gpus_by_system
+        )
     return rec, Sensitivity(rec.winner, runner, ranges, robust, bars, tuple(evens), speed_for_price(rec))

@@ -174,6 +174,7 @@ class _Parts:
     tokens: float
     price_parts: Mapping[str, float]
     it_w: float
+    paid_ratio: float
 
     @classmethod
     def of(cls, est: Estimate) -> _Parts:
@@ -187,6 +188,7 @@ class _Parts:
             est.tokens,
             est.price_breakdown_usd_per_gpu_hour,
             parts["gpu"] + parts["host"] + parts["network_storage"],
+            est.gpus_paid / est.gpus,
         )
 
 
@@ -209,7 +211,8 @@ def _outputs(
     else:
         p = parts.price_parts
         capex_parts = p["capex_amortisation"] + p["cost_of_capital"] + p["maintenance"]
-        price = capex_parts * ratio("capex") + p["hosting"] + p["power"] * pue_ratio * ratio("electricity")
+        owned = (capex_parts * ratio("capex") + p["hosting"]) * parts.paid_ratio
+        price = owned + p["power"] * pue_ratio * ratio("electricity")
     watts = est.power_w_per_gpu_all_in if pue is None else parts.it_w * pue
     return parts.wait_hours + billed, price * gpu_hours, watts * gpu_hours / 1000.0
 
