@@ -253,7 +253,7 @@ COMMANDS = ["estimate", "recommend", "sensitivity", "rules", "models", "systems"
 def test_fuzz_command_lines(monkeypatch, tmp_path):
     cached = CATALOG
     monkeypatch.setattr(commands, "load_catalog", lambda args: cached)
-    monkeypatch.setattr(commands, "load_rules", lambda args: RULES)
+    monkeypatch.setattr(commands, "load_rules", lambda args, catalog: RULES)
     rng = random.Random(5)
     codes: dict[int, int] = {}
     for _ in range(3000):

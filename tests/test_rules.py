@@ -201,12 +201,12 @@ CASES = {
         ("llama2-13b", 1e9, 8, "a100"),
         {"kind": "finetune"},
     ),
-    "a100-budget-first": ((*S7, "a100"), {"budget": 1e6}, (*S7, "a100"), {}),
+    "a100-budget-first": ((*S7, "a100"), {"budget": 1e6}, (*S7, "a100"), {"budget": 1e6, "deadline": 30}),
     "a100-without-fp8": ((*S7, "a100"), {"fp8_stack": False}, (*S7, "a100"), {}),
     "a100-guaranteed-availability": ((*S7, "a100"), {"guaranteed": True}, (*S7, "a100"), {}),
     "a100-short-jobs": ((*S7, "a100"), {}, (*S13, "a100"), {}),
-    "h200-only-for-70b-plus": ((*S13, "h200"), {}, ("llama3-70b", 1e10, 64, "h200"), {}),
-    "h200-for-70b-plus": (("llama3-70b", 1e10, 64, "h200"), {}, (*S13, "h200"), {}),
+    "h200-only-for-70b-plus": ((*S13, "h200"), {}, ("llama2-70b", 1e10, 64, "h200"), {}),
+    "h200-for-70b-plus": (("llama2-70b", 1e10, 64, "h200"), {}, (*S13, "h200"), {}),
     "hidden-cost-setup": (("llama2-7b", 1e7, 8, "h100"), {"kind": "finetune"}, (*S13, "h100"), {}),
     "hidden-cost-capacity-wait": ((*S13, "h100"), {}, (*S13, "a100"), {}),
     "gb200-perf-per-tco": ((*S13, "gb200-nvl72"), {}, (*S13, "h100"), {}),
@@ -282,3 +282,17 @@ def test_rule_files_are_where_the_package_finds_them():
     from advisor.io.paths import shipped_dir
 
     assert Path(shipped_dir("rules"), "field-test.toml").is_file()
+
+
+def test_rules_naming_an_unknown_system_are_refused(tmp_path, capsys):
+    from advisor.cli.main import main
+
+    path = tmp_path / "typo.toml"
+    path.write_text(
+        '[[rule]]\nid = "typo"\ntitle = "t"\nsource = "test"\nbecause = "b"\n'
+        'when.all = [{ fact = "system", op = "==", value = "h1OO" }]\neffects = [{ kind = "exclude" }]\n'
+    )
+    assert main(["rules", "check", str(path)]) == 1
+    assert "system 'h1OO' is not in the catalog; did you mean 'h100'?" in capsys.readouterr().err
+    assert main(["--rules", str(tmp_path), "recommend", "--model", "llama3-8b", "--tokens", "1e9"]) == 2
+    assert "is not in the catalog" in capsys.readouterr().err

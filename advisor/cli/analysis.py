@@ -57,7 +57,7 @@ def _analyse(args: argparse.Namespace, *, break_evens: bool, widen: float = 1.0,
     from advisor.core.run import run_scenario
 
     catalog = load_catalog(args)
-    rules = load_rules(args)
+    rules = load_rules(args, catalog)
     scenario = scenario_from_args(args, catalog)
     if getattr(args, "save", None):
         from advisor.io.scenario_files import save_scenario

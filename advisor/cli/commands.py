@@ -69,10 +69,14 @@ def load_catalog(args: argparse.Namespace) -> Any:
     return catalog
 
 
-def load_rules(args: argparse.Namespace) -> Any:
+def load_rules(args: argparse.Namespace, catalog: Any) -> Any:
+    """The rule set (`--rules DIR` or the shipped one), checked against the catalog's system ids."""
+    from advisor.core.rules import check_systems
     from advisor.io.rule_files import load_rules as _load
 
-    return _load(getattr(args, "rules", None))
+    rules = _load(getattr(args, "rules", None))
+    check_systems(rules, catalog.systems)
+    return rules
 
 
 def scenario_from_args(args: argparse.Namespace, catalog: Any, *, system: str | None = None) -> Any:
@@ -152,16 +156,19 @@ def _memory_message(est: Any) -> str:
 def cmd_rules_list(args: argparse.Namespace) -> int:
     from advisor.cli.render import render_rules
 
-    render_rules(load_rules(args))
+    render_rules(load_rules(args, load_catalog(args)))
     return 0
 
 
 def cmd_rules_check(args: argparse.Namespace) -> int:
+    from advisor.core.rules import check_systems
     from advisor.errors import RuleError
     from advisor.io.rule_files import check_rule_files
 
+    catalog = load_catalog(args)
     try:
         rules = check_rule_files(args.files)
+        check_systems(rules, catalog.systems)
     except RuleError as exc:
         print(f"advisor: {exc}", file=sys.stderr)
         return 1

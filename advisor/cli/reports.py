@@ -83,7 +83,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     fmt = output_format(args.output, args.format, FORMATS)
     catalog = load_catalog(args)
-    rules = load_rules(args)
+    rules = load_rules(args, catalog)
     if args.scenario:
         load_scenario(args.scenario, catalog)
     scenario = scenario_from_args(args, catalog)
@@ -103,7 +103,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     check_count(len(paths))
     fmt = output_format(args.output, args.format, COMPARE_FORMATS)
     catalog = load_catalog(args)
-    rules = load_rules(args)
+    rules = load_rules(args, catalog)
     scenarios = [load_scenario(path, catalog) for path in paths]
     comparison = build_comparison(
         scenarios, catalog, rules, today=date.today(), version=__version__, sources=paths

@@ -57,6 +57,8 @@ FACTS: dict[str, Fact] = {
             "The run must finish within this many days (unset: no deadline).",
         ),
         _w("budget_usd", "number", "USD", "The run must cost at most this (unset: no budget)."),
+        _w("has_deadline", "bool", "", "A deadline is set."),
+        _w("has_budget", "bool", "", "A budget is set."),
         _w("pricing", "text", "", "Rent by the GPU-hour or own the hardware.", ("rent", "own")),
         _w(
             "need_within_days",
@@ -122,6 +124,8 @@ def workload_facts(workload: Workload, constraints: Constraints, objective: str)
         "gpus": workload.gpus,
         "deadline_days": constraints.deadline_days,
         "budget_usd": constraints.budget_usd,
+        "has_deadline": constraints.deadline_days is not None,
+        "has_budget": constraints.budget_usd is not None,
         "pricing": workload.pricing,
         "need_within_days": constraints.need_within_days,
         "guaranteed_capacity": constraints.guaranteed_capacity,

@@ -274,6 +274,31 @@ def parse_rule_file(data: Mapping[str, Any], file: str) -> list[Rule]:
     return [rule for i, raw in enumerate(raw_rules) if (rule := parse_rule(raw, file, i)) is not None]
 
 
+def _leaves(node: Node) -> Iterable[Leaf]:
+    if isinstance(node, Leaf):
+        yield node
+    elif isinstance(node, Not):
+        yield from _leaves(node.item)
+    else:
+        for item in node.items:
+            yield from _leaves(item)
+
+
+def check_systems(rules: Iterable[Rule], system_ids: Iterable[str]) -> None:
+    """Every system a rule names exists in the catalog (a typo would otherwise never match)."""
+    known = sorted(system_ids)
+    for rule in rules:
+        for leaf in _leaves(rule.when):
+            if leaf.fact != "system":
+                continue
+            for value in leaf.value if isinstance(leaf.value, tuple) else (leaf.value,):
+                if value not in known:
+                    raise RuleError(
+                        f"{rule.file}: rule {rule.id!r}: when: system {value!r} is not in the catalog"
+                        f"{_did_you_mean(value, known)}"
+                    )
+
+
 def check_unique(rules: Iterable[Rule]) -> tuple[Rule, ...]:
     """Rule ids are unique across files."""
     seen: dict[str, Rule] = {}
