@@ -105,7 +105,8 @@ def test_no_feasible_system_explains_each():
     for cand in rec.candidates:
         assert not cand.feasible
         texts = [r.text for r in cand.reasons if r.kind == "infeasible"]
-        assert texts and "does not fit" in texts[0] and "GiB" in texts[0] and "at least" in texts[0]
+        assert texts and "does not fit: training state and activations need" in texts[0]
+        assert "GiB usable; the minimum is" in texts[0]
 
 
 def test_deadline_makes_slow_systems_infeasible_and_says_what_would_change():

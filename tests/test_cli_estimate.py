@@ -144,7 +144,8 @@ def test_memory_infeasible_says_needed_vs_available(capsys):
         capsys, "estimate", "--model", "llama3-405b", "--tokens", "1e12", "--gpus", "8", "--system", "a100"
     )
     assert code == 2
-    assert "does not fit on 8x a100" in err and "the minimum is" in err and "GiB" in err
+    assert "Llama 3 405B does not fit: training state and activations need" in err
+    assert "8x a100 hold" in err and "the minimum is" in err and "(--gpus)" in err
 
 
 def test_version_and_help_do_not_import_textual():

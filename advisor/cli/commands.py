@@ -137,17 +137,9 @@ def cmd_estimate(args: argparse.Namespace) -> int:
 
 
 def _memory_message(est: Any) -> str:
-    mem = est.memory
-    need = (
-        f"the minimum is {mem.min_gpus} GPUs"
-        if mem.min_gpus
-        else "no GPU count fits one sequence's activations"
-    )
-    return (
-        f"{est.model.name} does not fit on {est.gpus}x {est.system}: it needs {mem.required_gib:,.0f} GiB "
-        f"(training state {mem.state_gib:,.0f} GiB + activations), {est.gpus}x {est.system} hold "
-        f"{mem.available_gib:,.0f} GiB usable; {need} (--gpus)"
-    )
+    from advisor.core.results import fit_message
+
+    return f"{est.model.name} {fit_message(est.memory, est.gpus, est.system, est.kind)} (--gpus)"
 
 
 # --- rules ------------------------------------------------------------------------------------------

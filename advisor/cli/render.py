@@ -41,6 +41,8 @@ def _rows(estimates: Sequence[Any]) -> list[tuple[str, Callable[[Any], str]]]:
                 f"fits ({e.memory.required_gib:,.0f} of {e.memory.available_gib:,.0f} GiB)"
                 if e.memory.fits
                 else f"[red]needs ≥ {e.memory.min_gpus} GPUs[/]"
+                if e.memory.min_gpus
+                else "[red]does not fit[/]"
             ),
         ),
     ]
@@ -73,17 +75,25 @@ def render_estimates(estimates: Sequence[Any], workload: Any) -> None:
     for est in estimates:
         for warning in est.warnings:
             console.print(f"[yellow]warning[/] {est.system}: {warning}")
-    console.print(f"[dim]MFU: {first.mfu_basis.basis}[/]")
+    for est in estimates:
+        label = f"{est.system}: " if len(estimates) > 1 else ""
+        console.print(f"[dim]MFU {label}{escape(est.mfu_basis.basis)}[/]")
 
 
 def render_breakdowns(est: Any) -> None:
-    grid = Table.grid(padding=(0, 4))
-    grid.add_row(
+    """Cost, time and energy by part: side by side when the terminal is wide, else one under another."""
+    tables = (
         _breakdown("cost", est.cost_breakdown_usd, fmt.money),
         _breakdown("time", est.time_breakdown_hours, fmt.duration),
         _breakdown("energy", est.energy_breakdown_kwh, fmt.energy),
     )
-    console.print(grid)
+    if console.width >= 110:
+        grid = Table.grid(padding=(0, 4))
+        grid.add_row(*tables)
+        console.print(grid)
+    else:
+        for table in tables:
+            console.print(table)
 
 
 def _breakdown(title: str, parts: dict[str, float], show: Callable[[float], str]) -> Table:
@@ -257,7 +267,7 @@ def render_sensitivity(rec: Any, sens: Any) -> None:
         for bar in sens.tornado:
             table.add_row(
                 bar.input,
-                f"{bar.low:.3g}–{bar.high:.3g}",
+                f"{fmt.input_value(bar.input, bar.low)}–{fmt.input_value(bar.input, bar.high)}",
                 "█" * max(0, round(16 * bar.cost_swing / widest)),
                 f"{fmt.money(bar.cost_at_low)} → {fmt.money(bar.cost_at_high)}",
                 f"{fmt.duration(bar.hours_at_low)} → {fmt.duration(bar.hours_at_high)}",

@@ -17,7 +17,7 @@ from advisor.core.catalog import Catalog, System
 from advisor.core.estimate import estimate
 from advisor.core.facts import candidate_facts, workload_facts
 from advisor.core.recommendation import Candidate, FiredRule, Reason, Recommendation
-from advisor.core.results import Estimate
+from advisor.core.results import Estimate, fit_message
 from advisor.core.rules import Rule, RuleResult, evaluate
 from advisor.core.sourced import as_of_end
 from advisor.core.units import HOURS_PER_DAY
@@ -58,28 +58,26 @@ def _capacity_assumptions(
     return assumptions.model_copy(update={"wait_hours": waits})
 
 
-def _metric(est: Estimate, objective: Objective) -> float:
+def objective_metric(objective: str, hours: float, cost: float, kwh: float) -> float:
+    """What the ranking minimises: cost, time to result, energy, or for `balanced` sqrt(cost x time)."""
     if objective == "cost":
-        return est.cost_usd
+        return cost
     if objective == "time":
-        return est.time_to_result_hours
+        return hours
     if objective == "energy":
-        return est.energy_kwh
-    return math.sqrt(est.cost_usd * est.time_to_result_hours)
+        return kwh
+    return math.sqrt(cost * hours)
+
+
+def _metric(est: Estimate, objective: Objective) -> float:
+    return objective_metric(objective, est.time_to_result_hours, est.cost_usd, est.energy_kwh)
 
 
 def _constraint_reasons(est: Estimate, constraints: Constraints) -> list[Reason]:
     """Hard constraints that are arithmetic, each saying needed vs available."""
     reasons = []
-    mem = est.memory
-    if not mem.fits:
-        need = (
-            f"at least {mem.min_gpus} GPUs" if mem.min_gpus else "a shorter sequence or context parallelism"
-        )
-        text = (
-            f"does not fit: needs {mem.required_gib:,.0f} GiB (training state {mem.state_gib:,.0f} GiB), "
-            f"{est.gpus}x {est.system} hold {mem.available_gib:,.0f} GiB usable; needs {need}"
-        )
+    if not est.memory.fits:
+        text = fit_message(est.memory, est.gpus, est.system, est.kind)
         reasons.append(Reason("infeasible", text, constraint="memory"))
     days = est.time_to_result_hours / HOURS_PER_DAY
     if constraints.deadline_days is not None and days > constraints.deadline_days:
@@ -225,6 +223,7 @@ def advise(
             system_name=catalog.system(sid).name,
             feasible=sid in scores,
             score=scores.get(sid),
+            rule_factor=factors[sid],
             rank=ranked.index(sid) + 1 if sid in scores else None,
             estimate=estimates[sid],
             reasons=tuple(reasons[sid]),

@@ -20,6 +20,7 @@ from advisor.core.results import (
     MfuBasis,
     ModelSummary,
     ServingSummary,
+    fit_message,
 )
 from advisor.core.units import BYTES_PER_GIB, HOURS_PER_DAY, SECONDS_PER_HOUR
 from advisor.core.workload import Assumptions, Workload
@@ -169,14 +170,6 @@ def _training(
         warnings.extend(found.warnings)
     per_token = flops_per_token(workload)
     mem = memory_check(workload, system, catalog)
-    if not mem.fits:
-        need = (
-            f"at least {mem.min_gpus} GPUs" if mem.min_gpus else "a shorter sequence or context parallelism"
-        )
-        warnings.append(
-            f"does not fit: {mem.required_gib:,.0f} GiB of training state and activations, "
-            f"{workload.gpus}x {system.id} hold {mem.available_gib:,.0f} GiB usable; needs {need}"
-        )
     return _Throughput(
         flops_per_token=per_token,
         tokens_per_s_per_gpu=peak_tflops * 1e12 * mfu / per_token,
@@ -224,12 +217,7 @@ def _serving(
     )
     replicas = workload.gpus // serving.replica_gpus
     fits = replicas >= 1
-    if not fits:
-        warnings.append(
-            f"does not fit: weights and KV cache need {serving.replica_gpus} GPUs per replica, "
-            f"{workload.gpus} given"
-        )
-    elif replicas * serving.replica_gpus < workload.gpus:
+    if fits and replicas * serving.replica_gpus < workload.gpus:
         idle = workload.gpus - replicas * serving.replica_gpus
         warnings.append(
             f"{workload.gpus} GPUs make {replicas} replica(s) of {serving.replica_gpus}; "
@@ -287,6 +275,8 @@ def estimate(
     assert peak_tflops is not None  # run_precision falls back to BF16, which every system has
     speed_model = _serving if workload.kind == "inference" else _training
     speed = speed_model(workload, system, catalog, assumptions, precision, peak_tflops, warnings)
+    if not speed.memory.fits:
+        warnings.append(fit_message(speed.memory, workload.gpus, system.id, workload.kind))
 
     compute_hours = workload.tokens / (speed.tokens_per_s_per_gpu * speed.working_gpus) / SECONDS_PER_HOUR
     run_hours = compute_hours / speed.goodput.fraction

@@ -78,9 +78,9 @@ def duration_span(low_hours: float, high_hours: float) -> str:
 
 
 def money_span(low: float, high: float) -> str:
-    """`$1.52k–$2.10k`: both ends at the scale of the larger one."""
+    """`$1.52k–$2.1k`, `$2.32M–$2.72M`: both ends at the scale of the larger one."""
     for factor, suffix in ((1e9, "B"), (1e6, "M"), (1e3, "k")):
-        if high >= factor * 10 or (factor == 1e3 and high >= 1e3):
+        if high >= factor:
             return f"${low / factor:.3g}{suffix}–${high / factor:.3g}{suffix}"
     return f"${low:,.2f}–${high:,.2f}"
 
@@ -91,3 +91,16 @@ def energy_span(low_kwh: float, high_kwh: float) -> str:
         if high_kwh >= factor:
             return f"{low_kwh / factor:.3g}–{high_kwh / factor:.3g} {unit}"
     return f"{low_kwh:.3g}–{high_kwh:.3g} kWh"
+
+
+def input_value(name: str, value: float) -> str:
+    """An uncertain input's value in its own unit: MFU and goodput as %, prices and capex in dollars."""
+    if name in ("mfu", "goodput"):
+        return percent(value)
+    if name == "price":
+        return f"${value:.2f}/GPU-h"
+    if name == "capex":
+        return money(value)
+    if name == "electricity":
+        return f"{value * 100:.2f}¢/kWh"
+    return f"{value:.3g}"

@@ -31,6 +31,8 @@ class Candidate:
     system_name: str
     feasible: bool
     score: float | None
+    rule_factor: float
+    """Product of the fired prefer (1 - w) and penalize (1 + w) weights; the score's second factor."""
     rank: int | None
     estimate: Estimate | None
     reasons: tuple[Reason, ...]
@@ -41,6 +43,7 @@ class Candidate:
             "system_name": self.system_name,
             "feasible": self.feasible,
             "score": self.score,
+            "rule_factor": self.rule_factor,
             "rank": self.rank,
             "estimate": self.estimate.to_dict() if self.estimate else None,
             "reasons": [asdict(r) for r in self.reasons],

@@ -116,3 +116,22 @@ class Estimate:
     @property
     def time_to_result_days(self) -> float:
         return self.time_to_result_hours / HOURS_PER_DAY
+
+
+def fit_message(memory: MemorySummary, gpus: int, system: str, kind: str) -> str:
+    """Why a run does not fit: what it needs against what the GPUs hold, and the fewest GPUs that do."""
+    serving = kind == "inference"
+    what = "weights and KV cache" if serving else "training state and activations"
+    state = "weights" if serving else "training state"
+    if memory.min_gpus is None:
+        need = (
+            "no GPU count holds one sequence's activations: shorten the sequence or use context parallelism"
+        )
+    elif serving:
+        need = f"one replica needs {memory.min_gpus} GPUs"
+    else:
+        need = f"the minimum is {memory.min_gpus} GPUs"
+    return (
+        f"does not fit: {what} need {memory.required_gib:,.0f} GiB ({state} {memory.state_gib:,.0f} GiB), "
+        f"{gpus}x {system} hold {memory.available_gib:,.0f} GiB usable; {need}"
+    )

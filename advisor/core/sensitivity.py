@@ -11,13 +11,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
 from advisor.core import fmt
-from advisor.core.advise import advise
+from advisor.core.advise import advise, objective_metric
 from advisor.core.breakeven import BreakEven, break_evens
 from advisor.core.catalog import Catalog
 from advisor.core.recommendation import Recommendation
@@ -94,36 +94,16 @@ class Sensitivity:
         }
 
 
-def _factor(rec: Recommendation, system: str) -> float:
-    factor = 1.0
-    for reason in rec.candidate(system).reasons:
-        if reason.kind == "prefer" and reason.weight:
-            factor *= 1 - reason.weight
-        elif reason.kind == "penalize" and reason.weight:
-            factor *= 1 + reason.weight
-    return factor
-
-
-def _metric(objective: str, hours: float, cost: float, kwh: float) -> float:
-    if objective == "cost":
-        return cost
-    if objective == "time":
-        return hours
-    if objective == "energy":
-        return kwh
-    return (cost * hours) ** 0.5
-
-
 def robustness(
-    rec: Recommendation, spreads: dict[str, dict[str, Spread]], samples: int = 1000
+    rec: Recommendation, spreads: Mapping[str, Mapping[str, Spread]], draws: Mapping[str, Sequence[Any]]
 ) -> Robustness | None:
-    """The share of joint samples in which the expected winner still wins."""
+    """The share of joint samples (`draws`, per system) in which the expected winner still wins."""
     if rec.winner is None:
         return None
     feasible = {c.system: c.estimate for c in rec.candidates if c.feasible and c.estimate is not None}
-    draws = sample_inputs({sid: spreads[sid] for sid in feasible}, n=samples)
     outputs = {sid: sampled_outputs(est, spreads[sid], draws[sid]) for sid, est in feasible.items()}
-    factors = {sid: _factor(rec, sid) for sid in feasible}
+    factors = {c.system: c.rule_factor for c in rec.candidates if c.system in feasible}
+    samples = len(next(iter(draws.values()))) if draws else 0
     deadline, budget = rec.constraints.deadline_days, rec.constraints.budget_usd
     wins: dict[str, int] = dict.fromkeys(factors, 0)
     for i in range(samples):
@@ -132,7 +112,7 @@ def robustness(
             hours, cost, kwh = rows[i]
             if (deadline is not None and hours > deadline * 24) or (budget is not None and cost > budget):
                 continue
-            score = _metric(rec.objective, hours, cost, kwh) * factors[sid]
+            score = objective_metric(rec.objective, hours, cost, kwh) * factors[sid]
             if score < best_score:
                 best, best_score = sid, score
         if best is not None:
@@ -221,14 +201,13 @@ def sensitivity(
         today=today,
         gpus_by_system=gpus_by_system,
     )
-    spreads: dict[str, dict[str, Spread]] = {}
-    ranges: dict[str, EstimateRange] = {}
-    for cand in rec.candidates:
-        if cand.estimate is None:
-            continue
-        spreads[cand.system] = input_spreads(cand.estimate, workload, catalog, assumptions, widen)
-        ranges[cand.system] = estimate_range(cand.estimate, spreads[cand.system])
-    robust = robustness(rec, spreads, samples)
+    estimated = {c.system: c.estimate for c in rec.candidates if c.estimate is not None}
+    spreads = {
+        sid: input_spreads(est, workload, catalog, assumptions, widen) for sid, est in estimated.items()
+    }
+    draws = sample_inputs(spreads, n=samples)  # one joint draw per sample: PUE and electricity shared
+    ranges = {sid: estimate_range(est, spreads[sid], draws[sid]) for sid, est in estimated.items()}
+    robust = robustness(rec, spreads, draws)
     bars: tuple[Bar, ...] = ()
     if rec.winner is not None and rec.winner in ranges:
         bars = tornado(ranges[rec.winner], rec.candidate(rec.winner).estimate)

@@ -27,7 +27,7 @@ from advisor.core.catalog import Catalog
 from advisor.core.results import Estimate
 from advisor.core.workload import Assumptions, Workload
 
-SAMPLES = 2000
+SAMPLES = 1000
 SEED = 20250820
 
 
