@@ -7,8 +7,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import ValidationError
-
+from advisor.core.sourced import check_release
 from advisor.core.units import parse_number
 from advisor.errors import UsageError
 
@@ -49,15 +48,11 @@ def number(
 
 
 def release_month(text: str) -> str:
-    parts = text.split("-")
-    if (
-        len(parts) != 2
-        or len(parts[0]) != 4
-        or not all(p.isdigit() for p in parts)
-        or not 1 <= int(parts[1]) <= 12
-    ):
-        raise argparse.ArgumentTypeError(f"{text!r} must be a release month like 2024-12")
-    return text
+    """argparse type for --software."""
+    try:
+        return check_release(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a release month like 2024-12") from None
 
 
 def add_scenario_argument(parser: argparse.ArgumentParser) -> None:
@@ -268,14 +263,3 @@ def scenario_data_from_args(
     if "tokens" not in w:
         raise UsageError("how many tokens? give --tokens (e.g. 15T, 300e9)")
     return data
-
-
-def flag_name(loc: tuple) -> str:
-    """A validation error location as the flag a user would type."""
-    return "--" + str(loc[-1]).replace("_", "-") if loc else "input"
-
-
-def describe(exc: ValidationError) -> str:
-    return "; ".join(
-        f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors(include_url=False)
-    )

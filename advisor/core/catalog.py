@@ -14,7 +14,6 @@ from pydantic import Field, field_validator, model_validator
 from advisor.core.economics import Economics
 from advisor.core.sourced import (
     PRECISIONS,
-    RELEASE_PATTERN,
     Fraction,
     Frozen,
     NonNegative,
@@ -22,6 +21,7 @@ from advisor.core.sourced import (
     PositiveInt,
     Precision,
     Sourced,
+    check_release,
 )
 from advisor.errors import CatalogError
 
@@ -217,9 +217,7 @@ class MfuPoint(Frozen):
     @field_validator("software")
     @classmethod
     def _check_software(cls, value: str) -> str:
-        if not RELEASE_PATTERN.match(value):
-            raise ValueError(f"software {value!r} must be a release month YYYY-MM")
-        return value
+        return check_release(value)
 
     @model_validator(mode="after")
     def _one_measure(self) -> MfuPoint:
@@ -295,18 +293,8 @@ class Catalog(Frozen):
             ) from None
 
     @cached_property
-    def mfu_points(self) -> tuple[MfuPoint, ...]:
-        """Every calibration point of every table."""
-        return tuple(point for table in self.mfu_tables.values() for point in table.points)
-
-    @cached_property
     def mfu_index(self) -> MfuIndex:
         """Calibration points indexed for MFU lookup (built on first use)."""
         from advisor.core.mfu import MfuIndex
 
         return MfuIndex(self)
-
-    @cached_property
-    def mfu_point_sources(self) -> dict[int, MfuTable]:
-        """The table each point came from, keyed by `id(point)`."""
-        return {id(point): table for table in self.mfu_tables.values() for point in table.points}

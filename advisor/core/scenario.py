@@ -14,6 +14,7 @@ from pydantic import BeforeValidator, Field, field_validator, model_validator
 
 from advisor.core.catalog import Catalog, Frozen, ModelSpec, Precision
 from advisor.core.flops import custom_model
+from advisor.core.sourced import check_release
 from advisor.core.units import human_integer, human_number
 from advisor.core.workload import (
     PER_SYSTEM,
@@ -24,7 +25,6 @@ from advisor.core.workload import (
     Objective,
     Pricing,
     Workload,
-    _release,
 )
 from advisor.errors import CatalogError
 
@@ -84,7 +84,7 @@ class WorkloadSpec(Frozen):
     @field_validator("software")
     @classmethod
     def _check_software(cls, value: str | None) -> str | None:
-        return _release(value)
+        return None if value is None else check_release(value)
 
     @model_validator(mode="after")
     def _one_model(self) -> WorkloadSpec:

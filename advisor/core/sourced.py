@@ -51,3 +51,10 @@ def as_of_end(as_of: str) -> date:
         year, month = parts
         return date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
     return date(parts[0], 12, 31)
+
+
+def check_release(value: str) -> str:
+    """A software release month `YYYY-MM` (month 01-12); a ValueError says what is expected."""
+    if not RELEASE_PATTERN.match(value) or not 1 <= int(value[5:]) <= 12:
+        raise ValueError(f"software {value!r} must be a release month like 2024-12")
+    return value

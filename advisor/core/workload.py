@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
 from advisor.core.catalog import Fraction, Frozen, ModelSpec, Positive, PositiveInt, Precision
+from advisor.core.sourced import check_release
 from advisor.core.units import human_number
 
 Kind = Literal["pretrain", "finetune", "inference"]
@@ -19,17 +20,6 @@ FinetuneMethod = Literal["full", "lora"]
 ALL_SYSTEMS = "*"
 PER_SYSTEM = ("mfu", "goodput", "price_usd_per_gpu_hour", "capex_usd_per_node", "wait_hours")
 """Assumptions that may be set per system (a map of system id or '*' to value)."""
-
-
-def _release(value: str | None) -> str | None:
-    if value is None:
-        return None
-    parts = value.split("-")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts) or len(parts[0]) != 4 or len(parts[1]) != 2:
-        raise ValueError(f"software {value!r} must be a release month like 2024-12")
-    if not 1 <= int(parts[1]) <= 12:
-        raise ValueError(f"software {value!r}: month must be 01–12")
-    return value
 
 
 class Workload(Frozen):
@@ -63,7 +53,7 @@ class Workload(Frozen):
     @field_validator("software")
     @classmethod
     def _check_software(cls, value: str | None) -> str | None:
-        return _release(value)
+        return None if value is None else check_release(value)
 
     @field_validator("tokens")
     @classmethod
@@ -71,13 +61,6 @@ class Workload(Frozen):
         if value < 1 or not math.isfinite(value):
             raise ValueError("tokens must be at least 1")
         return value
-
-    @property
-    def effective_precision_requested(self) -> Precision:
-        """FP8/FP4 requests fall back to BF16 when the team's stack has no FP8 support."""
-        if self.precision != "bf16" and not self.fp8_stack:
-            return "bf16"
-        return self.precision
 
 
 HumanPositive = Annotated[float, BeforeValidator(human_number), Field(gt=0, allow_inf_nan=False)]
