@@ -141,3 +141,25 @@ def test_lora_needs_far_less_memory_than_full_finetune(catalog):
 def test_partial_node_warns(catalog):
     w = Workload(model=catalog.model("llama3-70b"), tokens=1e12, gpus=100)
     assert any("not a whole number" in warning for warning in estimate(w, "gb200-nvl72", catalog).warnings)
+
+
+@pytest.mark.parametrize(("given", "value"), [("layers", 40), ("hidden", 4096)])
+def test_custom_model_with_one_dimension_keeps_its_size(given, value):
+    model = custom_model(70e9, **{given: value})
+    assert getattr(model, given) == value
+    assert 12 * model.layers * model.hidden**2 == pytest.approx(70e9, rel=0.05)
+
+
+def test_owning_pays_for_whole_racks(catalog):
+    w = Workload(model=catalog.model("llama3-70b"), tokens=1e12, gpus=128, precision="fp8", pricing="own")
+    est = estimate(w, "gb200-nvl72", catalog)
+    assert est.gpus_paid == 144
+    hours = est.time_to_train_hours
+    parts = est.price_breakdown_usd_per_gpu_hour
+    assert est.cost_breakdown_usd["capex_amortisation"] == pytest.approx(
+        parts["capex_amortisation"] * hours * 144
+    )
+    assert est.cost_breakdown_usd["power"] == pytest.approx(parts["power"] * hours * 128)
+    assert any("16 idle GPUs are paid for" in warning for warning in est.warnings)
+    rent = estimate(w.model_copy(update={"pricing": "rent"}), "gb200-nvl72", catalog)
+    assert rent.gpus_paid == 128

@@ -134,3 +134,71 @@ def test_stale_configurations_give_way(catalog):
     assert "llm-foundry" not in found.basis
     # ... and come back when their release is asked for.
     assert resolve_mfu(catalog, "h100", "bf16", catalog.model("mpt-30b"), 8, "2023-06").mfu == 0.381
+
+
+@pytest.mark.parametrize(
+    "model", ["llama2-7b", "llama3-8b", "llama2-13b", "mpt-30b", "llama3-70b", "llama3-405b"]
+)
+@pytest.mark.parametrize("precision", ["bf16", "fp8"])
+def test_h200_is_never_slower_than_h100(catalog, model, precision):
+    # Same GH100 die with more HBM bandwidth: H200 borrows H100's figures, newest release winning.
+    w = Workload(model=catalog.model(model), tokens=1e9, gpus=64, precision=precision)
+    h200, h100 = estimate(w, "h200", catalog), estimate(w, "h100", catalog)
+    assert h200.tokens_per_second_per_gpu >= h100.tokens_per_second_per_gpu * (1 - 1e-9)
+
+
+@pytest.mark.parametrize(("model", "gpus"), [("llama3-8b", 8), ("llama3-70b", 64), ("llama3-405b", 256)])
+def test_gb200_bf16_dense_is_its_fp8_dense_figure_times_the_ratio(catalog, model, gpus):
+    # GB200's only BF16 figure is a MoE run; a dense BF16 workload takes the dense FP8 calibration x 1.39,
+    # not the MoE figure converted to dense (at the published GPU counts, where no scaling loss applies).
+    bf16 = resolve_mfu(catalog, "gb200-nvl72", "bf16", catalog.model(model), gpus)
+    fp8 = resolve_mfu(catalog, "gb200-nvl72", "fp8", catalog.model(model), gpus)
+    assert bf16.mfu == pytest.approx(fp8.mfu * 1.39)
+    assert "moe_per_dense" not in bf16.basis
+
+
+def test_fp4_on_hopper_runs_fp8(catalog):
+    w = Workload(model=catalog.model("llama3-70b"), tokens=1e9, gpus=64, precision="fp4")
+    est = estimate(w, "h100", catalog)
+    assert est.precision == "fp8"
+    assert any("no FP4 tensor cores: running FP8" in warning for warning in est.warnings)
+    assert estimate(w, "a100", catalog).precision == "bf16"
+
+
+def _derived_points(catalog):
+    return {
+        (c.point.system, c.point.model, c.point.software, c.point.gpus, c.point.precision): c.mfu
+        for c in catalog.mfu_index.calibrated_points()
+    }
+
+
+# catalog/mfu/scaling.toml: every constant is arithmetic on published points; recompute each one.
+def test_scaling_constants_are_the_published_arithmetic(catalog):
+    scaling, p = catalog.mfu_scaling, _derived_points(catalog)
+    sa = "2025-08"
+    fp8_loss = 1 - (
+        p[("h100", "llama3-70b", sa, 2048, "fp8")] / p[("h100", "llama3-70b", sa, 64, "fp8")]
+    ) ** (1 / 5)
+    bf16_loss = 1 - (
+        p[("h100", "llama3-70b", sa, 2048, "bf16")] / p[("h100", "llama3-70b", sa, 64, "bf16")]
+    ) ** (1 / 5)
+    assert scaling.loss_per_doubling["fp8"] == pytest.approx(fp8_loss, abs=0.0005)
+    assert scaling.loss_per_doubling["bf16"] == pytest.approx(bf16_loss, abs=0.0005)
+    bf16_per_fp8 = [
+        p[("h100", "gpt3-175b", "2024-12", 128, "bf16")] / p[("h100", "gpt3-175b", "2024-12", 128, "fp8")],
+        p[("h100", "llama3-70b", sa, 64, "bf16")] / p[("h100", "llama3-70b", sa, 64, "fp8")],
+        p[("h100", "llama3-70b", sa, 2048, "bf16")] / p[("h100", "llama3-70b", sa, 2048, "fp8")],
+        p[("h100", "llama3-405b", sa, 576, "bf16")] / p[("h100", "llama3-405b", sa, 576, "fp8")],
+    ]
+    assert scaling.precision_ratio_to_fp8["bf16"] == pytest.approx(sum(bf16_per_fp8) / 4, abs=0.005)
+    fp4_per_fp8 = [
+        p[("gb200-nvl72", m, "2026-05", g, "fp4")] / p[("gb200-nvl72", m, "2026-05", g, "fp8")]
+        for m, g in (("llama3-70b", 64), ("llama3-405b", 256))
+    ]
+    assert scaling.precision_ratio_to_fp8["fp4"] == pytest.approx(sum(fp4_per_fp8) / 2, abs=0.005)
+    moe_per_dense = [
+        p[("gb200-nvl72", "deepseek-v3", "2026-05", 256, "fp8")]
+        / p[("gb200-nvl72", "llama3-70b", "2026-05", 64, "fp8")],
+        p[("h100", "deepseek-v3", "2025-10", 1024, "fp8")] / p[("h100", "llama3-70b", "2025-10", 64, "fp8")],
+    ]
+    assert scaling.moe_per_dense == pytest.approx(sum(moe_per_dense) / 2, abs=0.005)

@@ -171,3 +171,22 @@ def test_speed_for_price_line_for_gb200_against_h100():
     )
     (line,) = sens.speed_for_price
     assert line.startswith("gb200-nvl72 costs 1.5") and "h100" in line and "wins per dollar" in line
+
+
+def test_break_evens_respect_deadline_sizing():
+    from advisor.core.run import run_scenario
+    from advisor.core.scenario import Scenario
+
+    scenario = Scenario.model_validate(
+        {
+            "schema": 1,
+            "size_to_deadline": True,
+            "constraints": {"deadline_days": 30},
+            "workload": {"model": "llama3-70b", "tokens": "2T", "gpus": 64, "precision": "fp8"},
+        }
+    )
+    result = run_scenario(scenario, CATALOG, RULES, today=TODAY, break_evens=True, samples=200)
+    sized = {c.system: c.estimate.gpus for c in result.recommendation.candidates if c.estimate}
+    assert all(g > 64 for g in sized.values())
+    for item in result.sensitivity.break_evens:
+        assert item.threshold is None or abs(item.threshold / item.current - 1) > 1e-3, item.sentence
