@@ -12,8 +12,8 @@ import difflib
 import operator
 import string
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any, Literal
+from dataclasses import dataclass, field
+from typing import Any, Literal, NamedTuple
 
 from advisor.core.facts import FACTS, Fact
 from advisor.errors import RuleError
@@ -90,6 +90,8 @@ class Rule:
     effects: tuple[Effect, ...]
     file: str
     scope: Literal["workload", "candidate"]
+    check: Check = field(compare=False, repr=False, default=lambda facts, trace: False)
+    """`when` compiled by `compile_condition`."""
 
     @property
     def effect_names(self) -> str:
@@ -260,7 +262,17 @@ def parse_rule(raw: Any, file: str, index: int) -> Rule | None:
         )
     if not enabled:
         return None
-    return Rule(raw["id"], raw["title"], raw["source"], raw["because"], when, effects, file, scope)
+    return Rule(
+        raw["id"],
+        raw["title"],
+        raw["source"],
+        raw["because"],
+        when,
+        effects,
+        file,
+        scope,
+        compile_condition(when),
+    )
 
 
 def parse_rule_file(data: Mapping[str, Any], file: str) -> list[Rule]:
@@ -312,8 +324,7 @@ def check_unique(rules: Iterable[Rule]) -> tuple[Rule, ...]:
 # --- evaluation ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ConditionTrace:
+class ConditionTrace(NamedTuple):
     """One leaf as checked: what was expected, what the fact was, whether it held."""
 
     fact: str
@@ -347,16 +358,28 @@ class RuleResult:
     because: str
 
 
-def _evaluate(node: Node, facts: Mapping[str, Any], trace: list[ConditionTrace]) -> bool:
+Check = Callable[[Mapping[str, Any], list[ConditionTrace]], bool]
+
+
+def compile_condition(node: Node) -> Check:
+    """The condition tree as nested closures (built once per rule; no eval): each call checks every leaf,
+    without short cuts, so the trace is complete."""
     if isinstance(node, Leaf):
-        actual = facts.get(node.fact)
-        passed = actual is not None and _COMPARE[node.op](actual, node.value)
-        trace.append(ConditionTrace(node.fact, node.op, node.value, actual, passed))
-        return passed
+        fact, op, expected, compare = node.fact, node.op, node.value, _COMPARE[node.op]
+
+        def leaf(facts: Mapping[str, Any], trace: list[ConditionTrace]) -> bool:
+            actual = facts.get(fact)
+            passed = actual is not None and compare(actual, expected)
+            trace.append(ConditionTrace(fact, op, expected, actual, passed))
+            return passed
+
+        return leaf
     if isinstance(node, Not):
-        return not _evaluate(node.item, facts, trace)
-    results = [_evaluate(item, facts, trace) for item in node.items]  # no short cut: a full trace
-    return all(results) if isinstance(node, All) else any(results)
+        inner = compile_condition(node.item)
+        return lambda facts, trace: not inner(facts, trace)
+    parts = [compile_condition(item) for item in node.items]
+    combine = all if isinstance(node, All) else any
+    return lambda facts, trace: combine([part(facts, trace) for part in parts])
 
 
 def render_because(text: str, facts: Mapping[str, Any]) -> str:
@@ -381,5 +404,5 @@ def evaluate(rule: Rule, facts: Mapping[str, Any], system: str | None) -> RuleRe
     """Check `rule` against `facts`; a rule that fired gets its because sentence with actual values
     (one that did not is shown by its title and its conditions)."""
     trace: list[ConditionTrace] = []
-    fired = _evaluate(rule.when, facts, trace)
+    fired = rule.check(facts, trace)
     return RuleResult(rule, system, fired, tuple(trace), render_because(rule.because, facts) if fired else "")
