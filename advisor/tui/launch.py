@@ -1,4 +1,8 @@
-"""Start the app from the command line."""
+"""Start the app from the command line (`advisor`, `advisor FILE.toml`, `advisor --catalog DIR`).
+
+Textual is imported only here, when the app starts; a bad catalog, rule folder or scenario file
+raises AdvisorError before the screen opens, and the CLI prints it.
+"""
 
 from __future__ import annotations
 
@@ -6,5 +10,9 @@ from __future__ import annotations
 def run_app(
     catalog_dir: str | None = None, rules_dir: str | None = None, scenario_path: str | None = None
 ) -> int:
-    print("advisor: the interactive app is not built yet; try `advisor estimate --help`.")
-    return 0
+    """Run the app until the user quits; returns the exit status."""
+    from advisor.tui.app import make_app
+
+    app = make_app(catalog_dir=catalog_dir, rules_dir=rules_dir, scenario_path=scenario_path)
+    app.run()
+    return app.return_code or 0

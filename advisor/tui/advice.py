@@ -1,0 +1,93 @@
+"""What the app computes for a scenario, in two steps so the answer appears at once:
+
+1. `compute_advice`: the deadline sizing and `advise()` (a few milliseconds), and the assumptions used;
+2. `compute_analysis`: the core's `run_scenario()` with ranges, robustness and break-evens (about
+   0.1 s), for the ranges in the headline and the Sensitivity tab.
+
+Pure (no Textual, no files): the main screen runs both in a thread worker.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import TYPE_CHECKING
+
+from advisor.core.advise import advise
+from advisor.core.catalog import Catalog
+from advisor.core.deadline import GpuCount, gpus_for_deadline_all
+from advisor.core.recommendation import Candidate, Recommendation
+from advisor.core.rules import Rule
+from advisor.core.scenario import Scenario
+from advisor.report.assumptions import AssumptionUsed, assumptions_used
+
+if TYPE_CHECKING:
+    from advisor.core.run import ScenarioResult
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The recommendation for one scenario, the deadline sizing (if any) and the assumptions used."""
+
+    scenario: Scenario
+    recommendation: Recommendation
+    sizing: tuple[GpuCount, ...]
+    """Smallest GPU count per system that meets `constraints.deadline_days`; empty without a deadline."""
+    assumptions: tuple[AssumptionUsed, ...]
+    """Every figure behind the recommendation, with its source and date (as the reports list them)."""
+    elapsed_ms: float
+    """Wall time of the computation."""
+
+    @property
+    def winner(self) -> Candidate | None:
+        return self.recommendation.winner_candidate
+
+    def candidate(self, system: str | None) -> Candidate | None:
+        """The candidate for `system`, else the winner (None when nothing is feasible)."""
+        if system is not None:
+            found = next((c for c in self.recommendation.candidates if c.system == system), None)
+            if found is not None:
+                return found
+        return self.winner
+
+
+def compute_advice(scenario: Scenario, catalog: Catalog, rules: Sequence[Rule], today: date) -> Advice:
+    """Size to the deadline (if asked) and advise, as `run_scenario` does, without the ranges.
+
+    Raises AdvisorError or ValidationError on a scenario the core rejects.
+    """
+    started = time.perf_counter()
+    scenario.check_ids(catalog)
+    workload = scenario.workload.workload(catalog)
+    systems = list(scenario.system_ids(catalog))
+    deadline = scenario.constraints.deadline_days
+    sizing: tuple[GpuCount, ...] = ()
+    if deadline is not None:
+        sizing = tuple(gpus_for_deadline_all(workload, catalog, deadline, scenario.assumptions, systems))
+    sizes = (
+        {found.system: found.gpus for found in sizing if found.gpus} if scenario.size_to_deadline else None
+    )
+    recommendation = advise(
+        workload,
+        catalog,
+        rules,
+        constraints=scenario.constraints,
+        objective=scenario.objective,
+        assumptions=scenario.assumptions,
+        systems=systems,
+        today=today,
+        gpus_by_system=sizes,
+    )
+    used = assumptions_used(scenario, workload, catalog, recommendation, today)
+    return Advice(scenario, recommendation, sizing, used, (time.perf_counter() - started) * 1000)
+
+
+def compute_analysis(
+    scenario: Scenario, catalog: Catalog, rules: Sequence[Rule], today: date
+) -> ScenarioResult:
+    """The core's full answer: recommendation, ranges, robustness, tornado and break-even points."""
+    from advisor.core.run import run_scenario  # not needed for the first screen
+
+    return run_scenario(scenario, catalog, rules, today=today, break_evens=True)

@@ -1,0 +1,173 @@
+"""The Textual app: lifecycle, app-wide bindings, the command palette, settings. `make_app` builds it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import date
+from pathlib import Path
+from typing import ClassVar
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.theme import Theme
+
+from advisor.core.catalog import Catalog
+from advisor.core.rules import Rule
+from advisor.core.scenario import Scenario
+from advisor.errors import AdvisorError
+from advisor.io.catalog_files import load_catalog
+from advisor.io.rule_files import load_rules
+from advisor.tui.answers import new_scenario
+from advisor.tui.exporting import open_scenario
+from advisor.tui.questions import QUESTIONS, SECTIONS
+from advisor.tui.screens.main_screen import TABS, MainScreen
+from advisor.tui.settings import DARK_THEME, LIGHT_THEME, Settings, load_settings, save_settings
+
+
+class AdvisorApp(App[None]):
+    """Which GPU system to rent or buy: questions in, a live recommendation out."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "advisor"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f1,question_mark", "help", "Help"),
+        Binding("f2", "settings", "Settings"),
+        Binding("ctrl+t", "toggle_dark", "Light/dark", show=False),
+        Binding("ctrl+n", "new_scenario", "New", show=False),
+        Binding("q", "quit", "Quit", show=False),
+    ]
+
+    def __init__(
+        self,
+        catalog: Catalog,
+        rules: Sequence[Rule],
+        settings: Settings,
+        *,
+        scenario: Scenario | None = None,
+        scenario_path: Path | None = None,
+        today: date | None = None,
+        startup_messages: Sequence[str] = (),
+    ) -> None:
+        super().__init__()
+        self.catalog = catalog
+        self.rules = tuple(rules)
+        self.settings = settings
+        self.today = today or date.today()
+        self.first_scenario = scenario or new_scenario(catalog, settings)
+        self.first_path = scenario_path
+        self.startup_messages = tuple(startup_messages)
+        self.theme = settings.theme if settings.theme in self.available_themes else DARK_THEME
+
+    def get_default_screen(self) -> Screen:
+        return MainScreen(self.catalog, self.rules, self.first_scenario, self.today, self.first_path)
+
+    @property
+    def main(self) -> MainScreen:
+        """The main screen (always at the bottom of the stack)."""
+        screen = self.screen_stack[0]
+        assert isinstance(screen, MainScreen)
+        return screen
+
+    def on_mount(self) -> None:
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
+        if self.settings.theme not in self.available_themes:
+            self.notify(f"unknown theme {self.settings.theme!r} in the settings; using {DARK_THEME}")
+        for message in self.startup_messages:
+            self.notify(message, severity="warning", timeout=10)
+
+    def _theme_changed(self, theme: Theme) -> None:
+        if theme.name != self.settings.theme:
+            self._store(self.settings.model_copy(update={"theme": theme.name}))
+
+    def _store(self, settings: Settings) -> None:
+        self.settings = settings
+        try:
+            save_settings(settings)
+        except (AdvisorError, OSError) as exc:
+            self.notify(f"settings not saved: {exc}", severity="error")
+
+    # --- actions --------------------------------------------------------------------------------------
+
+    def action_help(self) -> None:
+        from advisor.tui.screens.help_screen import HelpScreen  # Markdown is slow to import: on demand
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_settings(self) -> None:
+        from advisor.tui.screens.settings_screen import SettingsScreen
+
+        themes = sorted(self.available_themes)
+        self.push_screen(SettingsScreen(self.settings, themes, self.catalog.economics), self._settings_chosen)
+
+    def _settings_chosen(self, settings: Settings | None) -> None:
+        if settings is None or settings == self.settings:
+            return
+        self._store(settings)
+        self.theme = settings.theme
+        self.notify("Settings saved; pricing, electricity and PUE apply to new scenarios (Ctrl+N)")
+
+    def action_toggle_dark(self) -> None:
+        self.theme = LIGHT_THEME if self.current_theme.dark else DARK_THEME
+
+    def action_new_scenario(self) -> None:
+        self.main.load(new_scenario(self.catalog, self.settings), None)
+        self.notify("New scenario from the defaults")
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        main = self.main
+        yield SystemCommand("Save scenario", "Save the answers as a TOML file (Ctrl+S)", main.action_save)
+        yield SystemCommand("Open scenario", "Open a scenario file (Ctrl+O)", main.action_open)
+        yield SystemCommand("Export report", "Markdown, HTML, JSON or TOML (Ctrl+E)", main.action_export)
+        yield SystemCommand(
+            "New scenario", "Start again from the defaults (Ctrl+N)", self.action_new_scenario
+        )
+        yield SystemCommand("Settings", "Theme, default pricing, electricity, PUE (F2)", self.action_settings)
+        yield SystemCommand("Help", "Keys and how the app works (F1 or ?)", self.action_help)
+        yield SystemCommand("Light or dark theme", "Switch between the two (Ctrl+T)", self.action_toggle_dark)
+        for tab, label in TABS.items():
+            yield SystemCommand(
+                f"Show {label}", f"The {label} tab of the results", lambda t=tab: main.show_tab(t)
+            )
+        for question in QUESTIONS:
+            section = f"{question.section + 1} {SECTIONS[question.section]}"
+            yield SystemCommand(
+                f"Go to question: {question.label}",
+                f"{section}: {question.hint}",
+                lambda key=question.key: main.form.focus_question(key),
+                discover=False,
+            )
+
+
+def make_app(
+    *,
+    catalog_dir: str | Path | None = None,
+    rules_dir: str | Path | None = None,
+    settings: Settings | None = None,
+    scenario_path: str | Path | None = None,
+    scenario: Scenario | None = None,
+    today: date | None = None,
+) -> AdvisorApp:
+    """The app for the CLI and the tests: the catalog (with `catalog_dir` as overlay), the rules, the
+    settings (read from the config dir unless given) and a scenario file (or scenario) to start with."""
+    catalog = load_catalog(user_dir=catalog_dir) if catalog_dir else load_catalog()
+    rules = load_rules(rules_dir)
+    messages = [f"catalog: {warning}" for warning in catalog.load_warnings]
+    if settings is None:
+        settings, problem = load_settings()
+        if problem:
+            messages.append(problem)
+    path = Path(scenario_path) if scenario_path else None
+    if path is not None:
+        scenario = open_scenario(path, catalog)
+    return AdvisorApp(
+        catalog,
+        rules,
+        settings,
+        scenario=scenario,
+        scenario_path=path,
+        today=today,
+        startup_messages=messages,
+    )

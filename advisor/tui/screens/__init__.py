@@ -1,0 +1,1 @@
+"""Screens and dialogs of the app, one per module."""

@@ -1,0 +1,87 @@
+"""Save, Open and Export for the main screen: each opens a dialog whose action reports back inline."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from advisor.core.scenario import Scenario
+from advisor.errors import AdvisorError
+from advisor.io.scenario_files import save_scenario
+from advisor.tui.exporting import FORMAT_NAMES, export_report, open_scenario
+from advisor.tui.screens.export_dialog import ExportDialog
+from advisor.tui.screens.path_dialog import PathDialog
+
+if TYPE_CHECKING:
+    from advisor.tui.screens.main_screen import MainScreen
+
+DEFAULT_SCENARIO_FILE = "scenario.toml"
+REPLACE_HINT = "{path} already exists: tick “Replace the file if it exists” to replace it"
+DEFAULT_REPORT_STEM = "report"
+
+
+def _not_accepted(screen: MainScreen) -> str:
+    if not screen.errors:
+        return ""
+    return " (without the answers not accepted: " + ", ".join(screen.errors) + ")"
+
+
+def save(screen: MainScreen) -> None:
+    """Ctrl+S: save the answers as a scenario file."""
+    start = screen.scenario_path or Path(DEFAULT_SCENARIO_FILE)
+
+    def write(path: Path, overwrite: bool) -> str | None:
+        scenario = screen.scenario
+        assert scenario is not None
+        if path.exists() and not overwrite and path != screen.scenario_path:
+            return REPLACE_HINT.format(path=path)
+        if scenario.name == "untitled":
+            scenario = scenario.model_copy(update={"name": path.stem or "untitled"})
+        try:
+            written = save_scenario(scenario, path, force=overwrite or path == screen.scenario_path)
+        except AdvisorError as exc:
+            return str(exc)
+        screen.scenario = scenario
+        screen.scenario_path = written
+        screen.notify(f"Saved {written}{_not_accepted(screen)}", title="Saved")
+        return None
+
+    screen.app.push_screen(PathDialog("Save scenario", str(start), "Save", write, overwrite_option=True))
+
+
+def open_file(screen: MainScreen) -> None:
+    """Ctrl+O: open a scenario file, replacing every answer."""
+    start = screen.scenario_path or Path(DEFAULT_SCENARIO_FILE)
+
+    def read(path: Path, _overwrite: bool) -> str | None:
+        try:
+            scenario = open_scenario(path, screen.catalog)
+        except AdvisorError as exc:
+            return str(exc)
+        screen.load(scenario, path)
+        screen.notify(f"Opened {path}", title="Opened")
+        return None
+
+    screen.app.push_screen(PathDialog("Open scenario", str(start), "Open", read))
+
+
+def export(screen: MainScreen, today: date) -> None:
+    """Ctrl+E: export the current result as Markdown, HTML, JSON or TOML."""
+    base = screen.scenario_path.with_suffix("") if screen.scenario_path else Path(DEFAULT_REPORT_STEM)
+    scenario: Scenario | None = screen.scenario
+    assert scenario is not None
+
+    def write(fmt: str, path: Path, overwrite: bool) -> str | None:
+        if path.exists() and not overwrite:
+            return REPLACE_HINT.format(path=path)
+        try:
+            written = export_report(
+                scenario, screen.catalog, screen.rules, fmt, path, force=overwrite, today=today
+            )
+        except AdvisorError as exc:
+            return str(exc)
+        screen.notify(f"Wrote {FORMAT_NAMES[fmt]} report {written}{_not_accepted(screen)}", title="Exported")
+        return None
+
+    screen.app.push_screen(ExportDialog(str(base) + ".md", write))

@@ -1,0 +1,72 @@
+"""The `?` help screen: what the app does, how to move around, every key."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Markdown
+
+from advisor.io.paths import user_config_dir
+
+HELP = """\
+# advisor: which GPU system to rent or buy
+
+Answer the questions on the left, top to bottom (or in any order). The recommendation
+on the right updates as you type: the system, its GPU count, time to train, total cost,
+cost per million tokens and energy, with its reasons. Nothing is computed here that
+`advisor recommend` would not compute.
+
+Numbers can be written as people write them: `70B`, `15T`, `1.5e12`, `$2.10`, `2k`.
+Tokens also take *dataset × epochs*: `5T x 3`. An answer the app cannot take is
+marked in red with the valid range; the other answers keep working and the result
+stays on screen, marked **STALE**, until it is fixed.
+
+## Moving around
+
+| Key | Does |
+|---|---|
+| Tab / Shift+Tab | next / previous field (the guided order) |
+| Enter | in a text field: next question; on a list: open it; in a table: pick the row |
+| Esc | jump between the questions and the results |
+| ← → on the tab bar | switch result tabs: Why, Compare, Breakdown, Rules, Assumptions, Sizing |
+| s / r in Compare | sort by the next column / reverse; a click on a header sorts too |
+| Enter in Compare | show that system's breakdown |
+| Enter in Sizing | use that system's GPU count for the deadline |
+| Ctrl+P | command palette: every action, "go to" any question or tab |
+
+## Files and settings
+
+| Key | Does |
+|---|---|
+| Ctrl+S | save the answers as a scenario file (TOML) |
+| Ctrl+O | open a scenario file (also: `advisor scenario.toml`) |
+| Ctrl+E | export the result as Markdown, HTML, JSON or TOML |
+| Ctrl+N | start again from the defaults |
+| F2 | settings: theme, default pricing, electricity price, PUE |
+| Ctrl+T | switch between the light and dark theme |
+| F1 or ? | this help; Esc closes it |
+| q or Ctrl+Q | quit |
+
+Settings are kept in `{settings}`.
+
+The app needs a terminal of at least 80 × 24.
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    """Keys and how-to, in a scrollable panel."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark,f1", "close", "Close"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog help"):
+            yield Markdown(HELP.format(settings=user_config_dir() / "settings.toml"))
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,81 @@
+"""A dialog with a path field: Save and Open a scenario. It stays open, showing why, until the action
+it is given succeeds."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Input, Label, Static
+
+from advisor.tui.widgets.tick_box import TickBox
+
+Submit = Callable[[Path, bool], str | None]
+"""Does the dialog's action with the path and the overwrite choice; returns an error, or None."""
+
+
+def expand(text: str) -> Path:
+    """The path as typed, with `~` expanded."""
+    return Path(text.strip()).expanduser()
+
+
+class PathDialog(ModalScreen[str | None]):
+    """Ask for a file path; dismiss with the action's success message, or None when cancelled."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(
+        self, title: str, path: str, submit_label: str, submit: Submit, *, overwrite_option: bool = False
+    ) -> None:
+        super().__init__()
+        self.title_text = title
+        self.initial_path = path
+        self.submit_label = submit_label
+        self.submit = submit
+        self.overwrite_option = overwrite_option
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield Label("File (TOML), in the current folder unless a path is given", classes="dialog-label")
+            yield Input(self.initial_path, id="path", select_on_focus=False)
+            if self.overwrite_option:
+                yield TickBox("Replace the file if it exists", id="overwrite")
+            yield Static("", id="dialog-error", markup=False)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(self.submit_label, variant="primary", id="submit")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        path = self.query_one("#path", Input)
+        path.cursor_position = len(path.value)
+        path.focus()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Input.Submitted, "#path")
+    @on(Button.Pressed, "#submit")
+    def _submit(self) -> None:
+        text = self.query_one("#path", Input).value
+        error = self.query_one("#dialog-error", Static)
+        if not text.strip():
+            error.update("Give a file name.")
+            return
+        overwrite = bool(self.overwrite_option and self.query_one("#overwrite", Checkbox).value)
+        path = expand(text)
+        problem = self.submit(path, overwrite)
+        if problem:
+            error.update(problem)
+            return
+        self.dismiss(str(path))

@@ -1,0 +1,203 @@
+"""Compare: every system in a sortable table (feasible or not, and why not), with the highlighted
+system's reasons below it."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.console import Group
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import DataTable, Static
+
+from advisor.core import fmt
+from advisor.core.recommendation import Candidate
+from advisor.tui.advice import Advice
+from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
+from advisor.tui.widgets.headline import reason_text
+
+WHY_NOT_WIDTH = 48
+
+
+def why_not(candidate: Candidate) -> str:
+    """The first reason a system is not feasible (empty for a feasible one)."""
+    if candidate.feasible:
+        return ""
+    reason = next((r for r in candidate.reasons if r.kind in ("infeasible", "exclude")), None)
+    return reason.text if reason else "not feasible"
+
+
+@dataclass(frozen=True)
+class Column:
+    """A table column: header, the number it sorts by, and how a cell reads."""
+
+    key: str
+    label: str
+    value: Callable[[Candidate], float | str]
+    show: Callable[[Candidate], str]
+
+
+def _est(
+    attr: str, show: Callable[[float], str]
+) -> tuple[Callable[[Candidate], float], Callable[[Candidate], str]]:
+    def value(c: Candidate) -> float:
+        return getattr(c.estimate, attr) if c.estimate else math.inf
+
+    def cell(c: Candidate) -> str:
+        return show(getattr(c.estimate, attr)) if c.estimate else "–"
+
+    return value, cell
+
+
+COLUMNS = (
+    Column("rank", "#", lambda c: c.rank or math.inf, lambda c: str(c.rank) if c.rank else "no"),
+    Column("system", "system", lambda c: c.system, lambda c: c.system),
+    Column("gpus", "GPUs", *_est("gpus", lambda v: f"{v:,}")),
+    Column("train", "train", *_est("time_to_train_hours", fmt.duration)),
+    Column("result", "to result", *_est("time_to_result_hours", fmt.duration)),
+    Column("cost", "cost", *_est("cost_usd", fmt.money)),
+    Column("per_m", "/1M tok", *_est("cost_per_million_tokens_usd", fmt.cents_or_dollars)),
+    Column("energy", "energy", *_est("energy_kwh", fmt.energy)),
+    Column("score", "score", lambda c: c.score or math.inf, lambda c: f"{c.score:.3f}" if c.score else "–"),
+    Column("why_not", "why not", why_not, lambda c: _clip(why_not(c))),
+)
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= WHY_NOT_WIDTH else text[: WHY_NOT_WIDTH - 1] + "…"
+
+
+class ComparisonView(DrawnWhenShown, Vertical):
+    """The comparison table; `s` changes the sort column, `r` reverses it; Enter opens the breakdown."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "next_sort", "Sort by"),
+        Binding("r", "reverse_sort", "Reverse"),
+    ]
+
+    advice: reactive[Advice | None] = reactive(None)
+    """The latest computed advice (bound to the screen's)."""
+    sort_key: reactive[str] = reactive("rank")
+    """The column the rows are sorted by."""
+    sort_reverse: reactive[bool] = reactive(False)
+    """Whether the sort is descending."""
+
+    class SystemHighlighted(Message):
+        """The cursor moved to a system's row."""
+
+        def __init__(self, system: str) -> None:
+            super().__init__()
+            self.system = system
+
+    class SystemChosen(Message):
+        """Enter on a system's row: show its breakdown."""
+
+        def __init__(self, system: str) -> None:
+            super().__init__()
+            self.system = system
+
+    def compose(self) -> ComposeResult:
+        table: DataTable[str] = DataTable(id="compare-table", cursor_type="row", zebra_stripes=True)
+        yield table
+        with VerticalScroll(id="compare-detail-scroll"):
+            yield Static(id="compare-detail")
+
+    @property
+    def table(self) -> DataTable[str]:
+        return self.query_one("#compare-table", DataTable)
+
+    def watch_advice(self) -> None:
+        self.request_draw()
+
+    def watch_sort_key(self) -> None:
+        self.request_draw()
+
+    def watch_sort_reverse(self) -> None:
+        self.request_draw()
+
+    def action_next_sort(self) -> None:
+        keys = [c.key for c in COLUMNS]
+        self.sort_key = keys[(keys.index(self.sort_key) + 1) % len(keys)]
+
+    def action_reverse_sort(self) -> None:
+        self.sort_reverse = not self.sort_reverse
+
+    @on(DataTable.HeaderSelected)
+    def _header_clicked(self, event: DataTable.HeaderSelected) -> None:
+        event.stop()
+        key = str(event.column_key.value)
+        if key == self.sort_key:
+            self.sort_reverse = not self.sort_reverse
+        else:
+            self.sort_key = key
+
+    @on(DataTable.RowHighlighted)
+    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        if event.row_key.value is not None:
+            self._show_detail(event.row_key.value)
+            if self.table.has_focus:  # the user moved the cursor, not a refill
+                self.post_message(self.SystemHighlighted(event.row_key.value))
+
+    @on(DataTable.RowSelected)
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        if event.row_key.value is not None:
+            self.post_message(self.SystemChosen(event.row_key.value))
+
+    def _sorted(self, advice: Advice) -> list[Candidate]:
+        column = next(c for c in COLUMNS if c.key == self.sort_key)
+        return sorted(
+            advice.recommendation.candidates,
+            key=lambda c: (isinstance(column.value(c), str), column.value(c), c.system),
+            reverse=self.sort_reverse,
+        )
+
+    def draw(self) -> None:
+        advice = self.advice
+        if advice is None:
+            return
+        table = self.table
+        current = None
+        if table.row_count and table.cursor_row < table.row_count:
+            current = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        table.clear(columns=True)
+        arrow = " ▼" if self.sort_reverse else " ▲"
+        for column in COLUMNS:
+            table.add_column(column.label + (arrow if column.key == self.sort_key else ""), key=column.key)
+        rows = self._sorted(advice)
+        for candidate in rows:
+            style = "bold" if candidate.system == advice.recommendation.winner else ""
+            style = "dim" if not candidate.feasible else style
+            cells = [Text(column.show(candidate), style=style) for column in COLUMNS]
+            table.add_row(*cells, key=candidate.system)  # type: ignore[arg-type]
+        systems = [c.system for c in rows]
+        if current in systems:
+            table.move_cursor(row=systems.index(current))
+        self._show_detail(current if current in systems else systems[0] if systems else None)
+
+    def _show_detail(self, system: str | None) -> None:
+        advice = self.advice
+        detail = self.query_one("#compare-detail", Static)
+        if advice is None or system is None:
+            detail.update("")
+            return
+        candidate = advice.recommendation.candidate(system)
+        lines = [
+            Text(
+                f"{candidate.system_name} ({'feasible' if candidate.feasible else 'not feasible'})",
+                style="bold",
+            )
+        ]
+        lines.extend(reason_text(reason) for reason in candidate.reasons)
+        if not candidate.reasons:
+            lines.append(Text("no rule fired", style="dim"))
+        detail.update(Group(*lines))

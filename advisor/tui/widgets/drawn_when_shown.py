@@ -1,0 +1,52 @@
+"""A mixin for result views: redraw after the next screen refresh while on screen, else once shown.
+
+Every edit recomputes the advice; redrawing the hidden result tabs each time would cost more than the
+computation (the rules tree alone has hundreds of nodes), so they wait until they are shown. A view on
+screen redraws right after the refresh that paints the new headline, so the headline is never held
+up by the new layout a longer view needs.
+"""
+
+from __future__ import annotations
+
+from textual import events
+from textual.widget import Widget
+
+
+class DrawnWhenShown:
+    """Mix into a widget (first base): implement `draw()`, call `request_draw()` when the data changes.
+
+    A plain mixin, not a Widget subclass, so the widget's own CSS component classes are kept.
+    """
+
+    _draw_pending = False
+
+    def draw(self) -> None:
+        """Render the current data into the view."""
+        raise NotImplementedError
+
+    def request_draw(self) -> None:
+        """Draw after the next refresh if the view is displayed, else when it next is."""
+        assert isinstance(self, Widget)
+        self._draw_pending = True
+        if self.is_mounted and self._displayed():
+            self.call_after_refresh(self._draw_if_pending)
+
+    def _draw_if_pending(self) -> None:
+        assert isinstance(self, Widget)
+        if self._draw_pending and self.is_attached:
+            self._draw_pending = False
+            self.draw()
+
+    def _displayed(self) -> bool:
+        assert isinstance(self, Widget)
+        node: Widget | None = self
+        while isinstance(node, Widget):
+            if not node.display:
+                return False
+            node = node.parent if isinstance(node.parent, Widget) else None
+        return True
+
+    def on_show(self, event: events.Show) -> None:
+        assert isinstance(self, Widget)
+        if self._draw_pending:
+            self.call_after_refresh(self._draw_if_pending)

@@ -1,0 +1,102 @@
+"""One question in the form: its label, its control, and a note (the hint, or why an answer is refused)."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Checkbox, Input, Label, Static
+
+from advisor.tui.answers import Answer
+from advisor.tui.questions import Question
+from advisor.tui.widgets.choice_field import ChoiceField
+from advisor.tui.widgets.tick_box import TickBox
+
+
+class QuestionRow(Widget):
+    """A labelled input, choice or checkbox; it reports every change and shows the error it is given."""
+
+    error: reactive[str] = reactive("", init=False)
+    """Why the current answer is not accepted (empty when it is)."""
+
+    class Answered(Message):
+        """The user changed the answer to `key` (not yet validated)."""
+
+        def __init__(self, key: str, answer: Answer) -> None:
+            super().__init__()
+            self.key = key
+            self.answer = answer
+
+    def __init__(
+        self,
+        question: Question,
+        answer: Answer,
+        *,
+        choices: tuple[tuple[str, str], ...] = (),
+        placeholder: str = "",
+    ) -> None:
+        super().__init__(id=f"q-{question.key}", classes=f"question -{question.control}")
+        self.question = question
+        self.choices = choices or question.choices
+        self.placeholder = placeholder or question.placeholder
+        self._last: Answer = answer
+        """The answer last shown or reported: a change event that repeats it is not reported again."""
+
+    def compose(self) -> ComposeResult:
+        q = self.question
+        answer = self._last
+        yield Label(q.label, classes="question-label")
+        if q.control == "choice":
+            yield ChoiceField(self.choices, str(answer), id=f"input-{q.key}")
+        elif q.control == "check":
+            yield TickBox(q.check_label, bool(answer), id=f"input-{q.key}")
+        else:
+            yield Input(str(answer), placeholder=self.placeholder, id=f"input-{q.key}")
+        yield Static(q.hint, classes="note", markup=False)
+
+    @property
+    def control(self) -> Input | ChoiceField | Checkbox:
+        """The widget that holds the answer."""
+        return self.query_one(f"#input-{self.question.key}")  # type: ignore[return-value]
+
+    @property
+    def answer(self) -> Answer:
+        """The answer as the control holds it now."""
+        return self.control.value
+
+    def show(self, answer: Answer) -> None:
+        """Put `answer` in the control without reporting it as a change."""
+        control = self.control
+        self._last = answer
+        with control.prevent(Input.Changed, Checkbox.Changed):
+            if isinstance(control, Checkbox):
+                control.value = bool(answer)
+            elif isinstance(control, ChoiceField):
+                control.value = str(answer)
+            else:
+                control.value = str(answer)
+                control.cursor_position = len(control.value)
+
+    def watch_error(self, error: str) -> None:
+        """The note under the field: the error if there is one, else the hint (shown when focused)."""
+        self.set_class(bool(error), "-invalid")
+        self.query_one(".note", Static).update(error or self.question.hint)
+
+    @on(Input.Changed)
+    @on(ChoiceField.Changed)
+    @on(Checkbox.Changed)
+    def _changed(self, event: Input.Changed | ChoiceField.Changed | Checkbox.Changed) -> None:
+        event.stop()
+        answer = self.answer
+        if answer == self._last:
+            return
+        self._last = answer
+        self.post_message(self.Answered(self.question.key, answer))
+
+    @on(Input.Submitted)
+    def _next_question(self, event: Input.Submitted) -> None:
+        """Enter moves on to the next question: the guided flow."""
+        event.stop()
+        self.screen.focus_next()

@@ -1,0 +1,126 @@
+"""The questions, in five numbered sections: a guided flow top to bottom, any field reachable by Tab."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Static
+
+from advisor.core import fmt
+from advisor.core.catalog import Catalog
+from advisor.core.scenario import Scenario
+from advisor.tui.answers import CUSTOM, applicable, placeholders, read_answers, same_answer
+from advisor.tui.questions import QUESTIONS, SECTIONS
+from advisor.tui.widgets.question_row import QuestionRow
+
+
+def model_choices(catalog: Catalog) -> tuple[tuple[str, str], ...]:
+    """Each preset with its size (and active size for MoE), then the custom choice."""
+    presets = []
+    for model in sorted(catalog.models.values(), key=lambda m: (m.params_total, m.id)):
+        size = fmt.count(model.params_total)
+        if model.family == "moe":
+            size += f", {fmt.count(model.params_active)} active"
+        presets.append((f"{model.name} ({size})", model.id))
+    return (*presets, ("Custom size", CUSTOM))
+
+
+FIRST_SECTIONS = 2
+"""Sections composed with the screen; the others are mounted right after it is first drawn."""
+
+
+class QuestionsForm(VerticalScroll):
+    """Every question; shows the scenario it is bound to and the errors the screen reports."""
+
+    scenario: reactive[Scenario | None] = reactive(None)
+    """The scenario as last accepted (bound to the screen's)."""
+    errors: reactive[Mapping[str, str]] = reactive(dict)
+    """Rejected answers: question key to the reason (bound to the screen's)."""
+
+    def __init__(self, catalog: Catalog, first: Scenario, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.catalog = catalog
+        self.first = first
+        self._rows: dict[str, QuestionRow] = {}
+        self.complete = False
+        """Every section is mounted (the later ones follow the first screen)."""
+
+    def compose(self) -> ComposeResult:
+        yield from self._sections(range(FIRST_SECTIONS), self.first)
+
+    def _sections(self, indices: range, scenario: Scenario) -> Iterator[Widget]:
+        choices = model_choices(self.catalog)
+        answers = read_answers(scenario, self.catalog)
+        greyed = placeholders(self.catalog)
+        for index in indices:
+            yield Static(f"{index + 1}  {SECTIONS[index]}", classes="section-title")
+            for q in QUESTIONS:
+                if q.section == index:
+                    model = q.key == "model"
+                    yield QuestionRow(
+                        q, answers[q.key], choices=choices if model else (), placeholder=greyed.get(q.key, "")
+                    )
+
+    @property
+    def rows(self) -> list[QuestionRow]:
+        return list(self._rows.values())
+
+    def row(self, key: str) -> QuestionRow:
+        return self._rows[key]
+
+    def on_mount(self) -> None:
+        self._rows = {row.question.key: row for row in self.query(QuestionRow)}
+        self._enable(self.first)
+        self.call_after_refresh(self._mount_later_sections)
+
+    async def _mount_later_sections(self) -> None:
+        """The sections below the first screen, mounted once it is drawn (a faster start)."""
+        if not self.is_attached:
+            return
+        scenario = self.scenario or self.first
+        await self.mount_all(list(self._sections(range(FIRST_SECTIONS, len(SECTIONS)), scenario)))
+        self._rows = {row.question.key: row for row in self.query(QuestionRow)}
+        self._enable(scenario)
+        self.watch_errors(self.errors)
+        self.complete = True
+
+    def show_all(self, scenario: Scenario) -> None:
+        """Show every answer of `scenario` (after opening a file), replacing what is typed."""
+        answers = read_answers(scenario, self.catalog)
+        for row in self.rows:
+            row.show(answers[row.question.key])
+        self._enable(scenario)
+
+    def watch_scenario(self, scenario: Scenario | None) -> None:
+        """Show answers that changed as a consequence of another (not the one being typed)."""
+        if scenario is None or not self._rows:
+            return
+        answers = read_answers(scenario, self.catalog)
+        for row in self.rows:
+            key = row.question.key
+            if key in self.errors:
+                continue
+            if not same_answer(key, row.answer, answers[key]):
+                row.show(answers[key])
+        self._enable(scenario)
+
+    def watch_errors(self, errors: Mapping[str, str]) -> None:
+        for row in self.rows:
+            row.error = errors.get(row.question.key, "")
+
+    def _enable(self, scenario: Scenario) -> None:
+        for key, enabled in applicable(scenario).items():
+            if key in self._rows:
+                self._rows[key].disabled = not enabled
+
+    def focus_question(self, key: str) -> None:
+        """Move the focus to a question (from the command palette)."""
+        row = self._rows.get(key)
+        if row is None:
+            return
+        row.control.focus()
+        row.scroll_visible()

@@ -1,0 +1,13 @@
+"""A checkbox whose box is empty when unticked, so its state reads without colour."""
+
+from __future__ import annotations
+
+from textual.widgets import Checkbox
+
+
+class TickBox(Checkbox):
+    """`▐X▌ label` when ticked, `▐ ▌ label` when not."""
+
+    @property  # type: ignore[override]
+    def BUTTON_INNER(self) -> str:
+        return "X" if self.value else " "

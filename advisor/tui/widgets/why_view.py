@@ -1,0 +1,62 @@
+"""Why: every reason for the recommendation, notes about the workload, warnings, what would change it."""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from advisor.tui.advice import Advice
+from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
+from advisor.tui.widgets.headline import reason_text
+
+
+def _heading(text: str) -> Text:
+    return Text(f"\n{text}", style="bold")
+
+
+def why_content(advice: Advice) -> RenderableType:
+    """The reasons, as the CLI's `recommend` prints them, grouped for reading."""
+    rec = advice.recommendation
+    parts: list[RenderableType] = []
+    for candidate in rec.candidates:
+        title = candidate.system + (" (recommended)" if candidate.system == rec.winner else "")
+        if not candidate.feasible:
+            title += " (not feasible)"
+        parts.append(_heading(title) if parts else Text(title, style="bold"))
+        if not candidate.reasons:
+            parts.append(Text("  no rule fired", style="dim"))
+        parts.extend(Text.assemble("  ", reason_text(reason)) for reason in candidate.reasons)
+    workload_rules = [fired for fired in rec.rules_fired if fired.system is None]
+    if workload_rules:
+        parts.append(_heading("About the workload"))
+        parts.extend(
+            Text.assemble("  ", (fired.effect, "dim"), " ", fired.because) for fired in workload_rules
+        )
+    if rec.warnings:
+        parts.append(_heading("Warnings"))
+        parts.extend(Text.assemble("  ", ("warn", "yellow"), " ", warning) for warning in rec.warnings)
+    if rec.what_would_change:
+        parts.append(_heading("What would change the answer"))
+        parts.extend(Text(f"  {line}") for line in rec.what_would_change)
+    return Group(*parts)
+
+
+class WhyView(DrawnWhenShown, VerticalScroll):
+    """Scrollable reasons for the current advice."""
+
+    advice: reactive[Advice | None] = reactive(None)
+    """The latest computed advice (bound to the screen's)."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="why-text")
+
+    def watch_advice(self) -> None:
+        self.request_draw()
+
+    def draw(self) -> None:
+        if self.advice is not None:
+            self.query_one("#why-text", Static).update(why_content(self.advice))

@@ -1,0 +1,101 @@
+"""Shared helpers for the app's Pilot and snapshot tests (no tests here)."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import io
+from collections.abc import Awaitable, Callable
+from datetime import date
+
+import pytest
+from rich.console import Console
+from textual.pilot import Pilot
+from textual.widget import Widget
+from textual.widgets import Input, Static
+
+from advisor.core.scenario import Scenario
+from advisor.tui.app import AdvisorApp, make_app
+from advisor.tui.settings import Settings
+
+TODAY = date(2026, 11, 29)
+"""A fixed date: price ages, and so the snapshots, do not change with the clock."""
+SIZE = (100, 30)
+
+
+def pilot_test(test: Callable[..., Awaitable[None]]) -> Callable[..., None]:
+    """Run an async Pilot test with asyncio (the suite has no async plugin); fixtures pass through."""
+
+    @functools.wraps(test)
+    def run(*args: object, **kwargs: object) -> None:
+        asyncio.run(test(*args, **kwargs))  # type: ignore[arg-type]
+
+    return run
+
+
+LLAMA_70B = Scenario.model_validate(
+    {
+        "schema": 1,
+        "name": "llama3-70b",
+        "workload": {"model": "llama3-70b", "tokens": "15T", "gpus": 2048, "precision": "fp8"},
+    }
+)
+"""A 70B pretrain: 15T tokens on 2,048 GPUs in FP8."""
+
+
+@pytest.fixture
+def quick_ranges(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ranges wait 0.4 s for typing to pause; a snapshot need not wait that long."""
+    monkeypatch.setattr("advisor.tui.screens.main_screen.ANALYSIS_DELAY_S", 0.05)
+
+
+@pytest.fixture
+def no_ranges(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Flows that do not look at the ranges skip their 0.1 s of work after each pause in typing
+    (Pilot waits for the process to be idle after every key, so it would wait for them too)."""
+    monkeypatch.setattr("advisor.tui.screens.main_screen.ANALYSIS_DELAY_S", 3600.0)
+
+
+def app_for_test(**kwargs: object) -> AdvisorApp:
+    """The app as the CLI builds it, with default settings (never the developer's) and a fixed date."""
+    kwargs.setdefault("settings", Settings())
+    return make_app(today=TODAY, **kwargs)  # type: ignore[arg-type]
+
+
+async def settle(pilot: Pilot, *, analysis: bool = False) -> None:
+    """Wait until the advice (and, if asked, the ranges) match the answers shown."""
+    app = pilot.app
+    assert isinstance(app, AdvisorApp)
+    main = app.main
+    for _ in range(300):
+        await pilot.pause(0.02)
+        advice_done = main.advice is not None and main.advice.scenario == main.scenario
+        analysis_done = main.analysis is not None and main.analysis.scenario == main.scenario
+        mounted = main.form.complete and bool(main.query("#sensitivity-view"))
+        if mounted and advice_done and (analysis_done or not analysis):
+            await pilot.pause()
+            return
+    raise AssertionError("the app did not finish computing")
+
+
+def plain(widget: Widget) -> str:
+    """What a Static (or a widget that renders Rich content) shows, as plain text."""
+    console = Console(width=400, file=io.StringIO(), color_system=None)
+    console.print(widget.content if isinstance(widget, Static) else widget.render())
+    return console.file.getvalue()  # type: ignore[attr-defined]
+
+
+async def type_into(pilot: Pilot, selector: str, text: str) -> None:
+    """Focus a text field, clear it and type `text`, key by key, as a user would."""
+    pilot.app.screen.query_one(selector).focus()
+    await pilot.pause()
+    await pilot.press("home", "ctrl+k", *text)
+
+
+async def fill(pilot: Pilot, selector: str, text: str) -> None:
+    """Focus a text field and replace its text at once (for long file paths: typing them is slow)."""
+    field = pilot.app.screen.query_one(selector, Input)
+    field.focus()
+    field.value = text
+    field.cursor_position = len(text)
+    await pilot.pause()
