@@ -1,0 +1,141 @@
+"""How fast the app is: time to the first interactive screen, and recompute after an edit.
+
+    .venv/bin/python benchmarks/bench_tui.py        # prints both; benchmarks/run.py uses the functions
+
+First screen: a fresh Python process is started (the parent notes the wall clock first); it imports the
+app, loads the catalog and rules, runs the app headless and reports when the headline has been painted
+with the first recommendation. Recompute: in a running app, one keystroke in the GPUs field, timed from
+the key event to the headline painted with the new result (the ranges follow later, off the clock; their
+time is printed too). Default settings are used, never the developer's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def _child_first_screen(started: float) -> None:
+    """In the child: run the app until the first recommendation is painted; print the seconds taken."""
+    from advisor.tui.app import make_app
+    from advisor.tui.settings import Settings
+    from advisor.tui.widgets.headline import Headline
+
+    painted: list[float] = []
+    render = Headline.render
+
+    def timed_render(self: Headline):  # type: ignore[no-untyped-def]
+        if self.advice is not None and not painted:
+            painted.append(time.time())
+        return render(self)
+
+    Headline.render = timed_render  # type: ignore[method-assign]
+    app = make_app(settings=Settings())
+
+    async def wait_for_paint(pilot) -> None:  # type: ignore[no-untyped-def]
+        while not painted:
+            await asyncio.sleep(0.002)
+        app.exit()
+
+    app.run(headless=True, size=(100, 30), auto_pilot=wait_for_paint)
+    print(painted[0] - started)
+
+
+def first_screen_seconds(runs: int = 5) -> float:
+    """Median wall time from starting a process to the first recommendation on screen."""
+    times = []
+    with tempfile.TemporaryDirectory() as config:
+        env = {**os.environ, "ADVISOR_CONFIG_DIR": config}
+        for _ in range(runs + 1):
+            started = time.time()
+            out = subprocess.run(
+                [sys.executable, __file__, "--child", repr(started)],
+                check=True,
+                capture_output=True,
+                text=True,
+                env=env,
+                cwd=ROOT,
+            )
+            times.append(float(out.stdout.strip().splitlines()[-1]))
+    return statistics.median(times[1:])  # the first run warms the file cache
+
+
+async def _recompute_times(edits: int) -> tuple[list[float], list[float]]:
+    from textual import events
+
+    from advisor.tui.widgets.headline import Headline
+    from tests.test_tui_helpers import app_for_test, settle
+
+    renders: list[tuple[float, object]] = []
+    render = Headline.render
+
+    def timed_render(self: Headline):  # type: ignore[no-untyped-def]
+        renders.append((time.perf_counter(), self.advice.scenario if self.advice else None))
+        return render(self)
+
+    Headline.render = timed_render  # type: ignore[method-assign]
+    app = app_for_test()
+    recompute: list[float] = []
+    analysis: list[float] = []
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, analysis=True)
+        main = app.main
+        main.form.focus_question("gpus")
+        await pilot.press("end")
+        for index in range(edits):
+            key = "backspace" if index % 2 == 0 else "4"
+            before = main.scenario
+            started = time.perf_counter()
+            app._driver.send_message(events.Key(key, None if key == "backspace" else key))  # type: ignore[union-attr]
+            while main.scenario == before or not any(
+                t > started and s == main.scenario for t, s in renders[-3:]
+            ):
+                await asyncio.sleep(0.0005)
+            painted = next(t for t, s in renders if t > started and s == main.scenario)
+            recompute.append(painted - started)
+            while main.analysis is None or main.analysis.scenario != main.scenario:
+                await asyncio.sleep(0.005)
+            analysis.append(time.perf_counter() - started)
+            await pilot.pause(0.05)
+    Headline.render = render  # type: ignore[method-assign]
+    return recompute, analysis
+
+
+def recompute_seconds(edits: int = 20) -> float:
+    """Median time from a keystroke that changes an answer to the new headline painted."""
+    with tempfile.TemporaryDirectory() as config:
+        os.environ["ADVISOR_CONFIG_DIR"] = config
+        recompute, _ = asyncio.run(_recompute_times(edits))
+    return statistics.median(recompute)
+
+
+def main() -> None:
+    if len(sys.argv) == 3 and sys.argv[1] == "--child":
+        _child_first_screen(float(sys.argv[2]))
+        return
+    first = first_screen_seconds()
+    with tempfile.TemporaryDirectory() as config:
+        os.environ["ADVISOR_CONFIG_DIR"] = config
+        recompute, analysis = asyncio.run(_recompute_times(20))
+    print(f"first screen, launch to first recommendation painted: {first * 1000:.0f} ms (median of 5)")
+    print(
+        f"recompute, keystroke to new headline painted: median {statistics.median(recompute) * 1000:.1f} ms, "
+        f"max {max(recompute) * 1000:.1f} ms ({len(recompute)} edits)"
+    )
+    print(
+        f"ranges and break-evens, keystroke to shown (0.4 s debounce included): "
+        f"median {statistics.median(analysis) * 1000:.0f} ms"
+    )
+
+
+if __name__ == "__main__":
+    main()
