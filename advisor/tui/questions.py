@@ -93,7 +93,7 @@ QUESTIONS: tuple[Question, ...] = (
         "Size to it",
         "Ticked: each system gets the smallest GPU count that meets the deadline",
         control="check",
-        check_label="size per system",
+        check_label="per system",
     ),
     _q(
         "pricing",

@@ -9,12 +9,13 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Static
+from textual.widgets import Button, Checkbox, Input, Label, RadioSet, Static
 
 from advisor.tui.exporting import FORMAT_NAMES
 from advisor.tui.screens.path_dialog import expand
+from advisor.tui.widgets.radio_dot import RadioDot
 from advisor.tui.widgets.tick_box import TickBox
 
 Export = Callable[[str, Path, bool], str | None]
@@ -33,11 +34,11 @@ class ExportDialog(ModalScreen[str | None]):
         self.initial_format = fmt
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
+        with VerticalScroll(classes="dialog"):
             yield Label("Export the current result", classes="dialog-title")
             with RadioSet(id="format"):
                 for fmt, name in FORMAT_NAMES.items():
-                    yield RadioButton(f"{name} (.{fmt})", value=fmt == self.initial_format, id=f"fmt-{fmt}")
+                    yield RadioDot(f"{name} (.{fmt})", value=fmt == self.initial_format, id=f"fmt-{fmt}")
             yield Label("File, in the current folder unless a path is given", classes="dialog-label")
             yield Input(self.initial_path, id="path", select_on_focus=False)
             yield TickBox("Replace the file if it exists", id="overwrite")

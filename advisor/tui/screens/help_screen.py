@@ -30,7 +30,8 @@ stays on screen, marked **STALE**, until it is fixed.
 | Key | Does |
 |---|---|
 | Tab / Shift+Tab | next / previous field (the guided order) |
-| Enter | in a text field: next question; on a list: open it; in a table: pick the row |
+| Enter | in a text field: next question; on a choice: open its list; in a table: pick the row |
+| ← → on a choice | step through its options without opening the list |
 | Esc | jump between the questions and the results |
 | ← → on the tab bar | switch result tabs: Why, Compare, Breakdown, Rules, Assumptions, Sizing |
 | s / r in Compare | sort by the next column / reverse; a click on a header sorts too |

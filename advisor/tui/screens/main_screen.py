@@ -131,6 +131,7 @@ class MainScreen(Screen[None]):
         self._analysis_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
+        assert self.scenario is not None
         yield Header()
         with Horizontal(id="body"):
             yield QuestionsForm(self.catalog, self.scenario, id="form").data_bind(

@@ -10,7 +10,7 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
@@ -41,7 +41,7 @@ class PathDialog(ModalScreen[str | None]):
         self.overwrite_option = overwrite_option
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
+        with VerticalScroll(classes="dialog"):
             yield Label(self.title_text, classes="dialog-title")
             yield Label("File (TOML), in the current folder unless a path is given", classes="dialog-label")
             yield Input(self.initial_path, id="path", select_on_focus=False)

@@ -8,7 +8,7 @@ from pydantic import ValidationError
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
@@ -30,7 +30,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
 
     def compose(self) -> ComposeResult:
         s, econ = self.settings, self.economics
-        with Vertical(classes="dialog"):
+        with VerticalScroll(classes="dialog"):
             yield Label("Settings", classes="dialog-title")
             yield Label("Theme", classes="dialog-label")
             yield Select([(t, t) for t in self.themes], value=s.theme, allow_blank=False, id="theme")
@@ -39,13 +39,13 @@ class SettingsScreen(ModalScreen[Settings | None]):
             yield Label("Electricity, USD per kWh (blank: the catalog's)", classes="dialog-label")
             yield Input(
                 "" if s.electricity_usd_per_kwh is None else f"{s.electricity_usd_per_kwh:g}",
-                placeholder=f"{econ.electricity.usd_per_kwh:g} ({econ.electricity.as_of}, EIA)",
+                placeholder=f"{econ.electricity.usd_per_kwh:g} (catalog, {econ.electricity.as_of})",
                 id="electricity",
             )
             yield Label("PUE, 1-3 (blank: the catalog's)", classes="dialog-label")
             yield Input(
                 "" if s.pue is None else f"{s.pue:g}",
-                placeholder=f"{econ.facility.pue:g} (assumption, {econ.facility.as_of})",
+                placeholder=f"{econ.facility.pue:g} (catalog, {econ.facility.as_of})",
                 id="pue",
             )
             yield Static("", id="dialog-error", markup=False)

@@ -62,7 +62,7 @@ class RulesTrace(DrawnWhenShown, Tree[str]):
                 self._add_result(node, result, expanded)
         self.root.expand()
 
-    def _add_result(self, node: TreeNode[str], result: RuleResult, expanded: set[str | None]) -> None:
+    def _add_result(self, node: TreeNode[str], result: RuleResult, expanded: set[str]) -> None:
         key = f"{result.rule.id}/{result.system}"
         verdict = ("fired", "green") if result.fired else ("not fired", "dim")
         label = Text.assemble(verdict, f" for {result.system or 'the workload'}")

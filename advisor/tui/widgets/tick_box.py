@@ -8,6 +8,6 @@ from textual.widgets import Checkbox
 class TickBox(Checkbox):
     """`▐X▌ label` when ticked, `▐ ▌ label` when not."""
 
-    @property  # type: ignore[override]
-    def BUTTON_INNER(self) -> str:
+    @property
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]
         return "X" if self.value else " "
