@@ -14,6 +14,7 @@ from advisor.tui.answers import (
     same_answer,
 )
 from advisor.tui.questions import QUESTIONS
+from advisor.tui.refused import stale_reason, take_answer
 from advisor.tui.settings import Settings, load_settings, save_settings, settings_path
 
 
@@ -133,3 +134,22 @@ def test_settings_round_trip_and_a_corrupt_file_is_reported(_isolated_config):
     settings_path().write_text("pue = 9\n", encoding="utf-8")
     settings, problem = load_settings()
     assert settings == Settings() and problem and "pue" in problem
+
+
+def test_a_refused_answer_is_retried_and_dropped_when_it_no_longer_applies(catalog, start):
+    custom = apply_answer(apply_answer(start, catalog, "model", "custom"), catalog, "family", "moe")
+    taken = take_answer(custom, catalog, {}, "active_params", "20B")  # more than the 8B total
+    assert not taken.accepted and taken.scenario == custom
+    assert "must not exceed" in taken.errors["active_params"]
+    assert stale_reason(taken.errors, "").startswith("Active params: not accepted")
+    fits = take_answer(taken.scenario, catalog, taken.refused, "params", "100B")
+    assert fits.accepted and not fits.refused and not fits.errors
+    assert fits.scenario.workload.custom.active_params == 20e9
+    again = take_answer(custom, catalog, {}, "active_params", "20B")
+    dropped = take_answer(again.scenario, catalog, again.refused, "model", "llama3-8b")
+    assert not dropped.refused and not dropped.errors  # a preset has no active-parameters question
+
+
+def test_stale_reason_names_a_failure_when_nothing_was_refused():
+    assert stale_reason({}, "") == ""
+    assert stale_reason({}, "boom") == "could not compute: boom"

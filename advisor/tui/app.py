@@ -21,8 +21,9 @@ from advisor.io.rule_files import load_rules
 from advisor.tui.answers import new_scenario
 from advisor.tui.exporting import open_scenario
 from advisor.tui.questions import QUESTIONS, SECTIONS
-from advisor.tui.screens.main_screen import TABS, MainScreen
+from advisor.tui.screens.main_screen import MainScreen
 from advisor.tui.settings import DARK_THEME, LIGHT_THEME, Settings, load_settings, save_settings
+from advisor.tui.widgets.results_panel import TABS
 
 
 class AdvisorApp(App[None]):

@@ -15,13 +15,12 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widget import Widget
-from textual.widgets import Footer, Header, Static, TabbedContent, TabPane, Tabs
+from textual.widgets import Footer, Header, Static
 from textual.worker import get_current_worker
 
 from advisor.core.catalog import Catalog
@@ -29,35 +28,19 @@ from advisor.core.rules import Rule
 from advisor.core.scenario import Scenario
 from advisor.errors import AdvisorError
 from advisor.tui.advice import Advice, compute_advice, compute_analysis
-from advisor.tui.answers import AnswerError, applicable, apply_answer
-from advisor.tui.questions import QUESTION_BY_KEY
-from advisor.tui.screens import file_actions
-from advisor.tui.widgets.assumptions_view import AssumptionsView
-from advisor.tui.widgets.breakdown_view import BreakdownView
+from advisor.tui.answers import Answer
+from advisor.tui.refused import stale_reason, take_answer
 from advisor.tui.widgets.comparison_view import ComparisonView
-from advisor.tui.widgets.headline import Headline
 from advisor.tui.widgets.question_row import QuestionRow
 from advisor.tui.widgets.questions_form import QuestionsForm
-from advisor.tui.widgets.rules_trace import RulesTrace
-from advisor.tui.widgets.sensitivity_view import SensitivityView
+from advisor.tui.widgets.results_panel import ResultsPanel
 from advisor.tui.widgets.sizing_view import SizingView
-from advisor.tui.widgets.why_view import WhyView
 
 if TYPE_CHECKING:
     from advisor.core.run import ScenarioResult  # imported when the ranges are computed
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 """Smallest terminal the layout is made for; below it the screen says so instead."""
-TABS = {
-    "why": "Why",
-    "compare": "Compare",
-    "breakdown": "Breakdown",
-    "rules": "Rules",
-    "assumptions": "Assumptions",
-    "sizing": "Sizing",
-    "sensitivity": "Sensitivity",
-}
-"""Result tabs by id, in order."""
 ANALYSIS_DELAY_S = 0.4
 """The ranges (about 0.1 s of work) start once the answers have been still this long."""
 
@@ -125,7 +108,7 @@ class MainScreen(Screen[None]):
         self.today = today
         self.set_reactive(MainScreen.scenario, scenario)
         self.set_reactive(MainScreen.scenario_path, scenario_path)
-        self._rejected: dict[str, object] = {}
+        self._refused: dict[str, Answer] = {}
         self._failure = ""
         self._generation = 0
         self._analysis_timer: Timer | None = None
@@ -137,15 +120,9 @@ class MainScreen(Screen[None]):
             yield QuestionsForm(self.catalog, self.scenario, id="form").data_bind(
                 MainScreen.scenario, MainScreen.errors
             )
-            with Vertical(id="results"):
-                yield Headline(id="headline").data_bind(
-                    MainScreen.advice, MainScreen.analysis, MainScreen.status
-                )
-                with TabbedContent(id="tabs"):
-                    with TabPane(TABS["why"], id="why"):
-                        yield WhyView(id="why-view").data_bind(MainScreen.advice)
-                    for tab in list(TABS)[1:]:
-                        yield TabPane(TABS[tab], id=tab)
+            yield ResultsPanel(id="results").data_bind(
+                MainScreen.advice, MainScreen.analysis, MainScreen.status, MainScreen.selected_system
+            )
         yield Static(id="too-small")
         yield Footer()
 
@@ -153,26 +130,6 @@ class MainScreen(Screen[None]):
         self._title()
         self._recompute()  # in a thread, while the first screen is laid out
         self.form.focus_question("model")
-        self.call_after_refresh(self._mount_views)
-
-    async def _mount_views(self) -> None:
-        """The hidden result tabs' views, mounted once the first screen is drawn (a faster start)."""
-        if not self.is_attached:
-            return
-        views: dict[str, Widget] = {
-            "compare": ComparisonView(id="compare-view").data_bind(MainScreen.advice),
-            "breakdown": BreakdownView(id="breakdown-view").data_bind(
-                MainScreen.advice, MainScreen.selected_system
-            ),
-            "rules": RulesTrace(id="rules-view").data_bind(MainScreen.advice),
-            "assumptions": AssumptionsView(id="assumptions-view").data_bind(MainScreen.advice),
-            "sizing": SizingView(id="sizing-view").data_bind(MainScreen.advice),
-            "sensitivity": SensitivityView(id="sensitivity-view").data_bind(MainScreen.analysis),
-        }
-        tabs = self.query_one(TabbedContent)
-        mounting = [tabs.get_pane(tab).mount(view) for tab, view in views.items()]  # one layout for all
-        for mounted in mounting:
-            await mounted
 
     @property
     def form(self) -> QuestionsForm:
@@ -182,7 +139,7 @@ class MainScreen(Screen[None]):
 
     def load(self, scenario: Scenario, path: Path | None) -> None:
         """Replace every answer (a file opened, or a new scenario)."""
-        self._rejected = {}
+        self._refused = {}
         self.errors = {}
         self.scenario = scenario
         self.scenario_path = path
@@ -259,52 +216,21 @@ class MainScreen(Screen[None]):
             self._update_status()
 
     def _update_status(self) -> None:
-        if self.errors:
-            labels = ", ".join(QUESTION_BY_KEY[key].label for key in self.errors)
-            self.status = f"{labels}: not accepted; showing the result for the last valid answers"
-        elif self._failure:
-            self.status = f"could not compute: {self._failure}"
-        else:
-            self.status = ""
+        self.status = stale_reason(self.errors, self._failure)
 
     @on(QuestionRow.Answered)
     def _answered(self, message: QuestionRow.Answered) -> None:
         self.answer(message.key, message.answer)
 
-    def answer(self, key: str, answer: str | bool) -> bool:
+    def answer(self, key: str, answer: Answer) -> bool:
         """Take one answer: a new scenario if the core accepts it, else an error on that field only."""
         assert self.scenario is not None
-        rejected = dict(self._rejected)
-        errors = dict(self.errors)
-        try:
-            scenario = apply_answer(self.scenario, self.catalog, key, answer)
-        except AnswerError as exc:
-            rejected[key], errors[key] = answer, str(exc)
-            self._rejected, self.errors = rejected, errors
-            self._update_status()
-            return False
-        rejected.pop(key, None)
-        errors.pop(key, None)
-        scenario = self._retry(scenario, rejected, errors)
-        self._rejected, self.errors = rejected, errors
-        self.scenario = scenario
+        taken = take_answer(self.scenario, self.catalog, self._refused, key, answer)
+        self._refused = dict(taken.refused)
+        self.errors = dict(taken.errors)
+        self.scenario = taken.scenario
         self._update_status()
-        return True
-
-    def _retry(self, scenario: Scenario, rejected: dict[str, object], errors: dict[str, str]) -> Scenario:
-        """Answers rejected earlier may fit now (or no longer apply): take or drop them."""
-        relevant = applicable(scenario)
-        for key, answer in list(rejected.items()):
-            if not relevant.get(key, True):
-                del rejected[key], errors[key]
-                continue
-            try:
-                scenario = apply_answer(scenario, self.catalog, key, answer)  # type: ignore[arg-type]
-            except AnswerError as exc:
-                errors[key] = str(exc)
-            else:
-                del rejected[key], errors[key]
-        return scenario
+        return taken.accepted
 
     # --- results -------------------------------------------------------------------------------------
 
@@ -323,35 +249,32 @@ class MainScreen(Screen[None]):
             self.notify(f"GPUs set to {message.gpus:,} ({message.system}'s size for the deadline)")
 
     def show_tab(self, tab: str) -> None:
-        """Show a result tab and, once it is drawn, focus what is in it."""
-        self.query_one(TabbedContent).active = tab
-        self.call_after_refresh(self._focus_tab, tab)
-
-    def _focus_tab(self, tab: str) -> None:
-        tabs = self.query_one(TabbedContent)
-        focusable = [w for w in tabs.get_pane(tab).query("*") if w.focusable]
-        if focusable:
-            focusable[0].focus()
-        else:
-            tabs.query_one(Tabs).focus()
+        """Show a result tab and focus what is in it."""
+        self.query_one(ResultsPanel).show_tab(tab)
 
     def action_switch_pane(self) -> None:
         """Esc: from the questions to the results, and back."""
         focused = self.focused
         if focused is not None and self.form in focused.ancestors_with_self:
-            self.show_tab(str(self.query_one(TabbedContent).active))
+            self.show_tab(self.query_one(ResultsPanel).active_tab)
         else:
             self.form.focus_question(next(iter(self.errors), "model"))
 
     # --- files ---------------------------------------------------------------------------------------
 
     def action_save(self) -> None:
+        from advisor.tui.screens import file_actions  # the dialogs load when first used
+
         file_actions.save(self)
 
     def action_open(self) -> None:
+        from advisor.tui.screens import file_actions
+
         file_actions.open_file(self)
 
     def action_export(self) -> None:
+        from advisor.tui.screens import file_actions
+
         file_actions.export(self, self.today)
 
     def on_resize(self, event: events.Resize) -> None:
