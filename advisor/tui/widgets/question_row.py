@@ -48,12 +48,15 @@ class QuestionRow(Widget):
         q = self.question
         answer = self._last
         yield Label(q.label, classes="question-label")
+        control: Widget
         if q.control == "choice":
-            yield ChoiceField(self.choices, str(answer), id=f"input-{q.key}")
+            control = ChoiceField(self.choices, str(answer), id=f"input-{q.key}")
         elif q.control == "check":
-            yield TickBox(q.check_label, bool(answer), id=f"input-{q.key}")
+            control = TickBox(q.check_label, bool(answer), id=f"input-{q.key}")
         else:
-            yield Input(str(answer), placeholder=self.placeholder, id=f"input-{q.key}")
+            control = Input(str(answer), placeholder=self.placeholder, id=f"input-{q.key}")
+        control.tooltip = q.hint  # for the mouse: the hint on hover
+        yield control
         yield Static(q.hint, classes="note", markup=False)
 
     @property
