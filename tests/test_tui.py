@@ -24,6 +24,7 @@ from tests.test_tui_helpers import (
     SIZE,
     TODAY,
     app_for_test,
+    fewer_collections,
     fill,
     no_ranges,
     pilot_test,
@@ -32,7 +33,7 @@ from tests.test_tui_helpers import (
     type_into,
 )
 
-pytestmark = pytest.mark.usefixtures(no_ranges.__name__)
+pytestmark = pytest.mark.usefixtures(fewer_collections.__name__, no_ranges.__name__)
 
 
 def _expected(catalog, rules, **workload):

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 import io
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from datetime import date
 
 import pytest
@@ -41,6 +42,15 @@ LLAMA_70B = Scenario.model_validate(
     }
 )
 """A 70B pretrain: 15T tokens on 2,048 GPUs in FP8."""
+
+
+@pytest.fixture(scope="module")
+def fewer_collections() -> Iterator[None]:
+    """Collect garbage less often while a module of app tests runs (a third faster; restored after)."""
+    before = gc.get_threshold()
+    gc.set_threshold(50_000, 50, 100)
+    yield
+    gc.set_threshold(*before)
 
 
 @pytest.fixture

@@ -13,9 +13,9 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from advisor.tui.app import AdvisorApp
-from tests.test_tui_helpers import LLAMA_70B, SIZE, app_for_test, quick_ranges, settle
+from tests.test_tui_helpers import LLAMA_70B, SIZE, app_for_test, fewer_collections, quick_ranges, settle
 
-pytestmark = pytest.mark.usefixtures(quick_ranges.__name__)
+pytestmark = pytest.mark.usefixtures(fewer_collections.__name__, quick_ranges.__name__)
 
 Step = Callable[[Pilot], Awaitable[None]]
 
