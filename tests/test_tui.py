@@ -273,3 +273,23 @@ async def test_a_terminal_too_small_gets_a_message():
         message = app.main.query_one("#too-small", Static)
         assert message.display and "at least 80 × 24" in plain(message) and "70 × 20" in plain(message)
         assert not app.main.query_one("#body").display
+
+
+@pilot_test
+async def test_a_bug_in_a_computation_is_reported_not_fatal(monkeypatch):
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+
+        def broken(*args, **kwargs):
+            raise RuntimeError("simulated bug")
+
+        monkeypatch.setattr("advisor.tui.screens.main_screen.compute_advice", broken)
+        await type_into(pilot, "#input-gpus", "8")
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if app.main.status:
+                break
+        assert "internal error" in app.main.status and "simulated bug" in app.main.status
+        assert "STALE" in plain(app.main.query_one(Headline))  # the last result stays, marked
+        assert app.main.advice is not None and app.main.advice.scenario.workload.gpus == 64

@@ -21,7 +21,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Static
-from textual.worker import get_current_worker
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from advisor.core.catalog import Catalog
 from advisor.core.rules import Rule
@@ -214,6 +214,13 @@ class MainScreen(Screen[None]):
         if message.generation == self._generation:
             self._failure = message.error
             self._update_status()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A bug in a computation is reported, not fatal: the app keeps working with the last result."""
+        if event.state == WorkerState.ERROR:
+            self._failure = f"internal error: {event.worker.error!r}"
+            self._update_status()
+            self.notify(self._failure, severity="error", timeout=10)
 
     def _update_status(self) -> None:
         self.status = stale_reason(self.errors, self._failure)
