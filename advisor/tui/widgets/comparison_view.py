@@ -200,4 +200,8 @@ class ComparisonView(DrawnWhenShown, Vertical):
         lines.extend(reason_text(reason) for reason in candidate.reasons)
         if not candidate.reasons:
             lines.append(Text("no rule fired", style="dim"))
+        others = [c for c in advice.recommendation.candidates if not c.feasible and c.system != system]
+        if others:
+            lines.append(Text("\nWhy not the others", style="bold"))
+            lines.extend(Text.assemble((f"{c.system}: ", "bold"), why_not(c)) for c in others)
         detail.update(Group(*lines))
