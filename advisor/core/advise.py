@@ -41,7 +41,7 @@ def _price_source(workload: Workload, system: System, assumptions: Assumptions) 
     return system.capex.as_of
 
 
-def _capacity_assumptions(
+def capacity_assumptions(
     workload: Workload,
     catalog: Catalog,
     constraints: Constraints,
@@ -138,7 +138,7 @@ def advise(
     """
     constraints = constraints or Constraints()
     system_ids = list(systems) if systems else list(catalog.systems)
-    assumptions = _capacity_assumptions(
+    assumptions = capacity_assumptions(
         workload, catalog, constraints, assumptions or Assumptions(), system_ids
     )
     sized = {

@@ -1,22 +1,37 @@
 """`run_scenario()`: a scenario's whole answer, in one call shared by the CLI, the app and the reports.
 
-It sizes each system to the deadline when the scenario asks for it, advises, and adds the ranges,
-robustness and (optionally) break-even points. Pure: no I/O.
+`advise_scenario` sizes each system to the deadline when the scenario asks for it and advises (fast,
+for live updates); `run_scenario` adds the ranges, robustness and (optionally) break-even points.
+Pure: no I/O.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from advisor.core.advise import advise, capacity_assumptions
 from advisor.core.catalog import Catalog
 from advisor.core.deadline import GpuCount, gpus_for_deadline_all
 from advisor.core.recommendation import Recommendation
 from advisor.core.rules import Rule
 from advisor.core.scenario import Scenario
-from advisor.core.sensitivity import Sensitivity, sensitivity
+from advisor.core.sensitivity import Sensitivity, analyse
 from advisor.core.workload import Workload
+
+
+@dataclass(frozen=True)
+class ScenarioAdvice:
+    """A scenario's recommendation and deadline sizing, without the ranges (milliseconds, not 0.1 s)."""
+
+    scenario: Scenario
+    workload: Workload
+    recommendation: Recommendation
+    sizing: tuple[GpuCount, ...]
+    """Smallest GPU count per system that meets the deadline (empty without a deadline)."""
+    sizes: Mapping[str, int] | None
+    """The GPU counts the recommendation used per system, when the scenario sizes to its deadline."""
 
 
 @dataclass(frozen=True)
@@ -31,6 +46,38 @@ class ScenarioResult:
     """Smallest GPU count per system that meets the deadline (empty without a deadline)."""
 
 
+def advise_scenario(
+    scenario: Scenario, catalog: Catalog, rules: Sequence[Rule], *, today: date | None
+) -> ScenarioAdvice:
+    """Size each system to the deadline (with the same capacity waits `advise` applies) and advise.
+
+    Ids are checked first: an unknown one raises CatalogError listing the valid ones.
+    """
+    scenario.check_ids(catalog)
+    workload = scenario.workload.workload(catalog)
+    systems = list(scenario.system_ids(catalog))
+    deadline = scenario.constraints.deadline_days
+    sizing: tuple[GpuCount, ...] = ()
+    if deadline is not None:
+        waits = capacity_assumptions(workload, catalog, scenario.constraints, scenario.assumptions, systems)
+        sizing = tuple(gpus_for_deadline_all(workload, catalog, deadline, waits, systems))
+    sizes = None
+    if scenario.size_to_deadline:
+        sizes = {found.system: found.gpus for found in sizing if found.gpus}
+    recommendation = advise(
+        workload,
+        catalog,
+        rules,
+        constraints=scenario.constraints,
+        objective=scenario.objective,
+        assumptions=scenario.assumptions,
+        systems=systems,
+        today=today,
+        gpus_by_system=sizes,
+    )
+    return ScenarioAdvice(scenario, workload, recommendation, sizing, sizes)
+
+
 def run_scenario(
     scenario: Scenario,
     catalog: Catalog,
@@ -41,29 +88,18 @@ def run_scenario(
     samples: int = 1000,
     widen: float = 1.0,
 ) -> ScenarioResult:
-    """Advise on `scenario` (ids are checked: an unknown one raises CatalogError listing the valid ones)."""
-    scenario.check_ids(catalog)
-    workload = scenario.workload.workload(catalog)
-    systems = list(scenario.system_ids(catalog))
-    deadline = scenario.constraints.deadline_days
-    sizing: tuple[GpuCount, ...] = ()
-    if deadline is not None:
-        sizing = tuple(gpus_for_deadline_all(workload, catalog, deadline, scenario.assumptions, systems))
-    sizes = (
-        {found.system: found.gpus for found in sizing if found.gpus} if scenario.size_to_deadline else None
-    )
-    recommendation, sens = sensitivity(
-        workload,
+    """`advise_scenario` plus the ranges, robustness and (optionally) break-even points."""
+    advice = advise_scenario(scenario, catalog, rules, today=today)
+    analysis = analyse(
+        advice.recommendation,
+        advice.workload,
         catalog,
         rules,
-        constraints=scenario.constraints,
-        objective=scenario.objective,
         assumptions=scenario.assumptions,
-        systems=systems,
         today=today,
         widen=widen,
         samples=samples,
         with_break_evens=break_evens,
-        gpus_by_system=sizes,
+        gpus_by_system=advice.sizes,
     )
-    return ScenarioResult(scenario, workload, recommendation, sens, sizing)
+    return ScenarioResult(scenario, advice.workload, advice.recommendation, analysis, advice.sizing)

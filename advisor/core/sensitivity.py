@@ -173,34 +173,20 @@ def speed_for_price(rec: Recommendation) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def sensitivity(
+def analyse(
+    rec: Recommendation,
     workload: Workload,
     catalog: Catalog,
     rules: Sequence[Rule],
     *,
-    constraints: Constraints | None = None,
-    objective: Objective = "cost",
-    assumptions: Assumptions | None = None,
-    systems: Sequence[str] | None = None,
+    assumptions: Assumptions,
     today: date | None = None,
     widen: float = 1.0,
     samples: int = 1000,
     with_break_evens: bool = True,
-    gpus_by_system: dict[str, int] | None = None,
-) -> tuple[Recommendation, Sensitivity]:
-    """The recommendation plus its ranges, robustness, tornado and break-even points."""
-    assumptions = assumptions or Assumptions()
-    rec = advise(
-        workload,
-        catalog,
-        rules,
-        constraints=constraints,
-        objective=objective,
-        assumptions=assumptions,
-        systems=systems,
-        today=today,
-        gpus_by_system=gpus_by_system,
-    )
+    gpus_by_system: Mapping[str, int] | None = None,
+) -> Sensitivity:
+    """Ranges, robustness, tornado and (optionally) break-even points of an existing recommendation."""
     estimated = {c.system: c.estimate for c in rec.candidates if c.estimate is not None}
     spreads = {
         sid: input_spreads(est, workload, catalog, assumptions, widen) for sid, est in estimated.items()
@@ -217,4 +203,47 @@ def sensitivity(
         runner, evens = break_evens(
             rec, workload, catalog, rules, assumptions=assumptions, today=today, gpus_by_system=gpus_by_system
         )
-    return rec, Sensitivity(rec.winner, runner, ranges, robust, bars, tuple(evens), speed_for_price(rec))
+    return Sensitivity(rec.winner, runner, ranges, robust, bars, tuple(evens), speed_for_price(rec))
+
+
+def sensitivity(
+    workload: Workload,
+    catalog: Catalog,
+    rules: Sequence[Rule],
+    *,
+    constraints: Constraints | None = None,
+    objective: Objective = "cost",
+    assumptions: Assumptions | None = None,
+    systems: Sequence[str] | None = None,
+    today: date | None = None,
+    widen: float = 1.0,
+    samples: int = 1000,
+    with_break_evens: bool = True,
+    gpus_by_system: Mapping[str, int] | None = None,
+) -> tuple[Recommendation, Sensitivity]:
+    """`advise()` plus `analyse()`: the recommendation with its ranges and what flips it."""
+    assumptions = assumptions or Assumptions()
+    rec = advise(
+        workload,
+        catalog,
+        rules,
+        constraints=constraints,
+        objective=objective,
+        assumptions=assumptions,
+        systems=systems,
+        today=today,
+        gpus_by_system=gpus_by_system,
+    )
+    analysis = analyse(
+        rec,
+        workload,
+        catalog,
+        rules,
+        assumptions=assumptions,
+        today=today,
+        widen=widen,
+        samples=samples,
+        with_break_evens=with_break_evens,
+        gpus_by_system=gpus_by_system,
+    )
+    return rec, analysis

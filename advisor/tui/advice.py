@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING
 
-from advisor.core.advise import advise
 from advisor.core.catalog import Catalog
-from advisor.core.deadline import GpuCount, gpus_for_deadline_all
+from advisor.core.deadline import GpuCount
 from advisor.core.recommendation import Candidate, Recommendation
 from advisor.core.rules import Rule
+from advisor.core.run import advise_scenario, run_scenario
 from advisor.core.scenario import Scenario
 from advisor.report.assumptions import AssumptionUsed, assumptions_used
 
@@ -54,32 +54,13 @@ class Advice:
 
 
 def compute_advice(scenario: Scenario, catalog: Catalog, rules: Sequence[Rule], today: date) -> Advice:
-    """Size to the deadline (if asked) and advise, as `run_scenario` does, without the ranges.
+    """Size to the deadline (if asked) and advise (`advise_scenario`), and list the assumptions used.
 
     Raises AdvisorError or ValidationError on a scenario the core rejects.
     """
     started = time.perf_counter()
-    scenario.check_ids(catalog)
-    workload = scenario.workload.workload(catalog)
-    systems = list(scenario.system_ids(catalog))
-    deadline = scenario.constraints.deadline_days
-    sizing: tuple[GpuCount, ...] = ()
-    if deadline is not None:
-        sizing = tuple(gpus_for_deadline_all(workload, catalog, deadline, scenario.assumptions, systems))
-    sizes = (
-        {found.system: found.gpus for found in sizing if found.gpus} if scenario.size_to_deadline else None
-    )
-    recommendation = advise(
-        workload,
-        catalog,
-        rules,
-        constraints=scenario.constraints,
-        objective=scenario.objective,
-        assumptions=scenario.assumptions,
-        systems=systems,
-        today=today,
-        gpus_by_system=sizes,
-    )
+    advice = advise_scenario(scenario, catalog, rules, today=today)
+    workload, recommendation, sizing = advice.workload, advice.recommendation, advice.sizing
     used = assumptions_used(scenario, workload, catalog, recommendation, today)
     return Advice(scenario, recommendation, sizing, used, (time.perf_counter() - started) * 1000)
 
@@ -88,6 +69,4 @@ def compute_analysis(
     scenario: Scenario, catalog: Catalog, rules: Sequence[Rule], today: date
 ) -> ScenarioResult:
     """The core's full answer: recommendation, ranges, robustness, tornado and break-even points."""
-    from advisor.core.run import run_scenario  # not needed for the first screen
-
     return run_scenario(scenario, catalog, rules, today=today, break_evens=True)
