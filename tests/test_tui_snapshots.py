@@ -7,6 +7,7 @@ and its ranges are computed. Update after a deliberate change with `pytest --sna
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
@@ -99,7 +100,10 @@ def test_choice_list(snap_compare):
 )
 def test_dialogs(snap_compare, name, keys, monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)  # the dialogs offer a path in the working folder
-    monkeypatch.setattr("advisor.tui.screens.help_screen.user_config_dir", lambda: tmp_path.parent / "config")
+    # The help names the settings file: show a fixed path, not this run's temporary folder.
+    monkeypatch.setattr(
+        "advisor.tui.screens.help_screen.user_config_dir", lambda: Path("/home/you/.config/advisor")
+    )
     assert snap_compare(_app(), terminal_size=SIZE, run_before=_run(_keys(*keys)))
 
 
