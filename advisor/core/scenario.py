@@ -125,6 +125,15 @@ class WorkloadSpec(Frozen):
         )
 
 
+def _tidy(value: Any) -> Any:
+    """15000000000000.0 written as 15000000000000: whole numbers read better without the '.0'."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**63:
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _tidy(v) for k, v in value.items()}
+    return value
+
+
 class Scenario(Frozen):
     """A saved decision: workload, constraints, objective, candidate systems and assumptions."""
 
@@ -187,8 +196,15 @@ class Scenario(Frozen):
             data["systems"] = list(self.systems)
         if self.size_to_deadline:
             data["size_to_deadline"] = True
-        data["workload"] = self.workload.model_dump(mode="json", exclude_none=True)
-        data["constraints"] = self.constraints.model_dump(mode="json", exclude_none=True)
-        assumptions = self.assumptions.model_dump(mode="json", exclude_none=True)
-        data["assumptions"] = {k: v for k, v in assumptions.items() if v != {}}
+        # The answers a reader looks for always; other fields only where they differ from the default.
+        always = {"model", "custom", "tokens", "gpus", "precision", "kind", "pricing"}
+        workload = self.workload.model_dump(mode="json", exclude_none=True)
+        changed = self.workload.model_dump(mode="json", exclude_none=True, exclude_defaults=True)
+        data["workload"] = {k: _tidy(v) for k, v in workload.items() if k in always or k in changed}
+        constraints = self.constraints.model_dump(mode="json", exclude_none=True, exclude_defaults=True)
+        assumptions = self.assumptions.model_dump(mode="json", exclude_none=True, exclude_defaults=True)
+        assumptions = {k: v for k, v in assumptions.items() if v != {}}
+        for key, table in (("constraints", constraints), ("assumptions", assumptions)):
+            if table:
+                data[key] = _tidy(table)
         return data

@@ -275,6 +275,8 @@ def _apply_model(
 def apply_answer(scenario: Scenario, catalog: Catalog, key: str, answer: Answer) -> Scenario:
     """The scenario with one question answered; raises AnswerError saying what is valid."""
     data = scenario.to_data()
+    for table in ("constraints", "assumptions"):  # to_data leaves out tables that hold only defaults
+        data.setdefault(table, {})
     text = answer if isinstance(answer, str) else ""
     if key in ("model", "params", "family", "active_params"):
         _apply_model(data, scenario, catalog, key, answer)
