@@ -140,8 +140,13 @@ def test_a100_is_cheaper_per_token_for_decode_heavy_serving():
 # 32 x 32 x 128 x 2 x 2 = 512 KiB; DeepSeek-V3 (latent attention, 512 + 64 cached): 61 x 576 x 2.
 @pytest.mark.parametrize(
     ("model", "bytes_per_token"),
-    [("llama3-70b", 327_680), ("llama2-7b", 524_288), ("llama3-405b", 126 * 8 * 128 * 2 * 2),
-     ("deepseek-v3", 61 * 576 * 2), ("gpt3-175b", 96 * 96 * 128 * 2 * 2)],
+    [
+        ("llama3-70b", 327_680),
+        ("llama2-7b", 524_288),
+        ("llama3-405b", 126 * 8 * 128 * 2 * 2),
+        ("deepseek-v3", 61 * 576 * 2),
+        ("gpt3-175b", 96 * 96 * 128 * 2 * 2),
+    ],
 )
 def test_kv_cache_matches_published_attention(model, bytes_per_token):
     assert kv_cache_bytes_per_token(CATALOG.model(model)) == bytes_per_token

@@ -58,8 +58,13 @@ def test_duration(hours, text):
 
 @pytest.mark.parametrize(
     ("low", "high", "text"),
-    [(1524, 2270, "$1.52k–$2.27k"), (2.32e6, 2.72e6, "$2.32M–$2.72M"), (3.4e9, 5e9, "$3.4B–$5B"),
-     (12.5, 98.1, "$12.50–$98.10"), (950, 1200, "$0.95k–$1.2k")],
+    [
+        (1524, 2270, "$1.52k–$2.27k"),
+        (2.32e6, 2.72e6, "$2.32M–$2.72M"),
+        (3.4e9, 5e9, "$3.4B–$5B"),
+        (12.5, 98.1, "$12.50–$98.10"),
+        (950, 1200, "$0.95k–$1.2k"),
+    ],
 )
 def test_money_span(low, high, text):
     assert fmt.money_span(low, high) == text
@@ -74,8 +79,13 @@ def test_duration_span(hours, text):
 
 @pytest.mark.parametrize(
     ("name", "value", "text"),
-    [("mfu", 0.384, "38.4%"), ("price", 2.1, "$2.10/GPU-h"), ("capex", 3.9e6, "$3.9M"), ("electricity", 0.0862, "8.62¢/kWh"),
-     ("pue", 1.3, "1.3")],
+    [
+        ("mfu", 0.384, "38.4%"),
+        ("price", 2.1, "$2.10/GPU-h"),
+        ("capex", 3.9e6, "$3.9M"),
+        ("electricity", 0.0862, "8.62¢/kWh"),
+        ("pue", 1.3, "1.3"),
+    ],
 )
 def test_input_value(name, value, text):
     assert fmt.input_value(name, value) == text

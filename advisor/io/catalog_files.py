@@ -109,8 +109,8 @@ def load_catalog(path: Path | str | None = None, *, user_dir: Path | str | bool 
     scaling_data, scaling_path, scaling_text = _read_merged("mfu/scaling.toml", folders)
     scaling = _validate(MfuScaling, scaling_data, scaling_path, scaling_text)
 
-    tables = {tid: _usable_points(table, systems, models, warnings) for tid, table in tables.items()}
-    tables = {tid: table for tid, table in tables.items() if table is not None}
+    usable = {tid: _usable_points(table, systems, models, warnings) for tid, table in tables.items()}
+    tables = {tid: table for tid, table in usable.items() if table is not None}
     for system in list(systems.values()):
         if system.mfu_proxy_system and system.mfu_proxy_system not in systems:
             warnings.append(
