@@ -150,6 +150,7 @@ def test_fuzz_scenario_files():
     for _ in range(4000):
         outcome = _check_scenario_text(mutate(rng.choice(seeds), rng))
         outcomes[outcome] = outcomes.get(outcome, 0) + 1
+    print(f"scenario files: {outcomes}")
     assert outcomes.get("rejected", 0) > 100 and outcomes.get("ok", 0) > 100, outcomes
 
 
@@ -172,6 +173,7 @@ def test_fuzz_catalog_files():
         except AdvisorError as exc:
             assert path.name in str(exc)
             rejected += 1
+    print(f"catalog files: 3000 cases, {rejected} rejected with a message")
     assert rejected > 500
 
 
@@ -211,6 +213,7 @@ def test_fuzz_rule_files(tmp_path):
         except AdvisorError as exc:
             assert str(path) in str(exc)
             rejected += 1
+    print(f"rule files: 2500 cases, {rejected} rejected with a message")
     assert rejected > 300
 
 
@@ -282,4 +285,5 @@ def test_fuzz_command_lines(monkeypatch, tmp_path):
         if code == 2:
             assert err.getvalue().strip(), argv
         codes[code] = codes.get(code, 0) + 1
+    print(f"command lines: exit codes {codes}")
     assert codes.get(0, 0) > 100 and codes.get(2, 0) > 100, codes

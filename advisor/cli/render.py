@@ -155,19 +155,9 @@ def render_systems(catalog: Any) -> None:
     console.print(table)
 
 
-_KIND_STYLE = {
-    "infeasible": "red",
-    "exclude": "red",
-    "penalize": "yellow",
-    "prefer": "green",
-    "warn": "yellow",
-    "note": "dim",
-}
-
-
 def _reason_line(reason: Any) -> str:
     weight = f" {reason.weight:g}" if reason.weight else ""
-    style = _KIND_STYLE.get(reason.kind, "")
+    style = fmt.REASON_STYLES.get(reason.kind, "")
     return f"[{style}]{reason.kind}{weight}[/] {escape(reason.text)}"
 
 

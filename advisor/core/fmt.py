@@ -4,6 +4,16 @@ from __future__ import annotations
 
 import math
 
+REASON_STYLES = {
+    "infeasible": "red",
+    "exclude": "red",
+    "penalize": "yellow",
+    "prefer": "green",
+    "warn": "yellow",
+    "note": "dim",
+}
+"""How each kind of reason is marked wherever reasons are shown (Rich style names)."""
+
 
 def money(usd: float) -> str:
     """$162.7k, $1.63M, $0.542, $12.30."""

@@ -18,14 +18,7 @@ if TYPE_CHECKING:
 
 TOP_REASONS = 1
 _REASON_ORDER = {"prefer": 0, "penalize": 1, "warn": 2, "note": 3}
-KIND_STYLES = {
-    "infeasible": "red",
-    "exclude": "red",
-    "penalize": "yellow",
-    "prefer": "green",
-    "warn": "yellow",
-    "note": "dim",
-}
+KIND_STYLES = fmt.REASON_STYLES
 """How each kind of reason is marked wherever reasons are shown."""
 
 
