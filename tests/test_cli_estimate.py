@@ -161,3 +161,16 @@ def test_version_and_help_do_not_import_textual():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.split()[-2:] == ["False", "True"]
+
+
+def test_public_python_api():
+    import advisor
+
+    catalog = advisor.load_catalog(user_dir=False)
+    workload = advisor.Workload(
+        model=catalog.model("gpt3-175b"), tokens=300e9, gpus=128, precision="fp8", pricing="own"
+    )
+    est = advisor.estimate(workload, "h100", catalog, assumptions=None)
+    assert est.cost_per_million_tokens_usd == pytest.approx(0.542, rel=0.03)
+    rec = advisor.advise(workload, catalog)
+    assert rec.winner in catalog.systems
