@@ -3,18 +3,32 @@
 A rule is `id`, `title`, `source`, `because` (a sentence that may quote facts, e.g. "{params_b:.0f}B"),
 a condition tree `when` (`all` / `any` / `not` over `{fact, op, value}` leaves) and `effects`
 (`exclude`, `prefer`, `penalize` with a `weight`, `warn`, `note`). Nothing is evaluated as code: the
-tree is walked with the operator table below.
+tree is compiled by `advisor.core.conditions` from the operator table there.
 """
 
 from __future__ import annotations
 
 import difflib
-import operator
 import string
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal
 
+from advisor.core.conditions import (
+    COMPARE,
+    OPERATORS,
+    ORDERING,
+    All,
+    AnyOf,
+    Check,
+    ConditionTrace,
+    Leaf,
+    Node,
+    Not,
+    compile_condition,
+    leaves,
+    show_value,
+)
 from advisor.core.facts import FACTS, Fact
 from advisor.errors import RuleError
 
@@ -22,19 +36,7 @@ EffectKind = Literal["exclude", "prefer", "penalize", "warn", "note"]
 EFFECT_KINDS: tuple[EffectKind, ...] = ("exclude", "prefer", "penalize", "warn", "note")
 RANKING_EFFECTS = ("exclude", "prefer", "penalize")
 
-_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
-    "==": operator.eq,
-    "!=": operator.ne,
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-    "in": lambda actual, expected: actual in expected,
-    "not_in": lambda actual, expected: actual not in expected,
-}
-OPERATORS = tuple(_COMPARE)
 _OP_ALIASES = {"=": "==", "=>": ">=", "=<": "<=", "<>": "!=", "not in": "not_in", "notin": "not_in"}
-_ORDERING = ("<", "<=", ">", ">=")
 _RULE_KEYS = ("id", "title", "source", "because", "when", "effects", "enabled")
 
 
@@ -42,34 +44,6 @@ def _did_you_mean(name: str, valid: Iterable[str]) -> str:
     valid = list(valid)
     close = difflib.get_close_matches(name, valid, n=1, cutoff=0.5)
     return f"; did you mean {close[0]!r}?" if close else f"; valid: {', '.join(valid)}"
-
-
-# --- the condition tree ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Leaf:
-    fact: str
-    op: str
-    value: Any
-
-
-@dataclass(frozen=True)
-class All:
-    items: tuple[Node, ...]
-
-
-@dataclass(frozen=True)
-class AnyOf:
-    items: tuple[Node, ...]
-
-
-@dataclass(frozen=True)
-class Not:
-    item: Node
-
-
-Node = Leaf | All | AnyOf | Not
 
 
 @dataclass(frozen=True)
@@ -139,7 +113,7 @@ def _parse_node(raw: Any, where: _Where, path: str) -> Node:
     fact_name, op, value = raw["fact"], raw["op"], raw["value"]
     if not isinstance(fact_name, str) or fact_name not in FACTS:
         raise where.fail(f"{path}.fact", f"unknown fact {fact_name!r}{_did_you_mean(str(fact_name), FACTS)}")
-    if not isinstance(op, str) or op not in _COMPARE:
+    if not isinstance(op, str) or op not in COMPARE:
         hint = (
             f"; did you mean {_OP_ALIASES[op]!r}?" if op in _OP_ALIASES else _did_you_mean(str(op), OPERATORS)
         )
@@ -161,12 +135,12 @@ def _check_value(fact: Fact, op: str, value: Any, where: _Where, path: str) -> N
         elif fact.type == "bool":
             if not isinstance(item, bool):
                 raise where.fail(f"{path}.value", f"{fact.name} is true or false; got {item!r}")
-            if op in _ORDERING:
+            if op in ORDERING:
                 raise where.fail(f"{path}.op", f"{fact.name} is true or false: use == or !=")
         else:
             if not isinstance(item, str):
                 raise where.fail(f"{path}.value", f"{fact.name} is text; got {item!r}")
-            if op in _ORDERING:
+            if op in ORDERING:
                 raise where.fail(f"{path}.op", f"{fact.name} is text: use ==, !=, in or not_in")
             if fact.choices and item not in fact.choices:
                 raise where.fail(
@@ -286,21 +260,11 @@ def parse_rule_file(data: Mapping[str, Any], file: str) -> list[Rule]:
     return [rule for i, raw in enumerate(raw_rules) if (rule := parse_rule(raw, file, i)) is not None]
 
 
-def _leaves(node: Node) -> Iterable[Leaf]:
-    if isinstance(node, Leaf):
-        yield node
-    elif isinstance(node, Not):
-        yield from _leaves(node.item)
-    else:
-        for item in node.items:
-            yield from _leaves(item)
-
-
 def check_systems(rules: Iterable[Rule], system_ids: Iterable[str]) -> None:
     """Every system a rule names exists in the catalog (a typo would otherwise never match)."""
     known = sorted(system_ids)
     for rule in rules:
-        for leaf in _leaves(rule.when):
+        for leaf in leaves(rule.when):
             if leaf.fact != "system":
                 continue
             for value in leaf.value if isinstance(leaf.value, tuple) else (leaf.value,):
@@ -324,29 +288,6 @@ def check_unique(rules: Iterable[Rule]) -> tuple[Rule, ...]:
 # --- evaluation ------------------------------------------------------------------------------------
 
 
-class ConditionTrace(NamedTuple):
-    """One leaf as checked: what was expected, what the fact was, whether it held."""
-
-    fact: str
-    op: str
-    expected: Any
-    actual: Any
-    passed: bool
-
-    def describe(self) -> str:
-        expected = list(self.expected) if isinstance(self.expected, tuple) else self.expected
-        actual = "not set" if self.actual is None else _show(self.actual)
-        return f"{self.fact} {self.op} {_show(expected)} (actual {actual}): {'yes' if self.passed else 'no'}"
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:.4g}"
-    if isinstance(value, bool):
-        return str(value).lower()
-    return str(value)
-
-
 @dataclass(frozen=True)
 class RuleResult:
     """A rule checked against one candidate (or the workload): fired or not, with its trace."""
@@ -356,30 +297,6 @@ class RuleResult:
     fired: bool
     conditions: tuple[ConditionTrace, ...]
     because: str
-
-
-Check = Callable[[Mapping[str, Any], list[ConditionTrace]], bool]
-
-
-def compile_condition(node: Node) -> Check:
-    """The condition tree as nested closures (built once per rule; no eval): each call checks every leaf,
-    without short cuts, so the trace is complete."""
-    if isinstance(node, Leaf):
-        fact, op, expected, compare = node.fact, node.op, node.value, _COMPARE[node.op]
-
-        def leaf(facts: Mapping[str, Any], trace: list[ConditionTrace]) -> bool:
-            actual = facts.get(fact)
-            passed = actual is not None and compare(actual, expected)
-            trace.append(ConditionTrace(fact, op, expected, actual, passed))
-            return passed
-
-        return leaf
-    if isinstance(node, Not):
-        inner = compile_condition(node.item)
-        return lambda facts, trace: not inner(facts, trace)
-    parts = [compile_condition(item) for item in node.items]
-    combine = all if isinstance(node, All) else any
-    return lambda facts, trace: combine([part(facts, trace) for part in parts])
 
 
 def render_because(text: str, facts: Mapping[str, Any]) -> str:
@@ -396,7 +313,7 @@ def render_because(text: str, facts: Mapping[str, Any]) -> str:
         try:
             out.append(format(value, spec or ""))
         except (ValueError, TypeError):
-            out.append(_show(value))
+            out.append(show_value(value))
     return "".join(out)
 
 
