@@ -29,6 +29,8 @@ class PathDialog(ModalScreen[str | None]):
     """Ask for a file path; dismiss with the action's success message, or None when cancelled."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    path_label = "File (TOML), in the current folder unless a path is given"
+    first_focus = "#path"
 
     def __init__(
         self, title: str, path: str, submit_label: str, submit: Submit, *, overwrite_option: bool = False
@@ -43,7 +45,8 @@ class PathDialog(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog"):
             yield Label(self.title_text, classes="dialog-title")
-            yield Label("File (TOML), in the current folder unless a path is given", classes="dialog-label")
+            yield from self.extra_fields()
+            yield Label(self.path_label, classes="dialog-label")
             yield Input(self.initial_path, id="path", select_on_focus=False)
             if self.overwrite_option:
                 yield TickBox("Replace the file if it exists", id="overwrite")
@@ -52,10 +55,14 @@ class PathDialog(ModalScreen[str | None]):
                 yield Button(self.submit_label, variant="primary", id="submit")
                 yield Button("Cancel", id="cancel")
 
+    def extra_fields(self) -> ComposeResult:
+        """Fields shown above the path (none here; the export dialog adds the format)."""
+        yield from ()
+
     def on_mount(self) -> None:
         path = self.query_one("#path", Input)
         path.cursor_position = len(path.value)
-        path.focus()
+        self.query_one(self.first_focus).focus()
 
     def action_cancel(self) -> None:
         self.dismiss(None)
