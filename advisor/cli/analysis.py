@@ -75,10 +75,9 @@ def cmd_recommend(args: argparse.Namespace) -> int:
 
     rec, sens = _analyse(args, break_evens=False)
     if args.json:
-        data = rec.to_dict()
-        data["ranges"] = {sid: r.to_dict() for sid, r in sens.ranges.items()}
-        data["robustness"] = sens.to_dict()["robustness"]
-        print_json(data)
+        from advisor.core.sensitivity import recommendation_data
+
+        print_json(recommendation_data(rec, sens))
         return 0
     from advisor.cli.render import render_ranges, render_recommendation
 

@@ -141,6 +141,12 @@ def tornado(est_range: EstimateRange, winner_est: Any) -> tuple[Bar, ...]:
     return tuple(sorted(bars, key=lambda b: b.cost_swing, reverse=True))
 
 
+def recommendation_data(rec: Recommendation, sens: Sensitivity) -> dict[str, Any]:
+    """The `recommend --json` object: the recommendation with each system's ranges and the robustness."""
+    analysis = sens.to_dict()
+    return {**rec.to_dict(), "ranges": analysis["ranges"], "robustness": analysis["robustness"]}
+
+
 def _speed_line(dear: Any, cheap: Any) -> str:
     needed = dear.price_usd_per_gpu_hour / cheap.price_usd_per_gpu_hour
     has = dear.tokens_per_second_per_gpu / cheap.tokens_per_second_per_gpu

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from advisor.core.sensitivity import recommendation_data as with_ranges
 from advisor.report.data import REPORT_FORMAT_VERSION, ReportData
 
 BREAKDOWN_KEYS = {
@@ -33,7 +34,7 @@ def report_header(report: ReportData) -> dict[str, Any]:
 
 def recommendation_data(report: ReportData) -> dict[str, Any]:
     """The `recommend --json` object, with each fired rule's file given by name (not a local path)."""
-    data = report.recommendation.to_dict()
+    data = with_ranges(report.recommendation, report.sensitivity)
     data["rules_fired"] = [{**rule, "file": Path(rule["file"]).name} for rule in data["rules_fired"]]
     return data
 
@@ -53,8 +54,6 @@ def report_data(report: ReportData) -> dict[str, Any]:
         "report": report_header(report),
         "scenario": report.scenario.to_data(),
         **recommendation_data(report),
-        "ranges": sens["ranges"],
-        "robustness": sens["robustness"],
         "break_evens": sens["break_evens"],
         "speed_for_price": sens["speed_for_price"],
         "sizing": [
