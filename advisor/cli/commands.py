@@ -12,7 +12,7 @@ from advisor.cli.args import (
     add_workload_flags,
     scenario_data_from_args,
 )
-from advisor.errors import InfeasibleError, UsageError
+from advisor.errors import InfeasibleError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -191,8 +191,3 @@ def cmd_systems(args: argparse.Namespace) -> int:
 
     render_systems(catalog)
     return 0
-
-
-def require(condition: bool, message: str) -> None:
-    if not condition:
-        raise UsageError(message)

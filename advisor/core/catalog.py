@@ -13,7 +13,6 @@ from pydantic import Field, field_validator, model_validator
 
 from advisor.core.economics import Economics
 from advisor.core.sourced import (
-    PRECISIONS,
     Fraction,
     Frozen,
     NonNegative,
@@ -152,11 +151,6 @@ class System(Frozen):
     def default_rental(self) -> RentalOffer:
         """The offer marked `default`, else the first one listed."""
         return next((offer for offer in self.rental if offer.default), self.rental[0])
-
-    @property
-    def precisions(self) -> tuple[Precision, ...]:
-        """Precisions the hardware runs natively."""
-        return tuple(p for p in PRECISIONS if self.compute.peak_tflops(p) is not None)
 
 
 # --- model presets -------------------------------------------------------------------------------

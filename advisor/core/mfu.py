@@ -29,8 +29,9 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from advisor.core.catalog import PRECISIONS, MfuPoint, Precision
+from advisor.core.catalog import MfuPoint, Precision
 from advisor.core.flops import model_flops_per_token
+from advisor.core.sourced import PRECISIONS
 
 if TYPE_CHECKING:
     from advisor.core.catalog import Catalog, ModelSpec

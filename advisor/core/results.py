@@ -6,7 +6,6 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from advisor.core.catalog import Precision
-from advisor.core.units import HOURS_PER_DAY
 
 # Computed results are plain frozen dataclasses: built from already-checked values, fast to make.
 
@@ -108,14 +107,6 @@ class Estimate:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data (the `estimate --json` object)."""
         return asdict(self)
-
-    @property
-    def time_to_train_days(self) -> float:
-        return self.time_to_train_hours / HOURS_PER_DAY
-
-    @property
-    def time_to_result_days(self) -> float:
-        return self.time_to_result_hours / HOURS_PER_DAY
 
 
 def fit_message(memory: MemorySummary, gpus: int, system: str, kind: str) -> str:
