@@ -12,9 +12,9 @@ __version__ = "0.1.0"
 __all__ = ["Workload", "__version__", "advise", "estimate", "load_catalog", "load_rules"]
 
 if TYPE_CHECKING:
-    from advisor.core.catalog import Catalog
-    from advisor.core.estimate import Estimate
-    from advisor.core.workload import Workload
+    from advisor.core.costing.estimate import Estimate
+    from advisor.core.model.catalog import Catalog
+    from advisor.core.model.workload import Workload
 
 
 def load_catalog(path: Any = None, *, user_dir: Any = None) -> Catalog:
@@ -33,14 +33,14 @@ def load_rules(path: Any = None) -> Any:
 
 def estimate(workload: Workload, system: str, catalog: Catalog | None = None, **kwargs: Any) -> Estimate:
     """Estimate time, cost and energy of `workload` on one catalogued system."""
-    from advisor.core.estimate import estimate as _estimate
+    from advisor.core.costing.estimate import estimate as _estimate
 
     return _estimate(workload, system, catalog if catalog is not None else load_catalog(), **kwargs)
 
 
 def advise(workload: Workload, catalog: Catalog | None = None, rules: Any = None, **kwargs: Any) -> Any:
     """Recommend a system for `workload`: every candidate estimated, rules applied, ranked."""
-    from advisor.core.advise import advise as _advise
+    from advisor.core.decision.advise import advise as _advise
 
     return _advise(
         workload,
@@ -52,7 +52,7 @@ def advise(workload: Workload, catalog: Catalog | None = None, rules: Any = None
 
 def __getattr__(name: str) -> Any:
     if name == "Workload":
-        from advisor.core.workload import Workload
+        from advisor.core.model.workload import Workload
 
         return Workload
     raise AttributeError(name)

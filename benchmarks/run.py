@@ -65,10 +65,10 @@ def compile_bytecode() -> None:
 
 def main() -> None:
     compile_bytecode()
-    from advisor.core.advise import advise
-    from advisor.core.estimate import estimate
+    from advisor.core.costing.estimate import estimate
+    from advisor.core.decision.advise import advise
+    from advisor.core.model.workload import Workload
     from advisor.core.scenario import Scenario
-    from advisor.core.workload import Workload
     from advisor.io.catalog_files import load_catalog
     from advisor.io.rule_files import load_rules
 

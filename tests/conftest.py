@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from advisor.core.catalog import Catalog
+from advisor.core.model.catalog import Catalog
 from advisor.io.catalog_files import load_catalog
 
 DATA = Path(__file__).parent / "data"

@@ -8,9 +8,9 @@ from datetime import date
 import pytest
 
 from advisor.cli.main import main
-from advisor.core.advise import advise
-from advisor.core.estimate import estimate
-from advisor.core.workload import Assumptions, Constraints, Workload
+from advisor.core.costing.estimate import estimate
+from advisor.core.decision.advise import advise
+from advisor.core.model.workload import Assumptions, Constraints, Workload
 from advisor.io.rule_files import load_rules
 from tests.conftest import shipped_catalog
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.core.estimate import estimate
-from advisor.core.workload import Assumptions, Workload
+from advisor.core.costing.estimate import estimate
+from advisor.core.model.workload import Assumptions, Workload
 
 NO_DOWNTIME = Assumptions(goodput=1.0)  # the published cost tables exclude downtime
 

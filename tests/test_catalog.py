@@ -7,7 +7,7 @@ import shutil
 import pytest
 from pydantic import BaseModel
 
-from advisor.core.catalog import Sourced
+from advisor.core.model.catalog import Sourced
 from advisor.errors import CatalogError
 from advisor.io.catalog_files import load_catalog
 from tests.conftest import DATA, ROOT

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.core.cost import capital_recovery_factor, ownership_cost_per_gpu_hour
-from advisor.core.estimate import estimate
-from advisor.core.flops import custom_model, infer_architecture, training_flops_per_token
-from advisor.core.workload import Assumptions, Workload
+from advisor.core.costing.cost import capital_recovery_factor, ownership_cost_per_gpu_hour
+from advisor.core.costing.estimate import estimate
+from advisor.core.model.flops import custom_model, infer_architecture, training_flops_per_token
+from advisor.core.model.workload import Assumptions, Workload
 
 
 def test_capital_recovery_factor():

@@ -17,8 +17,8 @@ import pytest
 
 from advisor.cli import commands
 from advisor.cli.main import main
-from advisor.core.advise import advise
-from advisor.core.catalog import MfuTable, ModelSpec, System
+from advisor.core.decision.advise import advise
+from advisor.core.model.catalog import MfuTable, ModelSpec, System
 from advisor.core.scenario import Scenario
 from advisor.errors import AdvisorError
 from advisor.io.catalog_files import _validate

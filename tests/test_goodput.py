@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.core.estimate import estimate
-from advisor.core.goodput import goodput_fraction
-from advisor.core.workload import Assumptions, Workload
+from advisor.core.costing.estimate import estimate
+from advisor.core.model.goodput import goodput_fraction
+from advisor.core.model.workload import Assumptions, Workload
 
 
 def _goodput(catalog, system: str, gpus: int) -> float:

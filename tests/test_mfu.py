@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.core.estimate import estimate
-from advisor.core.flops import custom_model
-from advisor.core.mfu import resolve_mfu
-from advisor.core.workload import Workload
+from advisor.core.costing.estimate import estimate
+from advisor.core.model.flops import custom_model
+from advisor.core.model.mfu import mfu_index, resolve_mfu
+from advisor.core.model.workload import Workload
 from tests.conftest import shipped_catalog
 
 
@@ -19,7 +19,7 @@ def _points():
             id=f"{cal.point.system}-{cal.point.precision}-{cal.point.model}-{cal.point.gpus}-"
             f"{cal.seq_len}-{cal.point.software}",
         )
-        for cal in catalog.mfu_index.calibrated_points()
+        for cal in mfu_index(catalog).calibrated_points()
     ]
 
 
@@ -168,7 +168,7 @@ def test_fp4_on_hopper_runs_fp8(catalog):
 def _derived_points(catalog):
     return {
         (c.point.system, c.point.model, c.point.software, c.point.gpus, c.point.precision): c.mfu
-        for c in catalog.mfu_index.calibrated_points()
+        for c in mfu_index(catalog).calibrated_points()
     }
 
 

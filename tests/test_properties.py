@@ -7,9 +7,9 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from advisor.core.estimate import estimate
-from advisor.core.flops import custom_model
-from advisor.core.workload import Workload
+from advisor.core.costing.estimate import estimate
+from advisor.core.model.flops import custom_model
+from advisor.core.model.workload import Workload
 from tests.conftest import shipped_catalog
 
 CATALOG = shipped_catalog()

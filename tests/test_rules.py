@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from advisor.core.advise import advise
-from advisor.core.rules import evaluate, parse_rule_file, render_because
-from advisor.core.workload import Constraints, Workload
+from advisor.core.decision.advise import advise
+from advisor.core.decision.rules import evaluate, parse_rule_file, render_because
+from advisor.core.model.workload import Constraints, Workload
 from advisor.errors import RuleError
 from advisor.io.rule_files import check_rule_files, load_rules
 from tests.conftest import DATA, shipped_catalog
@@ -180,7 +180,7 @@ def _fired(
 
 
 def _days(model, tokens, gpus, system, **kw):
-    from advisor.core.estimate import estimate
+    from advisor.core.costing.estimate import estimate
 
     catalog = shipped_catalog()
     est = estimate(Workload(model=catalog.model(model), tokens=tokens, gpus=gpus, **kw), system, catalog)

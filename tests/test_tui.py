@@ -8,7 +8,7 @@ import pytest
 from textual.widgets import DataTable, Input, Static
 
 from advisor.core import fmt
-from advisor.core.advise import advise
+from advisor.core.decision.advise import advise
 from advisor.core.scenario import Scenario
 from advisor.io.scenario_files import load_scenario, save_scenario
 from advisor.tui.app import AdvisorApp

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from advisor.core.advise import advise
-from advisor.core.estimate import estimate
-from advisor.core.sensitivity import sensitivity
-from advisor.core.uncertainty import estimate_range, input_spreads
-from advisor.core.workload import Assumptions, Constraints, Workload
+from advisor.core.analysis.sensitivity import sensitivity
+from advisor.core.analysis.uncertainty import estimate_range, input_spreads
+from advisor.core.costing.estimate import estimate
+from advisor.core.decision.advise import advise
+from advisor.core.model.workload import Assumptions, Constraints, Workload
 from advisor.io.rule_files import load_rules
 from tests.conftest import shipped_catalog
 

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from advisor.core import fmt
-from advisor.core.units import parse_number
+from advisor.core.model.units import parse_number
 
 
 @pytest.mark.parametrize(

@@ -75,7 +75,7 @@ def cmd_recommend(args: argparse.Namespace) -> int:
 
     rec, sens = _analyse(args, break_evens=False)
     if args.json:
-        from advisor.core.sensitivity import recommendation_data
+        from advisor.core.analysis.sensitivity import recommendation_data
 
         print_json(recommendation_data(rec, sens))
         return 0

@@ -7,8 +7,8 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from advisor.core.sourced import check_release
-from advisor.core.units import parse_number
+from advisor.core.model.sourced import check_release
+from advisor.core.model.units import parse_number
 from advisor.errors import UsageError
 
 PRECISION_CHOICES = ("bf16", "fp8", "fp4")

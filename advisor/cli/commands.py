@@ -71,7 +71,7 @@ def load_catalog(args: argparse.Namespace) -> Any:
 
 def load_rules(args: argparse.Namespace, catalog: Any) -> Any:
     """The rule set (`--rules DIR` or the shipped one), checked against the catalog's system ids."""
-    from advisor.core.rules import check_systems
+    from advisor.core.decision.rules import check_systems
     from advisor.io.rule_files import load_rules as _load
 
     rules = _load(getattr(args, "rules", None))
@@ -109,7 +109,7 @@ def _json_default(value: Any) -> Any:
 
 
 def cmd_estimate(args: argparse.Namespace) -> int:
-    from advisor.core.estimate import estimate
+    from advisor.core.costing.estimate import estimate
 
     catalog = load_catalog(args)
     system = args.system or "all"
@@ -122,7 +122,7 @@ def cmd_estimate(args: argparse.Namespace) -> int:
     if system != "all" and not estimates[0].memory.fits:
         raise InfeasibleError(_memory_message(estimates[0]))
     if args.json:
-        from advisor.core.uncertainty import estimate_range, input_spreads
+        from advisor.core.analysis.uncertainty import estimate_range, input_spreads
 
         payload = []
         for est in estimates:
@@ -137,7 +137,7 @@ def cmd_estimate(args: argparse.Namespace) -> int:
 
 
 def _memory_message(est: Any) -> str:
-    from advisor.core.results import fit_message
+    from advisor.core.costing.results import fit_message
 
     return f"{est.model.name} {fit_message(est.memory, est.gpus, est.system, est.kind)} (--gpus)"
 
@@ -153,7 +153,7 @@ def cmd_rules_list(args: argparse.Namespace) -> int:
 
 
 def cmd_rules_check(args: argparse.Namespace) -> int:
-    from advisor.core.rules import check_systems
+    from advisor.core.decision.rules import check_systems
     from advisor.errors import RuleError
     from advisor.io.rule_files import check_rule_files
 

@@ -11,14 +11,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from advisor.core.advise import advise, capacity_assumptions
-from advisor.core.catalog import Catalog
-from advisor.core.deadline import GpuCount, gpus_for_deadline_all
-from advisor.core.recommendation import Recommendation
-from advisor.core.rules import Rule
+from advisor.core.analysis.deadline import GpuCount, gpus_for_deadline_all
+from advisor.core.analysis.sensitivity import Sensitivity, analyse
+from advisor.core.decision.advise import advise, capacity_assumptions
+from advisor.core.decision.recommendation import Recommendation
+from advisor.core.decision.rules import Rule
+from advisor.core.model.catalog import Catalog
+from advisor.core.model.workload import Workload
 from advisor.core.scenario import Scenario
-from advisor.core.sensitivity import Sensitivity, analyse
-from advisor.core.workload import Workload
 
 
 @dataclass(frozen=True)

@@ -12,11 +12,11 @@ from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
-from advisor.core.catalog import Catalog, Frozen, ModelSpec, Precision
-from advisor.core.flops import custom_model
-from advisor.core.sourced import check_release
-from advisor.core.units import human_integer, human_number
-from advisor.core.workload import (
+from advisor.core.model.catalog import Catalog, Frozen, ModelSpec, Precision
+from advisor.core.model.flops import custom_model
+from advisor.core.model.sourced import check_release
+from advisor.core.model.units import human_integer, human_number
+from advisor.core.model.workload import (
     PER_SYSTEM,
     Assumptions,
     Constraints,

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from advisor.core.catalog import Catalog, Economics, MfuScaling, MfuTable, ModelSpec, System
+from advisor.core.model.catalog import Catalog, Economics, MfuScaling, MfuTable, ModelSpec, System
 from advisor.errors import CatalogError
 from advisor.io.paths import shipped_dir, user_config_dir
 from advisor.io.toml_read import read_toml, validation_messages

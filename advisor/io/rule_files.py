@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from advisor.core.rules import Rule, check_unique, parse_rule_file
+from advisor.core.decision.rules import Rule, check_unique, parse_rule_file
 from advisor.errors import RuleError
 from advisor.io.paths import shipped_dir
 from advisor.io.toml_read import read_toml

@@ -11,7 +11,7 @@ from typing import Any
 import tomli_w
 from pydantic import ValidationError
 
-from advisor.core.catalog import Catalog
+from advisor.core.model.catalog import Catalog
 from advisor.core.scenario import SCHEMA_VERSION, Scenario
 from advisor.errors import AdvisorError, ScenarioError
 from advisor.io.atomic import write_atomic

@@ -13,11 +13,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from advisor.core.catalog import Catalog, ModelSpec, System
-from advisor.core.recommendation import Recommendation
+from advisor.core.decision.recommendation import Recommendation
+from advisor.core.model.catalog import Catalog, ModelSpec, System
+from advisor.core.model.sourced import Sourced, as_of_end
+from advisor.core.model.workload import Assumptions, Workload
 from advisor.core.scenario import Scenario
-from advisor.core.sourced import Sourced, as_of_end
-from advisor.core.workload import Assumptions, Workload
 
 Value = str | float | int | bool
 STALE_AFTER_DAYS = 365

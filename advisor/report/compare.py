@@ -13,8 +13,8 @@ from pathlib import PurePath
 from typing import Any
 
 from advisor.core import fmt
-from advisor.core.catalog import Catalog
-from advisor.core.rules import Rule
+from advisor.core.decision.rules import Rule
+from advisor.core.model.catalog import Catalog
 from advisor.core.scenario import Scenario
 from advisor.errors import UsageError
 from advisor.report import COMPARE_FORMATS

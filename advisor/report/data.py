@@ -9,14 +9,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from advisor.core.catalog import Catalog, ModelSpec
-from advisor.core.deadline import GpuCount
-from advisor.core.recommendation import Candidate, Recommendation
-from advisor.core.results import Estimate
-from advisor.core.rules import Rule
+from advisor.core.analysis.deadline import GpuCount
+from advisor.core.analysis.sensitivity import Sensitivity
+from advisor.core.costing.results import Estimate
+from advisor.core.decision.recommendation import Candidate, Recommendation
+from advisor.core.decision.rules import Rule
+from advisor.core.model.catalog import Catalog, ModelSpec
 from advisor.core.run import run_scenario
 from advisor.core.scenario import Scenario
-from advisor.core.sensitivity import Sensitivity
 from advisor.report.assumptions import AssumptionUsed, assumptions_used
 
 REPORT_FORMAT_VERSION = 1

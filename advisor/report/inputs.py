@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from advisor.core import fmt
-from advisor.core.catalog import ModelSpec
+from advisor.core.model.catalog import ModelSpec
 from advisor.core.scenario import Scenario, WorkloadSpec
 from advisor.report.assumptions import AssumptionUsed, Value
 from advisor.report.data import ReportData

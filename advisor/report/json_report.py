@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from advisor.core.sensitivity import recommendation_data as with_ranges
+from advisor.core.analysis.sensitivity import recommendation_data as with_ranges
 from advisor.report.data import REPORT_FORMAT_VERSION, ReportData
 
 BREAKDOWN_KEYS = {

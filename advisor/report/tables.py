@@ -7,9 +7,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from advisor.core import fmt
-from advisor.core.recommendation import Candidate
-from advisor.core.results import Estimate
-from advisor.core.uncertainty import Range
+from advisor.core.analysis.uncertainty import Range
+from advisor.core.costing.results import Estimate
+from advisor.core.decision.recommendation import Candidate
 from advisor.report.data import ReportData
 
 DASH = "—"

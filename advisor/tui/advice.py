@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING
 
-from advisor.core.catalog import Catalog
-from advisor.core.deadline import GpuCount
-from advisor.core.recommendation import Candidate, Recommendation
-from advisor.core.rules import Rule
+from advisor.core.analysis.deadline import GpuCount
+from advisor.core.decision.recommendation import Candidate, Recommendation
+from advisor.core.decision.rules import Rule
+from advisor.core.model.catalog import Catalog
 from advisor.core.run import advise_scenario, run_scenario
 from advisor.core.scenario import Scenario
 from advisor.report.assumptions import AssumptionUsed, assumptions_used

@@ -12,9 +12,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from advisor.core.catalog import Catalog
+from advisor.core.model.catalog import Catalog
+from advisor.core.model.units import format_si, parse_number
 from advisor.core.scenario import Scenario
-from advisor.core.units import format_si, parse_number
 from advisor.errors import AdvisorError
 from advisor.tui.settings import Settings
 

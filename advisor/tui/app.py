@@ -12,8 +12,8 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.theme import Theme
 
-from advisor.core.catalog import Catalog
-from advisor.core.rules import Rule
+from advisor.core.decision.rules import Rule
+from advisor.core.model.catalog import Catalog
 from advisor.core.scenario import Scenario
 from advisor.errors import AdvisorError
 from advisor.io.catalog_files import load_catalog

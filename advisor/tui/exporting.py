@@ -7,8 +7,8 @@ from datetime import date
 from pathlib import Path
 
 from advisor import __version__
-from advisor.core.catalog import Catalog
-from advisor.core.rules import Rule
+from advisor.core.decision.rules import Rule
+from advisor.core.model.catalog import Catalog
 from advisor.core.scenario import Scenario
 from advisor.errors import ScenarioError
 from advisor.io.atomic import write_atomic

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from advisor.core.catalog import Catalog
+from advisor.core.model.catalog import Catalog
 from advisor.core.scenario import Scenario
 from advisor.tui.answers import Answer, AnswerError, applicable, apply_answer
 from advisor.tui.questions import QUESTION_BY_KEY

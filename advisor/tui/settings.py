@@ -12,7 +12,7 @@ from typing import Annotated
 import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from advisor.core.workload import Pricing
+from advisor.core.model.workload import Pricing
 from advisor.errors import AdvisorError, ScenarioError
 from advisor.io.atomic import write_atomic
 from advisor.io.paths import user_config_dir

@@ -23,8 +23,8 @@ from textual.timer import Timer
 from textual.widgets import Footer, Header, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from advisor.core.catalog import Catalog
-from advisor.core.rules import Rule
+from advisor.core.decision.rules import Rule
+from advisor.core.model.catalog import Catalog
 from advisor.core.scenario import Scenario
 from advisor.errors import AdvisorError
 from advisor.tui.advice import Advice, compute_advice, compute_analysis

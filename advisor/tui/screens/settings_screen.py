@@ -12,8 +12,8 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from advisor.core.economics import Economics
-from advisor.core.units import parse_number
+from advisor.core.model.economics import Economics
+from advisor.core.model.units import parse_number
 from advisor.tui.settings import Settings
 
 

@@ -13,7 +13,7 @@ from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from advisor.core.units import format_si
+from advisor.core.model.units import format_si
 from advisor.report.assumptions import AssumptionUsed
 from advisor.tui.advice import Advice
 from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown

@@ -19,7 +19,7 @@ from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
 from advisor.core import fmt
-from advisor.core.recommendation import Candidate
+from advisor.core.decision.recommendation import Candidate
 from advisor.tui.advice import Advice
 from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
 from advisor.tui.widgets.headline import reason_text

@@ -10,7 +10,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from advisor.core import fmt
-from advisor.core.recommendation import Reason
+from advisor.core.decision.recommendation import Reason
 from advisor.tui.advice import Advice
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from advisor.core import fmt
-from advisor.core.catalog import Catalog
+from advisor.core.model.catalog import Catalog
 from advisor.core.scenario import Scenario
 from advisor.tui.answers import CUSTOM, applicable, placeholders, read_answers, same_answer
 from advisor.tui.questions import QUESTIONS, SECTIONS

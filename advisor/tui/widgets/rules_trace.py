@@ -7,7 +7,7 @@ from textual.reactive import reactive
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from advisor.core.rules import RuleResult
+from advisor.core.decision.rules import RuleResult
 from advisor.tui.advice import Advice
 from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
 

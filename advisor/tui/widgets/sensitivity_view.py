@@ -14,7 +14,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from advisor.core import fmt
-from advisor.core.units import format_si
+from advisor.core.model.units import format_si
 from advisor.tui.bar_chart import bar
 from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from advisor.core.catalog import ModelSpec
+from advisor.core.model.catalog import ModelSpec
 
 ASPECT_RATIO = 128
 """hidden / layers for an inferred architecture (GPT-3 175B: 12,288 / 96 = 128; Llama 3 8B: 4,096 / 32)."""
@@ -79,7 +79,7 @@ def custom_model(
         hidden=hidden or inferred_hidden,
         seq_len=seq_len or DEFAULT_SEQ_LEN,
         inferred=layers is None or hidden is None,
-        source="user input; architecture inferred by advisor.core.flops.infer_architecture"
+        source="user input; architecture inferred by advisor.core.model.flops.infer_architecture"
         if layers is None or hidden is None
         else "user input",
     )

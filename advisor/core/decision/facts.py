@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from advisor.core.units import HOURS_PER_DAY
+from advisor.core.model.units import HOURS_PER_DAY
 
 if TYPE_CHECKING:
-    from advisor.core.catalog import System
-    from advisor.core.estimate import Estimate
-    from advisor.core.workload import Constraints, Workload
+    from advisor.core.costing.estimate import Estimate
+    from advisor.core.model.catalog import System
+    from advisor.core.model.workload import Constraints, Workload
 
 FactType = Literal["number", "bool", "text"]
 

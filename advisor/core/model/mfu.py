@@ -29,12 +29,12 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from advisor.core.catalog import MfuPoint, Precision
-from advisor.core.flops import model_flops_per_token
-from advisor.core.sourced import PRECISIONS
+from advisor.core.model.catalog import MfuPoint, Precision
+from advisor.core.model.flops import model_flops_per_token
+from advisor.core.model.sourced import PRECISIONS
 
 if TYPE_CHECKING:
-    from advisor.core.catalog import Catalog, ModelSpec
+    from advisor.core.model.catalog import Catalog, ModelSpec
 
 
 @dataclass(frozen=True)
@@ -271,6 +271,14 @@ def _across_models(
     return at(sizes[lo]) + t * (at(sizes[hi]) - at(sizes[lo])), members(sizes[lo]) + members(sizes[hi])
 
 
+def mfu_index(catalog: Catalog) -> MfuIndex:
+    """The catalog's calibration points indexed for MFU lookup, built on first use and kept with it."""
+    index = catalog.derived.get("mfu_index")
+    if not isinstance(index, MfuIndex):
+        index = catalog.derived["mfu_index"] = MfuIndex(catalog)
+    return index
+
+
 def resolve_mfu(
     catalog: Catalog,
     system_id: str,
@@ -280,6 +288,6 @@ def resolve_mfu(
     software: str | None = None,
 ) -> MfuResult:
     """MFU of `model` on `gpus` GPUs of `system_id` at `precision` (already a precision the system runs)."""
-    return catalog.mfu_index.resolve(
+    return mfu_index(catalog).resolve(
         system_id, precision, model.id, model.family, model.params_active, model.seq_len, gpus, software
     )

@@ -5,15 +5,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from advisor.core.catalog import Catalog, Precision, System
-from advisor.core.cost import HourlyCost, ownership_cost_per_gpu_hour, rental_cost_per_gpu_hour
-from advisor.core.energy import co2_tonnes, energy_kwh, household_years, joules_per_token, power_draw
-from advisor.core.flops import lora_flops_per_token, training_flops_per_token
-from advisor.core.goodput import Goodput, fixed_goodput, goodput_fraction
-from advisor.core.inference import serving_throughput
-from advisor.core.memory import MemoryCheck, check_memory
-from advisor.core.mfu import resolve_mfu
-from advisor.core.results import (
+from advisor.core.costing.cost import HourlyCost, ownership_cost_per_gpu_hour, rental_cost_per_gpu_hour
+from advisor.core.costing.energy import co2_tonnes, energy_kwh, household_years, joules_per_token, power_draw
+from advisor.core.costing.results import (
     Estimate,
     GoodputDetail,
     MemorySummary,
@@ -22,8 +16,14 @@ from advisor.core.results import (
     ServingSummary,
     fit_message,
 )
-from advisor.core.units import BYTES_PER_GIB, HOURS_PER_DAY, SECONDS_PER_HOUR
-from advisor.core.workload import Assumptions, Workload
+from advisor.core.model.catalog import Catalog, Precision, System
+from advisor.core.model.flops import lora_flops_per_token, training_flops_per_token
+from advisor.core.model.goodput import Goodput, fixed_goodput, goodput_fraction
+from advisor.core.model.inference import serving_throughput
+from advisor.core.model.memory import MemoryCheck, check_memory
+from advisor.core.model.mfu import resolve_mfu
+from advisor.core.model.units import BYTES_PER_GIB, HOURS_PER_DAY, SECONDS_PER_HOUR
+from advisor.core.model.workload import Assumptions, Workload
 from advisor.errors import UsageError
 
 _NO_ASSUMPTIONS = Assumptions()

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from advisor.core.results import Estimate
-from advisor.core.rules import RuleResult
-from advisor.core.workload import Constraints, Objective
+from advisor.core.costing.results import Estimate
+from advisor.core.decision.rules import RuleResult
+from advisor.core.model.workload import Constraints, Objective
 
 
 @dataclass(frozen=True)

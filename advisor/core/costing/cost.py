@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from advisor.core.units import HOURS_PER_MONTH, HOURS_PER_YEAR
+from advisor.core.model.units import HOURS_PER_MONTH, HOURS_PER_YEAR
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from advisor.core.catalog import Power
-from advisor.core.units import JOULES_PER_KWH
+from advisor.core.model.catalog import Power
+from advisor.core.model.units import JOULES_PER_KWH
 
 
 @dataclass(frozen=True)

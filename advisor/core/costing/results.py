@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from advisor.core.catalog import Precision
+from advisor.core.model.catalog import Precision
 
 # Computed results are plain frozen dataclasses: built from already-checked values, fast to make.
 

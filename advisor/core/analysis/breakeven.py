@@ -14,11 +14,11 @@ from functools import partial
 from typing import Any
 
 from advisor.core import fmt
-from advisor.core.advise import advise
-from advisor.core.catalog import Catalog
-from advisor.core.recommendation import Recommendation
-from advisor.core.rules import Rule
-from advisor.core.workload import Assumptions, Workload
+from advisor.core.decision.advise import advise
+from advisor.core.decision.recommendation import Recommendation
+from advisor.core.decision.rules import Rule
+from advisor.core.model.catalog import Catalog
+from advisor.core.model.workload import Assumptions, Workload
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
-from advisor.core.catalog import Fraction, Frozen, ModelSpec, Positive, PositiveInt, Precision
-from advisor.core.sourced import check_release
-from advisor.core.units import human_number
+from advisor.core.model.catalog import Fraction, Frozen, ModelSpec, Positive, PositiveInt, Precision
+from advisor.core.model.sourced import check_release
+from advisor.core.model.units import human_number
 
 Kind = Literal["pretrain", "finetune", "inference"]
 Pricing = Literal["rent", "own"]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from advisor.core.catalog import ModelSpec
+from advisor.core.model.catalog import ModelSpec
 
 WEIGHT_BYTES = {"bf16": 2.0, "fp8": 1.0, "fp4": 0.5}
 KV_BYTES = 2.0

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from advisor.core.catalog import Catalog
-from advisor.core.estimate import estimate
-from advisor.core.results import Estimate
-from advisor.core.units import HOURS_PER_DAY
-from advisor.core.workload import Assumptions, Workload
+from advisor.core.costing.estimate import estimate
+from advisor.core.costing.results import Estimate
+from advisor.core.model.catalog import Catalog
+from advisor.core.model.units import HOURS_PER_DAY
+from advisor.core.model.workload import Assumptions, Workload
 
 MAX_GPUS = 131_072
 """Largest cluster considered (Meta's Llama 3 ran on 16,384; xAI and others build ~100k)."""

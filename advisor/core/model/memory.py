@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from advisor.core.catalog import ModelSpec
-from advisor.core.units import BYTES_PER_GB, BYTES_PER_GIB
+from advisor.core.model.catalog import ModelSpec
+from advisor.core.model.units import BYTES_PER_GB, BYTES_PER_GIB
 
 
 @dataclass(frozen=True)

@@ -13,15 +13,15 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 
 from advisor.core import fmt
-from advisor.core.catalog import Catalog, System
-from advisor.core.estimate import estimate
-from advisor.core.facts import candidate_facts, workload_facts
-from advisor.core.recommendation import Candidate, FiredRule, Reason, Recommendation
-from advisor.core.results import Estimate, fit_message
-from advisor.core.rules import Rule, RuleResult, evaluate
-from advisor.core.sourced import as_of_end
-from advisor.core.units import HOURS_PER_DAY
-from advisor.core.workload import Assumptions, Constraints, Objective, Workload
+from advisor.core.costing.estimate import estimate
+from advisor.core.costing.results import Estimate, fit_message
+from advisor.core.decision.facts import candidate_facts, workload_facts
+from advisor.core.decision.recommendation import Candidate, FiredRule, Reason, Recommendation
+from advisor.core.decision.rules import Rule, RuleResult, evaluate
+from advisor.core.model.catalog import Catalog, System
+from advisor.core.model.sourced import as_of_end
+from advisor.core.model.units import HOURS_PER_DAY
+from advisor.core.model.workload import Assumptions, Constraints, Objective, Workload
 from advisor.errors import AdvisorError
 
 BASELINE_SYSTEM = "h100"

@@ -3,7 +3,7 @@
 A rule is `id`, `title`, `source`, `because` (a sentence that may quote facts, e.g. "{params_b:.0f}B"),
 a condition tree `when` (`all` / `any` / `not` over `{fact, op, value}` leaves) and `effects`
 (`exclude`, `prefer`, `penalize` with a `weight`, `warn`, `note`). Nothing is evaluated as code: the
-tree is compiled by `advisor.core.conditions` from the operator table there.
+tree is compiled by `advisor.core.decision.conditions` from the operator table there.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from advisor.core.conditions import (
+from advisor.core.decision.conditions import (
     COMPARE,
     OPERATORS,
     ORDERING,
@@ -29,7 +29,7 @@ from advisor.core.conditions import (
     leaves,
     show_value,
 )
-from advisor.core.facts import FACTS, Fact
+from advisor.core.decision.facts import FACTS, Fact
 from advisor.errors import RuleError
 
 EffectKind = Literal["exclude", "prefer", "penalize", "warn", "note"]

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from advisor.core.sourced import Fraction, Frozen, NonNegative, Positive, Sourced
+from advisor.core.model.sourced import Fraction, Frozen, NonNegative, Positive, Sourced
 
 
 class Electricity(Sourced):
@@ -78,7 +78,7 @@ class MemoryModel(Sourced):
 
 
 class InferenceModel(Sourced):
-    """Serving efficiencies (see `advisor.core.inference`)."""
+    """Serving efficiencies (see `advisor.core.model.inference`)."""
 
     bandwidth_efficiency: Fraction = Field(description="Achieved over peak HBM bandwidth in decode.")
     decode_mfu: Fraction = Field(description="MFU when decode is compute-bound (large batches).")

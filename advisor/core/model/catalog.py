@@ -7,12 +7,12 @@ Every section that holds numbers carries `source` and `as_of`; assumptions say s
 from __future__ import annotations
 
 from functools import cached_property
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from advisor.core.economics import Economics
-from advisor.core.sourced import (
+from advisor.core.model.economics import Economics
+from advisor.core.model.sourced import (
     Fraction,
     Frozen,
     NonNegative,
@@ -23,9 +23,6 @@ from advisor.core.sourced import (
     check_release,
 )
 from advisor.errors import CatalogError
-
-if TYPE_CHECKING:
-    from advisor.core.mfu import MfuIndex
 
 Maturity = Literal["mature", "established", "new"]
 Family = Literal["dense", "moe"]
@@ -107,7 +104,7 @@ class Setup(Sourced):
 
 
 class Reliability(Sourced):
-    """Failure parameters for the goodput model (see `advisor.core.goodput`)."""
+    """Failure parameters for the goodput model (see `advisor.core.model.goodput`)."""
 
     mtbf_gpu_hours: Positive = Field(description="Mean hours between job interruptions, per GPU.")
     restart_minutes: NonNegative = Field(description="Detect, replace or drain, reload, resume.")
@@ -229,7 +226,7 @@ class MfuTable(Sourced):
 
 
 class MfuScaling(Sourced):
-    """How MFU moves away from a published point (see `advisor.core.mfu`)."""
+    """How MFU moves away from a published point (see `advisor.core.model.mfu`)."""
 
     loss_per_doubling: dict[Precision, Annotated[float, Field(ge=0, lt=1)]]
     precision_ratio_to_fp8: dict[Precision, Positive]
@@ -287,8 +284,6 @@ class Catalog(Frozen):
             ) from None
 
     @cached_property
-    def mfu_index(self) -> MfuIndex:
-        """Calibration points indexed for MFU lookup (built on first use)."""
-        from advisor.core.mfu import MfuIndex
-
-        return MfuIndex(self)
+    def derived(self) -> dict[str, object]:
+        """Indexes other modules build from this catalog once (e.g. the MFU index), keyed by name."""
+        return {}

@@ -17,12 +17,8 @@ from datetime import date
 from typing import Any
 
 from advisor.core import fmt
-from advisor.core.advise import advise, objective_metric
-from advisor.core.breakeven import BreakEven, break_evens
-from advisor.core.catalog import Catalog
-from advisor.core.recommendation import Recommendation
-from advisor.core.rules import Rule
-from advisor.core.uncertainty import (
+from advisor.core.analysis.breakeven import BreakEven, break_evens
+from advisor.core.analysis.uncertainty import (
     EstimateRange,
     Spread,
     estimate_range,
@@ -30,7 +26,11 @@ from advisor.core.uncertainty import (
     sample_inputs,
     sampled_outputs,
 )
-from advisor.core.workload import Assumptions, Constraints, Objective, Workload
+from advisor.core.decision.advise import advise, objective_metric
+from advisor.core.decision.recommendation import Recommendation
+from advisor.core.decision.rules import Rule
+from advisor.core.model.catalog import Catalog
+from advisor.core.model.workload import Assumptions, Constraints, Objective, Workload
 
 ROBUST = 0.9
 LIKELY = 0.6

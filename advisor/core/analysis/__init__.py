@@ -1,0 +1,1 @@
+"""Questions asked of many estimates: ranges, sensitivity, break-even points and deadline sizing."""
