@@ -24,6 +24,7 @@ def main() -> None:
             precision=precision,
             pricing="own",
             software=software,
+            efficiency="reference",
         )
         return estimate(w, "h100", cat, NO_DOWNTIME)
 
@@ -86,7 +87,14 @@ def main() -> None:
             dec8.price_usd_per_gpu_hour / 1.42 - 1,
         ),
     ]
-    w = Workload(model=cat.model("llama3-70b"), tokens=1e12, gpus=144, precision="fp8", pricing="own")
+    w = Workload(
+        model=cat.model("llama3-70b"),
+        tokens=1e12,
+        gpus=144,
+        precision="fp8",
+        pricing="own",
+        efficiency="reference",
+    )
     ratio = (
         estimate(w, "gb200-nvl72", cat, NO_DOWNTIME).price_usd_per_gpu_hour
         / estimate(w, "h100", cat, NO_DOWNTIME).price_usd_per_gpu_hour

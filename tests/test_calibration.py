@@ -13,6 +13,7 @@ NO_DOWNTIME = Assumptions(goodput=1.0)  # the published cost tables exclude down
 
 def gpt3_on_128_h100(catalog, precision: str, software: str, tokens: float = 300e9):
     workload = Workload(
+        efficiency="reference",
         model=catalog.model("gpt3-175b"),
         tokens=tokens,
         gpus=128,
@@ -66,7 +67,12 @@ def test_h100_owner_tco_per_gpu_hour(catalog):
 # Same source: "GB200 NVL72 TCO per GPU ≈ 1.6x H100" (capex 1.6-1.7x, power 1,200 W vs 700 W).
 def test_gb200_to_h100_tco_ratio(catalog):
     workload = Workload(
-        model=catalog.model("llama3-70b"), tokens=1e12, gpus=144, precision="fp8", pricing="own"
+        efficiency="reference",
+        model=catalog.model("llama3-70b"),
+        tokens=1e12,
+        gpus=144,
+        precision="fp8",
+        pricing="own",
     )
     gb200 = estimate(workload, "gb200-nvl72", catalog, NO_DOWNTIME).price_usd_per_gpu_hour
     h100 = estimate(workload, "h100", catalog, NO_DOWNTIME).price_usd_per_gpu_hour
@@ -78,7 +84,14 @@ def test_gb200_to_h100_tco_ratio(catalog):
 # (relatively smaller for the wider 405B) brings the FLOPs ratio to 5.4x: "about", so ±10%.
 def test_405b_costs_about_57x_70b_per_token(catalog):
     def cost(model):
-        w = Workload(model=catalog.model(model), tokens=1e12, gpus=2048, precision="fp8", pricing="own")
+        w = Workload(
+            efficiency="reference",
+            model=catalog.model(model),
+            tokens=1e12,
+            gpus=2048,
+            precision="fp8",
+            pricing="own",
+        )
         return estimate(
             w, "h100", catalog, Assumptions(goodput=1.0, mfu={"h100": 0.4})
         ).cost_per_million_tokens_usd
@@ -91,7 +104,12 @@ def test_405b_costs_about_57x_70b_per_token(catalog):
 @pytest.mark.parametrize(("gpus", "tflops"), [(8192, 430), (16384, 400)])
 def test_llama3_405b_model_tflops(catalog, gpus, tflops):
     w = Workload(
-        model=catalog.model("llama3-405b"), tokens=15e12, gpus=gpus, precision="bf16", software="2024-07"
+        efficiency="reference",
+        model=catalog.model("llama3-405b"),
+        tokens=15e12,
+        gpus=gpus,
+        precision="bf16",
+        software="2024-07",
     )
     est = estimate(w, "h100", catalog)
     assert est.tokens_per_second_per_gpu * est.flops_per_token / 1e12 == pytest.approx(tflops, rel=0.03)
@@ -100,7 +118,14 @@ def test_llama3_405b_model_tflops(catalog, gpus, tflops):
 # NVIDIA NeMo 24.07 performance summary: GPT-3 175B on 512 H100, FP8, 782 tokens/s/GPU and 842 model
 # TFLOP/s: this tool's FLOPs-per-token convention must agree with NVIDIA's for GPT-3 (±1%).
 def test_gpt3_flops_convention_matches_nemo(catalog):
-    w = Workload(model=catalog.model("gpt3-175b"), tokens=1e9, gpus=512, precision="fp8", software="2024-07")
+    w = Workload(
+        efficiency="reference",
+        model=catalog.model("gpt3-175b"),
+        tokens=1e9,
+        gpus=512,
+        precision="fp8",
+        software="2024-07",
+    )
     est = estimate(w, "h100", catalog)
     assert est.tokens_per_second_per_gpu == pytest.approx(782, rel=1e-9)
     assert est.tokens_per_second_per_gpu * est.flops_per_token / 1e12 == pytest.approx(842, rel=0.01)
@@ -112,7 +137,14 @@ def test_gpt3_flops_convention_matches_nemo(catalog):
     ("model", "gpus", "low", "high"), [("llama3-8b", 8, 2.1, 2.3), ("llama3-70b", 64, 2.4, 2.9)]
 )
 def test_gb200_speedup_over_h100(catalog, model, gpus, low, high):
-    w = Workload(model=catalog.model(model), tokens=1e12, gpus=gpus, precision="fp8", software="2025-10")
+    w = Workload(
+        efficiency="reference",
+        model=catalog.model(model),
+        tokens=1e12,
+        gpus=gpus,
+        precision="fp8",
+        software="2025-10",
+    )
     ratio = (
         estimate(w, "gb200-nvl72", catalog).tokens_per_second_per_gpu
         / estimate(w, "h100", catalog).tokens_per_second_per_gpu
@@ -134,7 +166,9 @@ def test_gb200_speedup_over_h100(catalog, model, gpus, low, high):
     ],
 )
 def test_llm_foundry_throughput(catalog, system, model, gpus, tokens_per_s):
-    w = Workload(model=catalog.model(model), tokens=1e9, gpus=gpus, software="2023-06")
+    w = Workload(
+        efficiency="reference", model=catalog.model(model), tokens=1e9, gpus=gpus, software="2023-06"
+    )
     assert estimate(w, system, catalog).tokens_per_second_per_gpu == pytest.approx(tokens_per_s, rel=0.03)
 
 
@@ -142,5 +176,5 @@ def test_llm_foundry_throughput(catalog, system, model, gpus, tokens_per_s):
 # tok/s at 51.7%. ±3%.
 @pytest.mark.parametrize(("model", "tokens_per_s"), [("llama3-8b", 2973), ("llama3-70b", 331)])
 def test_torchtitan_a100_throughput(catalog, model, tokens_per_s):
-    w = Workload(model=catalog.model(model), tokens=1e9, gpus=64, software="2024-08")
+    w = Workload(efficiency="reference", model=catalog.model(model), tokens=1e9, gpus=64, software="2024-08")
     assert estimate(w, "a100", catalog).tokens_per_second_per_gpu == pytest.approx(tokens_per_s, rel=0.03)

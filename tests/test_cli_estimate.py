@@ -24,6 +24,8 @@ GPT3 = [
     "own",
     "--goodput",
     "1",
+    "--efficiency",
+    "reference",
 ]
 
 JSON_KEYS = {
@@ -168,7 +170,12 @@ def test_public_python_api():
 
     catalog = advisor.load_catalog(user_dir=False)
     workload = advisor.Workload(
-        model=catalog.model("gpt3-175b"), tokens=300e9, gpus=128, precision="fp8", pricing="own"
+        model=catalog.model("gpt3-175b"),
+        tokens=300e9,
+        gpus=128,
+        precision="fp8",
+        pricing="own",
+        efficiency="reference",
     )
     est = advisor.estimate(workload, "h100", catalog, assumptions=None)
     assert est.cost_per_million_tokens_usd == pytest.approx(0.542, rel=0.03)

@@ -72,7 +72,9 @@ def test_breakdowns_sum_to_totals(catalog):
     assert sum(est.energy_breakdown_kwh.values()) == pytest.approx(est.energy_kwh)
     assert sum(est.power_breakdown_w.values()) == pytest.approx(est.power_w_per_gpu_all_in)
     hours = est.time_breakdown_hours
-    assert hours["setup"] + hours["compute"] + hours["downtime"] == pytest.approx(est.time_to_train_hours)
+    parts = ("setup", "compute", "overhead", "downtime")
+    assert sum(hours[part] for part in parts) == pytest.approx(est.time_to_train_hours)
+    assert set(hours) == {*parts, "wait"}
     assert est.time_to_result_hours == pytest.approx(est.time_to_train_hours + hours["wait"])
 
 

@@ -191,7 +191,12 @@ DEFECTS = [
     ("unknown-choice.toml", 3, "objective", "'cost', 'time', 'energy' or 'balanced'"),
     ("newer-schema.toml", 1, "schema", "schema 2 is newer than this advisor understands (schema 1)"),
     ("missing-schema.toml", None, "schema = 1", "the scenario format version"),
-    ("unknown-model.toml", 5, "workload.model", "unknown model 'llama9-70b'; valid: deepseek-v3, gpt3-175b"),
+    (
+        "unknown-model.toml",
+        5,
+        "workload.model",
+        "unknown model 'llama9-70b'; valid: deepseek-v3, gpt-oss-120b, gpt3-175b",
+    ),
     ("unknown-system.toml", 3, "systems[1]", "unknown system 'tpu-v5'; valid: a100, b200, gb200-nvl72"),
     (
         "unknown-system-in-assumptions.toml",

@@ -63,7 +63,9 @@ def test_more_uncertainty_never_narrows_a_range(case, widen_a, extra):
 
 
 def test_user_set_values_carry_no_spread():
-    w = Workload(model=CATALOG.model("llama3-70b"), tokens=1e12, gpus=64, precision="fp8")
+    w = Workload(
+        model=CATALOG.model("llama3-70b"), tokens=1e12, gpus=64, precision="fp8", efficiency="reference"
+    )
     a = Assumptions(mfu={"h100": 0.4}, goodput=0.95, price_usd_per_gpu_hour={"h100": 2.0}, pue=1.2)
     est = estimate(w, "h100", CATALOG, a)
     assert input_spreads(est, w, CATALOG, a) == {}
@@ -71,8 +73,30 @@ def test_user_set_values_carry_no_spread():
     assert rng.cost_usd.low == rng.cost_usd.high == pytest.approx(est.cost_usd)
 
 
+def test_production_runs_carry_the_fitted_efficiency_spread_in_place_of_the_mfu_spread():
+    w = Workload(model=CATALOG.model("llama3-70b"), tokens=1e12, gpus=64, precision="fp8")
+    a = Assumptions(mfu={"h100": 0.4}, goodput=0.95, price_usd_per_gpu_hour={"h100": 2.0}, pue=1.2)
+    est = estimate(w, "h100", CATALOG, a)
+    spreads = input_spreads(est, w, CATALOG, a)
+    production = CATALOG.mfu_scaling.production
+    assert set(spreads) == {"efficiency"} and not spreads["efficiency"].shared
+    factor = production.factor_for(w.model.params_total)
+    assert spreads["efficiency"].low == pytest.approx(factor * production.spread_low)
+    assert spreads["efficiency"].high == pytest.approx(factor * production.spread_high)
+    reference = estimate(w.model_copy(update={"efficiency": "reference"}), "h100", CATALOG, a)
+    assert est.time_breakdown_hours["overhead"] > 0 == reference.time_breakdown_hours["overhead"]
+    assert est.time_to_train_hours > reference.time_to_train_hours
+
+
 def test_published_point_is_tighter_than_a_transferred_one():
-    w = Workload(model=CATALOG.model("llama3-70b"), tokens=1e12, gpus=64, precision="fp8", software="2026-05")
+    w = Workload(
+        model=CATALOG.model("llama3-70b"),
+        tokens=1e12,
+        gpus=64,
+        precision="fp8",
+        software="2026-05",
+        efficiency="reference",
+    )
     exact = input_spreads(estimate(w, "h100", CATALOG), w, CATALOG, Assumptions())["mfu"]
     borrowed = input_spreads(estimate(w, "h200", CATALOG), w, CATALOG, Assumptions())["mfu"]
     assert exact.high / exact.expected < borrowed.high / borrowed.expected
@@ -152,7 +176,7 @@ def test_tornado_is_sorted_by_swing_and_names_the_inputs():
     _, (_, sens) = _run(*SCENARIOS[1])
     swings = [bar.cost_swing for bar in sens.tornado]
     assert swings == sorted(swings, reverse=True)
-    assert {bar.input for bar in sens.tornado} >= {"mfu", "goodput", "capex", "pue", "electricity"}
+    assert {bar.input for bar in sens.tornado} >= {"efficiency", "goodput", "capex", "pue", "electricity"}
 
 
 # SemiAnalysis (Aug 2025): "GB200 must be at least 1.6x faster per GPU than H100 to win on performance

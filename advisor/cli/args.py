@@ -126,6 +126,12 @@ def add_workload_flags(parser: argparse.ArgumentParser) -> None:
         help="software release month for MFU (e.g. 2024-01); default: latest published",
     )
     g.add_argument(
+        "--efficiency",
+        choices=("reference", "production"),
+        help="reference: a vendor-tuned recipe, as benchmarks report; production: a team's end-to-end run "
+        "(default)",
+    )
+    g.add_argument(
         "--no-fp8-stack",
         action="store_true",
         default=None,
@@ -229,6 +235,7 @@ def scenario_data_from_args(
         "kind",
         "pricing",
         "software",
+        "efficiency",
         "finetune_method",
         "prompt_tokens",
         "output_tokens",

@@ -47,9 +47,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_systems)
 
-    from advisor.cli import reports
+    from advisor.cli import reports, validate
 
     reports.register(sub)
+    validate.register(sub)
 
 
 def _missing_action(parser: argparse.ArgumentParser) -> int:

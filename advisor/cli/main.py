@@ -13,7 +13,18 @@ from collections.abc import Sequence
 from advisor import __version__
 from advisor.errors import AdvisorError
 
-COMMANDS = ("estimate", "recommend", "report", "compare", "sensitivity", "rules", "models", "systems", "app")
+COMMANDS = (
+    "estimate",
+    "recommend",
+    "report",
+    "compare",
+    "sensitivity",
+    "rules",
+    "models",
+    "systems",
+    "validate",
+    "app",
+)
 
 
 class Parser(argparse.ArgumentParser):

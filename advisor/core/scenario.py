@@ -20,6 +20,7 @@ from advisor.core.model.workload import (
     PER_SYSTEM,
     Assumptions,
     Constraints,
+    Efficiency,
     FinetuneMethod,
     Kind,
     Objective,
@@ -74,6 +75,7 @@ class WorkloadSpec(Frozen):
     pricing: Pricing = "rent"
     software: str | None = None
     fp8_stack: bool = True
+    efficiency: Efficiency = "production"
     finetune_method: FinetuneMethod = "full"
     lora_trainable_fraction: Annotated[float, Field(gt=0, le=1)] = 0.01
     prompt_tokens: SeqLen = 500
@@ -116,6 +118,7 @@ class WorkloadSpec(Frozen):
             pricing=self.pricing,
             software=self.software,
             fp8_stack=self.fp8_stack,
+            efficiency=self.efficiency,
             finetune_method=self.finetune_method,
             lora_trainable_fraction=self.lora_trainable_fraction,
             prompt_tokens=self.prompt_tokens,

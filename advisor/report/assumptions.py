@@ -198,7 +198,9 @@ def _fields(section: BaseModel) -> list[tuple[str, Any]]:
 
 
 def _plain(value: Any) -> Value:
-    """Catalog values as plain scalars (a per-precision table becomes `key=value` text)."""
+    """Catalog values as plain scalars (a per-precision table or a sub-section becomes `key=value` text)."""
+    if isinstance(value, BaseModel):
+        value = value.model_dump()
     if isinstance(value, dict):
         return ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in value.items())
     return value

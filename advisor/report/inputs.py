@@ -29,6 +29,12 @@ def input_rows(report: ReportData) -> list[tuple[str, str]]:
         ("Job", _job(w)),
         ("Pricing", "rent by the GPU-hour" if w.pricing == "rent" else "own (total cost of ownership)"),
         ("Software release", w.software or "latest published"),
+        (
+            "Training stack",
+            "production (a team's end-to-end run)"
+            if w.efficiency == "production"
+            else "reference (a vendor-tuned recipe)",
+        ),
         ("Systems considered", ", ".join(s.systems) if s.systems else "every catalogued system"),
     ]
     if w.kind == "inference":
@@ -72,6 +78,7 @@ INPUT_FIELDS = {
         "pricing",
         "software",
         "fp8_stack",
+        "efficiency",
         "finetune_method",
         "lora_trainable_fraction",
         "prompt_tokens",

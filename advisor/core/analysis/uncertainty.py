@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from advisor.core.costing.results import Estimate
+from advisor.core.costing.results import Estimate, MfuBasis
 from advisor.core.model.catalog import Catalog
 from advisor.core.model.workload import Assumptions, Workload
 
@@ -97,11 +97,21 @@ class EstimateRange:
 
 def _mfu_share(est: Estimate, catalog: Catalog) -> float:
     unc = catalog.economics.uncertainty
-    if est.mfu_basis.exact:
-        return unc.mfu_exact
-    if est.mfu_basis.transferred:
-        return unc.mfu_transferred
-    return unc.mfu_interpolated
+    return getattr(unc, f"mfu_{spread_class(est.mfu_basis)}")  # type: ignore[no-any-return]
+
+
+def spread_class(basis: MfuBasis) -> str:
+    """How the MFU was found, which sets its spread: `transferred` from another system, precision or
+    family; `other_release` from published figures of another software release; `exact` at a published
+    point; `scaled` from the same configuration at other cluster sizes; else `interpolated` across models.
+    """
+    if basis.transferred:
+        return "transferred"
+    if basis.other_release:
+        return "other_release"
+    if basis.exact:
+        return "exact"
+    return "scaled" if basis.same_model else "interpolated"
 
 
 def input_spreads(
@@ -122,8 +132,22 @@ def input_spreads(
         low_w, high_w = value - (value - low) * widen, value + (high - value) * widen
         spreads[name] = Spread(name, max(low_w, value * 0.05), value, high_w, unit, source, shared)
 
-    if not est.mfu_basis.overridden and est.kind != "inference":
+    if est.efficiency == "reference" and not est.mfu_basis.overridden and est.kind != "inference":
         around("mfu", est.mfu, _mfu_share(est, catalog), "fraction", "catalog [uncertainty] mfu spread")
+    if est.efficiency == "production":
+        # Fitted on published end-to-end runs against the reference model, so it holds the MFU's own
+        # error too (no separate MFU spread); drawn per system, as that error is.
+        production = catalog.mfu_scaling.production
+        factor = production.factor_for(est.model.params_total)
+        between(
+            "efficiency",
+            factor,
+            factor * production.spread_low,
+            factor * production.spread_high,
+            "share of reference throughput",
+            f"fitted on {production.runs} published end-to-end runs (catalog/mfu/scaling.toml)",
+            False,
+        )
     if not est.goodput_detail.overridden and est.kind != "inference":
         overhead = 1 / est.goodput - 1
         low_g = 1 / (1 + overhead * unc.failure_overhead_high**widen)
@@ -181,7 +205,7 @@ class _Parts:
         parts = est.power_breakdown_w
         hours = est.time_breakdown_hours
         return cls(
-            hours["compute"],
+            hours["compute"] + hours.get("overhead", 0.0),
             hours["setup"],
             hours["wait"],
             est.gpus,
@@ -200,7 +224,7 @@ def _outputs(
     def ratio(name: str) -> float:
         return values[name] / spreads[name].expected if name in spreads else 1.0
 
-    compute = parts.compute_hours / ratio("mfu")
+    compute = parts.compute_hours / ratio("mfu") / ratio("efficiency")
     run = compute / (values["goodput"] if "goodput" in spreads else est.goodput)
     billed = run + parts.setup_hours
     gpu_hours = billed * parts.gpus
@@ -219,7 +243,7 @@ def _outputs(
 
 def _corner(spreads: Mapping[str, Spread], favourable: bool) -> dict[str, float]:
     # Higher MFU and goodput help; higher price, capex, electricity and PUE hurt.
-    helps = {"mfu", "goodput"}
+    helps = {"mfu", "goodput", "efficiency"}
     return {name: (s.high if (name in helps) == favourable else s.low) for name, s in spreads.items()}
 
 

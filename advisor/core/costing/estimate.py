@@ -113,6 +113,17 @@ def capacity_wait_hours(workload: Workload, system: System, assumptions: Assumpt
     return system.availability.purchase_lead_days * HOURS_PER_DAY
 
 
+def production_overhead(workload: Workload, catalog: Catalog) -> float:
+    """Extra hours of a production run per hour of reference compute (0 for reference runs and serving).
+
+    A team's end-to-end run loses time that benchmarks leave out (evaluations, checkpoints, data stalls,
+    batch ramp-up, stragglers); the factor is fitted on published runs (`catalog/mfu/scaling.toml`).
+    """
+    if workload.efficiency == "reference" or workload.kind == "inference":
+        return 0.0
+    return 1.0 / catalog.mfu_scaling.production.factor_for(workload.model.params_total) - 1.0
+
+
 def _goodput(workload: Workload, system: System, catalog: Catalog, assumptions: Assumptions) -> Goodput:
     fixed = assumptions.goodput_for(system.id)
     if fixed is not None:
@@ -166,6 +177,8 @@ def _training(
             sources=found.sources,
             overridden=False,
             transferred=found.transferred,
+            other_release=found.other_release,
+            same_model=found.same_model,
         )
         warnings.extend(found.warnings)
     per_token = flops_per_token(workload)
@@ -279,7 +292,9 @@ def estimate(
         warnings.append(fit_message(speed.memory, workload.gpus, system.id, workload.kind))
 
     compute_hours = workload.tokens / (speed.tokens_per_s_per_gpu * speed.working_gpus) / SECONDS_PER_HOUR
-    run_hours = compute_hours / speed.goodput.fraction
+    overhead_hours = compute_hours * production_overhead(workload, catalog)
+    downtime_hours = (compute_hours + overhead_hours) * (1.0 / speed.goodput.fraction - 1.0)
+    run_hours = compute_hours + overhead_hours + downtime_hours
     setup_hours = system.setup.setup_minutes / 60.0
     wait_hours = capacity_wait_hours(workload, system, assumptions)
     billed_hours = run_hours + setup_hours
@@ -320,6 +335,7 @@ def estimate(
         pricing=workload.pricing,
         kind=workload.kind,
         software=workload.software,
+        efficiency="reference" if workload.kind == "inference" else workload.efficiency,
         model=ModelSummary(
             id=model.id,
             name=model.name,
@@ -351,7 +367,8 @@ def estimate(
             "wait": wait_hours,
             "setup": setup_hours,
             "compute": compute_hours,
-            "downtime": run_hours - compute_hours,
+            "overhead": overhead_hours,
+            "downtime": downtime_hours,
         },
         gpu_hours=gpu_hours,
         gpus_paid=gpus_paid,

@@ -40,6 +40,10 @@ class MfuBasis:
     sources: tuple[str, ...]
     overridden: bool
     transferred: bool = False
+    other_release: bool = False
+    """Published for this configuration, but in a release other than the requested software month."""
+    same_model: bool = False
+    """Interpolated along the cluster size of this model's own published configuration only."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +77,8 @@ class Estimate:
     pricing: str
     kind: str
     software: str | None
+    efficiency: str
+    """`reference` (benchmark throughput) or `production` (a team's end-to-end run: time part `overhead`)."""
     model: ModelSummary
     tokens: float
     flops_per_token: float

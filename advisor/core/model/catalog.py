@@ -170,6 +170,7 @@ class ModelSpec(Frozen):
         None, description="Values the KV cache holds per token per layer (K and V together)."
     )
     source: str = ""
+    url: str = Field("", pattern=r"^(https?://\S+)?$")
     as_of: str = ""
     note: str = ""
     inferred: bool = Field(False, description="Architecture inferred from the parameter count.")
@@ -225,8 +226,35 @@ class MfuTable(Sourced):
     points: tuple[MfuPoint, ...] = Field(min_length=1)
 
 
+class ProductionEfficiency(Frozen):
+    """A team's end-to-end throughput as a share of the reference (benchmark) throughput, and its spread.
+
+    Fitted on published end-to-end runs (`catalog/evidence/training`) by
+    `advisor.core.analysis.validation`: the share is `throughput_factor` × (total parameters /
+    `reference_params`)^`size_exponent`; `spread_low`/`spread_high` multiply it at the ends of the
+    triangular distribution whose 10th/90th percentiles match the leave-one-out ratios.
+    """
+
+    throughput_factor: Annotated[float, Field(gt=0, le=1.5)]
+    size_exponent: Annotated[float, Field(ge=-1, le=1)]
+    reference_params: Positive
+    spread_low: Annotated[float, Field(gt=0, le=1)]
+    spread_high: Annotated[float, Field(ge=1, le=3)]
+    runs: PositiveInt = Field(description="Published runs the values were fitted on.")
+
+    def factor_for(self, params_total: float) -> float:
+        """Share of reference throughput a production run of a model this size achieves (at most all of it:
+        overhead is never negative)."""
+        return min(1.0, self.throughput_factor * (params_total / self.reference_params) ** self.size_exponent)
+
+
 class MfuScaling(Sourced):
     """How MFU moves away from a published point (see `advisor.core.model.mfu`)."""
+
+    production: ProductionEfficiency
+    small_model_exponent: dict[Family, Annotated[float, Field(ge=0, le=2)]] = Field(
+        description="Below the smallest published model of a family, MFU scales as (size ratio)^this."
+    )
 
     loss_per_doubling: dict[Precision, Annotated[float, Field(ge=0, lt=1)]]
     precision_ratio_to_fp8: dict[Precision, Positive]

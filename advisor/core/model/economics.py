@@ -40,6 +40,12 @@ class Uncertainty(Sourced):
     mfu_transferred: Annotated[float, Field(ge=0, lt=1)] = Field(
         description="MFU ± this share when borrowed from another system, precision or model family."
     )
+    mfu_scaled: Annotated[float, Field(ge=0, lt=1)] = Field(
+        description="MFU ± this share for a published configuration at another cluster size."
+    )
+    mfu_other_release: Annotated[float, Field(ge=0, lt=1)] = Field(
+        description="MFU ± this share at a published configuration measured in another software release."
+    )
 
 
 class Colocation(Sourced):

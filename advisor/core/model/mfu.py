@@ -17,8 +17,10 @@ The method (also in the README, "How MFU is chosen"):
 5. Otherwise, within each group MFU is interpolated in log2(GPUs) between its points and extrapolated
    beyond them by the published weak-scaling loss per doubling of the cluster (`loss_per_doubling`).
 6. Across groups, MFU is interpolated in log(active parameters) between the nearest smaller and larger
-   models of the family, among groups whose sequence length is within `seq_window`x of the workload's;
-   outside the range the nearest model's value holds.
+   models of the family, among groups whose sequence length is within `seq_window`x of the workload's.
+   Above the largest model its value holds; below the smallest, MFU falls as (active parameters /
+   smallest's)^`small_model_exponent[family]` (smaller GEMMs, larger shares of communication and of
+   non-matrix work), an exponent fitted leave-one-out on the published points (`advisor validate`).
 """
 
 from __future__ import annotations
@@ -62,6 +64,13 @@ class MfuResult:
     warnings: tuple[str, ...] = field(default=())
     transferred: bool = False
     """Borrowed from another system, precision or model family (less certain than interpolation)."""
+    other_release: bool = False
+    """A published figure of this configuration, but from a release other than the requested month."""
+    same_model: bool = False
+    """Interpolated only along the cluster size of the workload's own published configuration."""
+    size_ratio: float = 1.0
+    """Active parameters ÷ the smallest published model's, when below it (else 1): the MFU carries
+    (size_ratio)^small_model_exponent."""
 
 
 Group = tuple[Calibrated, ...]  # one (model, seq_len) configuration, one release, sorted by GPUs
@@ -209,20 +218,36 @@ class MfuIndex:
                                 f"published: {_label(cal)}",
                                 (cal.source,),
                                 tuple(warnings),
+                                other_release=software is not None and cal.point.software != software,
                             )
         same_family = groups
         window = self._scaling.seq_window
         near = [g for g in same_family if 1 / window <= g[0].seq_len / seq_len <= window]
         pool = near or same_family
         loss = self._scaling.loss_per_doubling.get(precision, 0.0)
-        value, used = _across_models(pool, params_active, gpus, loss)
+        exponent = self._scaling.small_model_exponent.get(family, 0.0)  # type: ignore[call-overload]
+        value, used = _across_models(pool, params_active, gpus, loss, exponent)
         mfu = min(1.0, value * factor)
+        smallest = min(g[0].params_active for g in pool)
         basis = "interpolated from " + "; ".join(_label(c) for c in used)
         if basis_note:
             basis += f" ({basis_note})"
         sources = tuple(dict.fromkeys(c.source for c in used))
         transferred = bool(basis_note) or any(c.proxy_of for c in used)
-        return MfuResult(mfu, precision, False, basis, sources, tuple(warnings), transferred)
+        size_ratio = min(1.0, params_active / smallest)
+        same_model = all(c.point.model == model_id and c.seq_len == seq_len for c in used)
+        return MfuResult(
+            mfu,
+            precision,
+            False,
+            basis,
+            sources,
+            tuple(warnings),
+            transferred,
+            size_ratio=size_ratio,
+            same_model=same_model and not transferred,
+            other_release=software is not None and any(c.point.software != software for c in used),
+        )
 
 
 def _months(release: str) -> int:
@@ -233,18 +258,19 @@ def _months(release: str) -> int:
 def _along_gpus(group: Group, gpus: int, loss_per_doubling: float) -> float:
     """MFU of one configuration at `gpus`: log2 interpolation between points, weak-scaling loss beyond."""
     counts = [c.point.gpus for c in group]
+    mfus = [c.mfu for c in group]
     if gpus <= counts[0]:
-        return group[0].mfu * (1 - loss_per_doubling) ** math.log2(gpus / counts[0])
+        return mfus[0] * (1 - loss_per_doubling) ** math.log2(gpus / counts[0])
     if gpus >= counts[-1]:
-        return group[-1].mfu * (1 - loss_per_doubling) ** math.log2(gpus / counts[-1])
+        return mfus[-1] * (1 - loss_per_doubling) ** math.log2(gpus / counts[-1])
     hi = bisect.bisect_left(counts, gpus)
     lo = hi - 1
     t = math.log2(gpus / counts[lo]) / math.log2(counts[hi] / counts[lo])
-    return group[lo].mfu + t * (group[hi].mfu - group[lo].mfu)
+    return mfus[lo] + t * (mfus[hi] - mfus[lo])
 
 
 def _across_models(
-    pool: list[Group], params_active: float, gpus: int, loss: float
+    pool: list[Group], params_active: float, gpus: int, loss: float, small_exponent: float
 ) -> tuple[float, list[Calibrated]]:
     """Interpolate in log(active parameters) between the nearest smaller and larger configurations."""
     by_size: dict[float, list[Group]] = {}
@@ -260,7 +286,7 @@ def _across_models(
         return [c for g in by_size[size] for c in g]
 
     if params_active <= sizes[0]:
-        return at(sizes[0]), members(sizes[0])
+        return at(sizes[0]) * (params_active / sizes[0]) ** small_exponent, members(sizes[0])
     if params_active >= sizes[-1]:
         return at(sizes[-1]), members(sizes[-1])
     hi = bisect.bisect_left(sizes, params_active)

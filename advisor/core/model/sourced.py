@@ -32,6 +32,9 @@ class Sourced(Frozen):
     source: str = Field(min_length=3, description="Where the numbers come from (sheet and section, or URL).")
     as_of: str = Field(description="Date of the figures: YYYY, YYYY-MM or YYYY-MM-DD.")
     note: str = Field("", description="Derivation or caveat, in one or two sentences.")
+    url: str = Field(
+        "", pattern=r"^(https?://\S+)?$", description="Where the original publication can be read."
+    )
     assumption: bool = Field(False, description="True where no published figure exists ([A]).")
 
     @field_validator("as_of")

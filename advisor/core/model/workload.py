@@ -16,6 +16,7 @@ Pricing = Literal["rent", "own"]
 Risk = Literal["conservative", "balanced", "early-adopter"]
 Objective = Literal["cost", "time", "energy", "balanced"]
 FinetuneMethod = Literal["full", "lora"]
+Efficiency = Literal["reference", "production"]
 
 ALL_SYSTEMS = "*"
 PER_SYSTEM = ("mfu", "goodput", "price_usd_per_gpu_hour", "capex_usd_per_node", "wait_hours")
@@ -34,6 +35,11 @@ class Workload(Frozen):
     software: str | None = Field(None, description="Software release month YYYY-MM; None = latest.")
     fp8_stack: bool = Field(True, description="Whether the team's software stack supports FP8.")
     finetune_method: FinetuneMethod = "full"
+    efficiency: Efficiency = Field(
+        "production",
+        description="reference: a vendor-tuned recipe, as benchmarks report; production: a team's "
+        "end-to-end run (evaluations, checkpoints, data stalls, restarts).",
+    )
     lora_trainable_fraction: Annotated[float, Field(gt=0, le=1)] = Field(
         0.01, description="LoRA: trainable parameters as a fraction of the model's."
     )

@@ -1,0 +1,120 @@
+"""`advisor validate`: the cost model against published runs, leave-one-out."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from advisor.core import fmt
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "validate",
+        help="the model against published training runs, leave-one-out",
+        description="Predict every shipped calibration point and published run, each with the constants "
+        "fitted without it, and print model vs published, the error, and whether the P10-P90 holds the "
+        "outcome. With --evidence DIR, predict the runs in DIR instead, with the shipped constants "
+        "(a held-out check: nothing in DIR was fitted on).",
+    )
+    p.add_argument(
+        "--evidence",
+        metavar="DIR",
+        help="held-out published runs, one TOML file each (format: docs/calibration.md)",
+    )
+    p.add_argument("--kind", choices=("production", "benchmark"), help="show only runs of this kind")
+    p.add_argument("--json", action="store_true", help="print JSON: cases, summary and fitted constants")
+    p.set_defaults(handler=cmd_validate)
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from advisor.cli.commands import load_catalog
+    from advisor.core.analysis.validation import held_out, validate
+    from advisor.io.evidence_files import evidence_dir, load_evidence
+
+    catalog = load_catalog(args)
+    known = set(catalog.systems), set(catalog.models)
+    if args.evidence:
+        result = held_out(load_evidence(Path(args.evidence), *known), catalog)
+    else:
+        result = validate(load_evidence(evidence_dir(), *known), catalog)
+    if args.kind:
+        result = replace(result, cases=tuple(c for c in result.cases if c.run.kind == args.kind))
+    if not result.cases:
+        print("advisor: no runs of that kind", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        _render(result)
+    return 0
+
+
+_QUANTITY = {
+    "gpu_hours": ("GPU-h", fmt.count),
+    "days": ("days", lambda v: f"{v:,.1f}"),
+    "tokens_per_s_per_gpu": ("tok/s/GPU", lambda v: f"{v:,.0f}"),
+    "tflops_per_gpu": ("TFLOP/s/GPU", lambda v: f"{v:,.0f}"),
+    "mfu": ("MFU", fmt.percent),
+}
+
+
+def _render(result: Any) -> None:
+    from rich import box
+    from rich.markup import escape
+    from rich.table import Table
+
+    from advisor.cli.render import console
+
+    method = "held out" if result.held_out else "leave-one-out"
+    table = Table(title=f"Published runs, {method}", box=box.SIMPLE_HEAVY, title_justify="left")
+    table.add_column("run: system, GPUs, figure", overflow="fold", min_width=18)
+    for name in ("published", "model", "error"):
+        table.add_column(name, justify="right", overflow="fold")
+    table.add_column("P10-P90", justify="right", no_wrap=True)
+    table.add_column("")
+    for case in result.cases:
+        run = case.run
+        unit, show = _QUANTITY[run.published.quantity]
+        kind = "" if run.kind == "benchmark" else ", production"
+        table.add_row(
+            f"{escape(run.id)}\n[dim]{run.system}, {run.gpus:,}, {unit}{kind}[/]",
+            show(case.published),
+            show(case.predicted),
+            f"{case.error:+.0%}",
+            f"{show(case.p10)}-{show(case.p90)}",
+            "in" if case.inside else "[red]out[/]",
+        )
+    console.print(table)
+    summary = Table(title="Summary (absolute error)", box=box.SIMPLE_HEAVY, title_justify="left")
+    for name in ("group", "runs", "median", "worst", "inside P10-P90"):
+        summary.add_column(name, justify="left" if name == "group" else "right")
+    for group in result.groups():
+        summary.add_row(
+            group.name,
+            str(group.runs),
+            f"{group.median_abs_error:.1%}",
+            f"{group.worst_abs_error:.1%}",
+            f"{group.coverage:.0%}",
+        )
+    console.print(summary)
+    p = result.production
+    if p is not None:
+        console.print(
+            f"Production efficiency, fitted on {p.runs} end-to-end runs: {p.throughput_factor:.3f} of "
+            f"reference throughput at {p.reference_params:.3g} parameters, x (parameters / that)"
+            f"^{p.size_exponent:.3f}; spread x{p.spread_low:.3f}-x{p.spread_high:.3f}."
+        )
+    exponents = ", ".join(f"{k} {v:.3f}" for k, v in result.small_model_exponent.items())
+    console.print(f"Small-model MFU exponent (below the smallest published model): {exponents}.")
+    shares = ", ".join(f"{k.removeprefix('mfu_')} ±{v:.1%}" for k, v in result.reference_spreads.items())
+    console.print(f"Reference MFU spread by how the MFU was found: {shares}.")
+    console.print(
+        "Held out: each row was predicted with the shipped constants, none of them fitted on these runs."
+        if result.held_out
+        else "Each row was predicted with constants fitted without it (leave-one-out)."
+    )

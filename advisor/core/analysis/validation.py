@@ -1,0 +1,481 @@
+"""Back-testing on published runs: predictions, the production-efficiency fit, and leave-one-out checks.
+
+For each published run (`catalog/evidence/`) the cost model predicts the published figure with the
+run's own model, system, GPUs, precision and software month: benchmarks at `reference` efficiency
+(goodput 1), end-to-end runs at `production` efficiency (failures included).
+
+The production factor is the geometric mean, over the end-to-end runs, of published speed ÷ the
+reference model's speed. Every check is leave-one-out: run *i* is predicted with the factor and the
+spread fitted without it, and benchmark runs with the calibration points of their own configuration
+removed, so no run is judged by a constant it helped to fit. The spread (`low`, `high`) is the
+triangular distribution whose 10th/90th percentiles are those of the leave-one-out ratios.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from advisor.core.analysis.uncertainty import estimate_range, input_spreads, spread_class
+from advisor.core.costing.estimate import estimate, run_precision
+from advisor.core.costing.results import Estimate
+from advisor.core.model.catalog import Catalog, MfuPoint, ProductionEfficiency
+from advisor.core.model.evidence import SPEED_LIKE, EvidenceRun, Published
+from advisor.core.model.mfu import resolve_mfu
+from advisor.core.model.units import HOURS_PER_DAY, SECONDS_PER_HOUR
+from advisor.core.model.workload import Assumptions, Workload
+
+_TOKENS_FOR_SPEED = 1e12
+"""Tokens assumed for a throughput benchmark (only the rate is compared)."""
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """One published run: the figure, the model's leave-one-out prediction and its P10-P90."""
+
+    run: EvidenceRun
+    predicted: float
+    p10: float
+    p90: float
+    mfu: float
+    mfu_basis: str
+    basis_class: str
+    """How the MFU was found: `exact`, `interpolated` or `transferred` (sets the reference spread)."""
+    speed_ratio: float
+    """Published speed ÷ the reference model's speed (what the production factor is fitted on)."""
+
+    @property
+    def published(self) -> float:
+        return self.run.published.value
+
+    @property
+    def error(self) -> float:
+        """Relative error of the prediction in the published quantity (+ = model says more)."""
+        return self.predicted / self.published - 1.0
+
+    @property
+    def inside(self) -> bool:
+        return self.p10 <= self.published <= self.p90
+
+    def to_dict(self) -> dict[str, Any]:
+        run = self.run
+        return {
+            "id": run.id,
+            "title": run.title,
+            "kind": run.kind,
+            "system": run.system,
+            "gpus": run.gpus,
+            "precision": run.precision,
+            "software": run.software,
+            "quantity": run.published.quantity,
+            "published": self.published,
+            "predicted": self.predicted,
+            "error": self.error,
+            "p10": self.p10,
+            "p90": self.p90,
+            "inside_p10_p90": self.inside,
+            "mfu": self.mfu,
+            "mfu_basis": self.mfu_basis,
+            "source": run.published.source,
+            "url": run.published.url,
+            "as_of": run.published.as_of,
+        }
+
+
+@dataclass(frozen=True)
+class GroupStats:
+    """Median and worst absolute error, and P10-P90 coverage, of a group of runs."""
+
+    name: str
+    runs: int
+    median_abs_error: float
+    worst_abs_error: float
+    coverage: float
+
+    @classmethod
+    def of(cls, name: str, cases: Sequence[CaseResult]) -> GroupStats:
+        errors = [abs(c.error) for c in cases]
+        return cls(
+            name,
+            len(cases),
+            statistics.median(errors),
+            max(errors),
+            sum(c.inside for c in cases) / len(cases),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "runs": self.runs,
+            "median_abs_error": self.median_abs_error,
+            "worst_abs_error": self.worst_abs_error,
+            "coverage_p10_p90": self.coverage,
+        }
+
+
+@dataclass(frozen=True)
+class Validation:
+    """Every case, leave-one-out, and the production constants fitted on all of them."""
+
+    cases: tuple[CaseResult, ...]
+    production: ProductionEfficiency | None
+    small_model_exponent: dict[str, float]
+    reference_spreads: dict[str, float]
+    """The catalog's `[uncertainty]` MFU shares, fitted on the benchmark residuals."""
+    held_out: bool = False
+    """Predicted with the shipped constants (runs nothing was fitted on), not leave-one-out."""
+
+    def groups(self) -> list[GroupStats]:
+        """All runs, then by kind, then by system."""
+        out = [GroupStats.of("all", self.cases)]
+        for label, key in (("kind", lambda c: c.run.kind), ("system", lambda c: c.run.system)):
+            for value in sorted({key(c) for c in self.cases}):
+                members = [c for c in self.cases if key(c) == value]
+                out.append(GroupStats.of(f"{label}={value}", members))
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "cases": [c.to_dict() for c in self.cases],
+            "summary": {g.name: g.to_dict() for g in self.groups()},
+            "method": "held out (shipped constants)" if self.held_out else "leave-one-out",
+            "fitted": {
+                "production": self.production.model_dump() if self.production else None,
+                "small_model_exponent": self.small_model_exponent,
+                "uncertainty": self.reference_spreads,
+            },
+        }
+
+
+# --- predicting one run ------------------------------------------------------------------------------
+
+
+def run_workload(run: EvidenceRun, catalog: Catalog) -> tuple[Workload, Assumptions]:
+    """The workload and assumptions that describe a published run to the cost model."""
+    workload = Workload(
+        model=run.architecture(catalog.models),
+        tokens=run.tokens or _TOKENS_FOR_SPEED,
+        gpus=run.gpus,
+        precision=run.precision,
+        kind="pretrain",
+        pricing="rent",
+        software=run.software,
+        efficiency=run.kind if run.kind == "production" else "reference",
+    )
+    fixed = {"wait_hours": 0.0} | ({"goodput": 1.0} if run.kind == "benchmark" else {})
+    return workload, Assumptions.model_validate(fixed)
+
+
+def _speed(est: Estimate) -> float:
+    """End-to-end tokens/s per GPU: the run's tokens over its hours less setup."""
+    setup = est.time_breakdown_hours["setup"]
+    return est.tokens / ((est.time_to_train_hours - setup) * SECONDS_PER_HOUR * est.gpus)
+
+
+def quantity_of(est: Estimate, quantity: str, peak_tflops: float) -> float:
+    """The published quantity as the model predicts it."""
+    if quantity == "gpu_hours":
+        return est.gpu_hours
+    if quantity == "days":
+        return est.time_to_train_hours / HOURS_PER_DAY
+    speed = _speed(est)
+    if quantity == "tokens_per_s_per_gpu":
+        return speed
+    tflops = speed * est.flops_per_token / 1e12
+    return tflops if quantity == "tflops_per_gpu" else tflops / peak_tflops
+
+
+def speed_ratio(published: float, predicted: float, quantity: str) -> float:
+    """Published speed ÷ predicted speed (time-like quantities invert)."""
+    return published / predicted if quantity in SPEED_LIKE else predicted / published
+
+
+def _peak(catalog: Catalog, est: Estimate) -> float:
+    peak = catalog.system(est.system).compute.peak_tflops(est.precision)
+    assert peak is not None
+    return peak
+
+
+def predict(run: EvidenceRun, catalog: Catalog) -> CaseResult:
+    """The run's published quantity as `catalog` predicts it, with the P10-P90 the tool would show."""
+    workload, assumptions = run_workload(run, catalog)
+    est = estimate(workload, run.system, catalog, assumptions)
+    quantity = run.published.quantity
+    predicted = quantity_of(est, quantity, _peak(catalog, est))
+    rng = estimate_range(est, input_spreads(est, workload, catalog, assumptions)).time_to_result_hours
+    low, high = rng.p10 / rng.expected, rng.p90 / rng.expected
+    bounds = (
+        (predicted * low, predicted * high)
+        if quantity not in SPEED_LIKE
+        else (
+            predicted / high,
+            predicted / low,
+        )
+    )
+    reference = estimate(
+        workload.model_copy(update={"efficiency": "reference"}), run.system, catalog, assumptions
+    )
+    ratio = speed_ratio(run.published.value, quantity_of(reference, quantity, _peak(catalog, est)), quantity)
+    return CaseResult(
+        run, predicted, *bounds, est.mfu, est.mfu_basis.basis, spread_class(est.mfu_basis), ratio
+    )
+
+
+# --- the published runs behind the calibration tables ---------------------------------------------------
+
+
+def calibration_runs(catalog: Catalog) -> list[tuple[EvidenceRun, MfuPoint]]:
+    """Every calibration point as a benchmark run (checked leave-one-out: predicted without itself)."""
+    runs = []
+    for table in catalog.mfu_tables.values():
+        for n, point in enumerate(table.points, 1):
+            measured = point.tokens_per_s_per_gpu
+            run = EvidenceRun(
+                id=f"{table.id}.{n}",
+                title=f"{catalog.models[point.model].name} on {point.gpus} {point.system}, {point.stack}",
+                kind="benchmark",
+                model=point.model,
+                system=point.system,
+                gpus=point.gpus,
+                precision=point.precision,
+                seq_len=point.seq_len,
+                software=point.software,
+                stack=point.stack,
+                published=Published(
+                    quantity="tokens_per_s_per_gpu" if measured is not None else "mfu",
+                    value=measured if measured is not None else point.mfu,
+                    source=table.source,
+                    url=table.url,
+                    as_of=table.as_of,
+                ),
+            )
+            runs.append((run, point))
+    return runs
+
+
+def _without_point(catalog: Catalog, point: MfuPoint) -> Catalog:
+    """The catalog less one calibration point, with a fresh MFU index."""
+    tables = {
+        tid: table.model_copy(update={"points": tuple(p for p in table.points if p is not point)})
+        for tid, table in catalog.mfu_tables.items()
+    }
+    fields = {name: getattr(catalog, name) for name in Catalog.model_fields}
+    return Catalog.model_construct(**(fields | {"mfu_tables": tables}))
+
+
+def _with_scaling(catalog: Catalog, **update: Any) -> Catalog:
+    """The catalog with some `mfu_scaling` values replaced, and a fresh MFU index."""
+    fields = {name: getattr(catalog, name) for name in Catalog.model_fields}
+    fields["mfu_scaling"] = catalog.mfu_scaling.model_copy(update=update)
+    return Catalog.model_construct(**fields)
+
+
+# --- fitting ---------------------------------------------------------------------------------------
+
+
+def _geomean(values: Iterable[float]) -> float:
+    logs = [math.log(v) for v in values]
+    return math.exp(sum(logs) / len(logs))
+
+
+def _quantile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    index = q * (len(ordered) - 1)
+    lo, hi = math.floor(index), math.ceil(index)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (index - lo)
+
+
+def triangular_for_quantiles(mode: float, q10: float, q90: float) -> tuple[float, float]:
+    """Ends (low, high) of the triangular distribution with this mode whose P10 and P90 are `q10`, `q90`."""
+    q10, q90 = min(q10, mode), max(q90, mode)
+    low, high = q10, q90
+    for _ in range(200):  # fixed point: each end from the other; converges in a few dozen steps
+        # P(X <= q10) = (q10-low)^2 / ((high-low)(mode-low)) = 0.1, and P(X >= q90) likewise.
+        width = high - low
+        low = q10 - math.sqrt(0.1 * width * (mode - low)) if mode > low else q10
+        high = q90 + math.sqrt(0.1 * width * (high - mode)) if high > mode else q90
+    return low, high
+
+
+def _slope_through_origin(xs: Sequence[float], ys: Sequence[float], lo: float, hi: float) -> float:
+    """Least-squares b in y = b·x, clipped to [lo, hi] (0 without information)."""
+    sxx = sum(x * x for x in xs)
+    return 0.0 if sxx == 0 else min(max(sum(x * y for x, y in zip(xs, ys, strict=True)) / sxx, lo), hi)
+
+
+def _line(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float]:
+    """Least-squares (intercept, slope) of y on x; the slope is 0 when x does not vary."""
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    slope = 0.0 if sxx == 0 else sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sxx
+    return my - slope * mx, slope
+
+
+@dataclass(frozen=True)
+class _SizeCase:
+    """A calibration point predicted without itself, before the small-model exponent."""
+
+    family: str
+    log_size_ratio: float
+    log_ratio: float
+
+
+def _size_case(run: EvidenceRun, point: MfuPoint, catalog: Catalog) -> _SizeCase:
+    loo = _with_scaling(_without_point(catalog, point), small_model_exponent={"dense": 0.0, "moe": 0.0})
+    workload, assumptions = run_workload(run, loo)
+    precision, _ = run_precision(workload, loo.system(run.system))
+    found = resolve_mfu(loo, run.system, precision, workload.model, run.gpus, run.software)
+    est = estimate(workload, run.system, loo, assumptions)
+    predicted = quantity_of(est, run.published.quantity, _peak(loo, est))
+    ratio = speed_ratio(run.published.value, predicted, run.published.quantity)
+    return _SizeCase(workload.model.family, math.log(found.size_ratio), math.log(ratio))
+
+
+def fit_small_model_exponents(cases: Sequence[_SizeCase], skip: int | None = None) -> dict[str, float]:
+    """Per family, the exponent b with log(published/predicted) ≈ b·log(size ratio), clipped to [0, 2]."""
+    out = {}
+    for family in ("dense", "moe"):
+        chosen = [c for i, c in enumerate(cases) if c.family == family and c.log_size_ratio < 0 and i != skip]
+        xs = [c.log_size_ratio for c in chosen]
+        out[family] = round(_slope_through_origin(xs, [c.log_ratio for c in chosen], 0.0, 2.0), 3)
+    return out
+
+
+def fit_production(
+    params: Sequence[float], ratios: Sequence[float], reference_params: float
+) -> tuple[float, float, list[float]]:
+    """(factor at `reference_params`, size exponent, leave-one-out ratios of published to fitted)."""
+    xs = [math.log(p / reference_params) for p in params]
+    ys = [math.log(r) for r in ratios]
+    intercept, slope = _line(xs, ys)
+    residuals = []
+    for i in range(len(xs)):
+        a, b = _line(xs[:i] + xs[i + 1 :], ys[:i] + ys[i + 1 :])
+        residuals.append(math.exp(ys[i] - a - b * xs[i]))
+    return math.exp(intercept), slope, residuals
+
+
+def production_efficiency(
+    params: Sequence[float], ratios: Sequence[float], spread_from: Sequence[float], reference_params: float
+) -> ProductionEfficiency:
+    """The fitted production constants; the spread matches the P10/P90 of `spread_from` ratios."""
+    factor, slope, _ = fit_production(params, ratios, reference_params)
+    low, high = triangular_for_quantiles(1.0, _quantile(spread_from, 0.1), _quantile(spread_from, 0.9))
+    return ProductionEfficiency(
+        throughput_factor=round(factor, 3),
+        size_exponent=round(slope, 3),
+        reference_params=reference_params,
+        spread_low=round(max(low, 0.05), 3),
+        spread_high=round(high, 3),
+        runs=len(ratios),
+    )
+
+
+# --- validation ------------------------------------------------------------------------------------
+
+_P90_OF_SYMMETRIC_TRIANGLE = 1 - math.sqrt(0.2)
+"""A symmetric triangular distribution of half-width w has its P90 at mode + 0.553 w."""
+
+FITTED_SPREADS = ("other_release", "scaled", "interpolated", "transferred")
+"""Spread classes fitted on residuals. A figure at a published point of the same release (`exact`)
+keeps the catalog's spread: leave-one-out never sees one."""
+
+MIN_RESIDUALS = 5
+"""Fewer residuals than this in a class leave the catalog's spread as it is."""
+
+
+def reference_spreads(cases: Sequence[CaseResult], skip: CaseResult | None = None) -> dict[str, float]:
+    """Per MFU basis class, the ± share whose triangular P10-P90 holds 80% of the benchmark residuals."""
+    out = {}
+    for cls in FITTED_SPREADS:
+        errors = [abs(math.log(c.speed_ratio)) for c in cases if c.basis_class == cls and c is not skip]
+        if len(errors) >= MIN_RESIDUALS:
+            share = math.expm1(_quantile(errors, 0.8)) / _P90_OF_SYMMETRIC_TRIANGLE
+            out[f"mfu_{cls}"] = round(min(share, 0.9), 3)
+    # A figure borrowed from another system, precision or family is never surer than one interpolated.
+    if "mfu_interpolated" in out:
+        out["mfu_transferred"] = max(out.get("mfu_transferred", 0.0), out["mfu_interpolated"])
+    return out
+
+
+def _with_reference_spreads(catalog: Catalog, shares: dict[str, float]) -> Catalog:
+    fields = {name: getattr(catalog, name) for name in Catalog.model_fields}
+    uncertainty = catalog.economics.uncertainty.model_copy(update=shares)
+    fields["economics"] = catalog.economics.model_copy(update={"uncertainty": uncertainty})
+    return Catalog.model_construct(**fields)
+
+
+def _benchmark_cases(
+    runs: Sequence[EvidenceRun], catalog: Catalog
+) -> tuple[list[tuple[EvidenceRun, Catalog]], dict[str, float]]:
+    """Each benchmark with the catalog it is predicted from (calibration points without themselves and
+    with the small-model exponents fitted without them), and the exponents fitted on every point."""
+    calibration = calibration_runs(catalog)
+    size_cases = [_size_case(run, point, catalog) for run, point in calibration]
+    exponents = fit_small_model_exponents(size_cases)
+    out = [
+        (
+            run,
+            _with_scaling(
+                _without_point(catalog, point), small_model_exponent=fit_small_model_exponents(size_cases, i)
+            ),
+        )
+        for i, (run, point) in enumerate(calibration)
+    ]
+    fitted = _with_scaling(catalog, small_model_exponent=exponents)
+    out += [(run, fitted) for run in runs if run.kind == "benchmark"]
+    return out, exponents
+
+
+def _production_cases(
+    runs: Sequence[EvidenceRun], catalog: Catalog
+) -> tuple[list[tuple[EvidenceRun, Catalog]], ProductionEfficiency | None]:
+    """Each end-to-end run with a catalog whose production constants were fitted without it."""
+    production = [run for run in runs if run.kind == "production"]
+    if len(production) < MIN_RESIDUALS:  # too few to fit leaving one out: keep the catalog's constants
+        return [(run, catalog) for run in production], None
+    reference_params = catalog.mfu_scaling.production.reference_params
+    params = [run.architecture(catalog.models).params_total for run in production]
+    ratios = [predict(run, catalog).speed_ratio for run in production]
+    _, _, residuals = fit_production(params, ratios, reference_params)
+    out = []
+    for i, run in enumerate(production):
+        others = slice(None, i), slice(i + 1, None)
+        loo = production_efficiency(
+            [*params[others[0]], *params[others[1]]],
+            [*ratios[others[0]], *ratios[others[1]]],
+            [*residuals[others[0]], *residuals[others[1]]],
+            reference_params,
+        )
+        out.append((run, _with_scaling(catalog, production=loo)))
+    return out, production_efficiency(params, ratios, residuals, reference_params)
+
+
+def validate(runs: Sequence[EvidenceRun], catalog: Catalog) -> Validation:
+    """Calibration points and published runs, each predicted leave-one-out; constants fitted on all.
+
+    Benchmarks are predicted twice: first for their residuals, then with the reference MFU spread
+    fitted on the other benchmarks' residuals, so the P10-P90 shown is the one the tool would give.
+    """
+    benchmarks, exponents = _benchmark_cases(runs, catalog)
+    first = [predict(run, loo) for run, loo in benchmarks]
+    spreads = reference_spreads(first)
+    cases = [
+        predict(run, _with_reference_spreads(loo, reference_spreads(first, skip=case)))
+        for (run, loo), case in zip(benchmarks, first, strict=True)
+    ]
+    fitted_catalog = _with_reference_spreads(_with_scaling(catalog, small_model_exponent=exponents), spreads)
+    production, efficiency = _production_cases(runs, fitted_catalog)
+    cases += [predict(run, loo) for run, loo in production]
+    return Validation(tuple(cases), efficiency, exponents, spreads)
+
+
+def held_out(runs: Sequence[EvidenceRun], catalog: Catalog) -> Validation:
+    """Runs outside the shipped evidence, each predicted with the shipped (fitted) catalog as it is."""
+    unc = catalog.economics.uncertainty
+    spreads = {f"mfu_{cls}": getattr(unc, f"mfu_{cls}") for cls in FITTED_SPREADS}
+    exponents = {str(k): v for k, v in catalog.mfu_scaling.small_model_exponent.items()}
+    cases = tuple(predict(run, catalog) for run in runs)
+    return Validation(cases, catalog.mfu_scaling.production, exponents, spreads, held_out=True)

@@ -1,0 +1,113 @@
+"""Published runs the model is checked against (`catalog/evidence/`): one end-to-end run or benchmark each.
+
+A run names what was trained (a preset id or its architecture), on what, at what scale and precision,
+with which software month, and one published figure with its source. `advisor validate` predicts that
+figure and reports the error; the production-efficiency constants are fitted on these runs.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from advisor.core.model.catalog import Family, ModelSpec
+from advisor.core.model.sourced import Frozen, Positive, PositiveInt, Precision, check_release
+
+RunKind = Literal["production", "benchmark"]
+"""`production`: a team's end-to-end run; `benchmark`: a vendor recipe, throughput table or MLPerf."""
+
+Quantity = Literal["gpu_hours", "days", "tokens_per_s_per_gpu", "tflops_per_gpu", "mfu"]
+"""What was published. Times are per run; throughputs per GPU."""
+
+SPEED_LIKE: frozenset[str] = frozenset({"tokens_per_s_per_gpu", "tflops_per_gpu", "mfu"})
+"""Quantities that grow with speed (the others, GPU-hours and days, shrink with it)."""
+
+
+class Published(Frozen):
+    """The published figure and where it was read."""
+
+    source: str = Field(min_length=3, description="Title and publisher of the original publication.")
+    as_of: str = Field(
+        pattern=r"^(accessed )?\d{4}(-\d{2}){0,2}$",
+        description="Publication date (YYYY[-MM[-DD]]), or 'accessed YYYY-MM-DD' for an undated page.",
+    )
+    note: str = ""
+    quantity: Quantity
+    value: Positive
+    url: str = Field(pattern=r"^(https?://\S+)?$", description="Where the figure can be read.")
+    quote: str = Field("", description="The words or numbers read there, short.")
+
+
+class Architecture(Frozen):
+    """A model that is not a preset: its shape, from its config.json or paper."""
+
+    name: str
+    family: Family = "dense"
+    params_total: Positive
+    params_active: Positive
+    layers: PositiveInt
+    hidden: PositiveInt
+    seq_len: PositiveInt
+    vocab: PositiveInt | None = None
+    experts: Annotated[int, Field(ge=0)] | None = None
+    kv_dim: PositiveInt | None = None
+    model_source: str = ""
+
+
+class EvidenceRun(Frozen):
+    """One published training run or benchmark, with the figure the model must reproduce."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9.-]*$")
+    title: str
+    kind: RunKind
+    model: str | None = Field(None, description="A model preset id (or give `model_spec`).")
+    model_spec: Architecture | None = None
+    system: str
+    gpu_variant: str = ""
+    gpus: PositiveInt
+    gpus_assumed: bool = Field(False, description="The source gives no GPU count; `gpus` is an assumption.")
+    precision: Precision
+    tokens: Positive | None = Field(None, description="Tokens trained (needed for GPU-hours and days).")
+    seq_len: PositiveInt | None = None
+    software: str = Field(description="Month of the software used, YYYY-MM.")
+    stack: str = ""
+    published: Published
+
+    @field_validator("software")
+    @classmethod
+    def _check_software(cls, value: str) -> str:
+        return check_release(value)
+
+    @model_validator(mode="after")
+    def _check(self) -> EvidenceRun:
+        if (self.model is None) == (self.model_spec is None):
+            raise ValueError("give exactly one of model (a preset id) or [model_spec]")
+        if self.published.quantity in ("gpu_hours", "days") and self.tokens is None:
+            raise ValueError(f"a published {self.published.quantity} figure needs `tokens`")
+        return self
+
+    def architecture(self, presets: dict[str, ModelSpec]) -> ModelSpec:
+        """The model as the cost model sees it, at the run's sequence length."""
+        if self.model is not None:
+            if self.model not in presets:
+                raise ValueError(f"{self.id}: unknown model preset {self.model!r}")
+            spec = presets[self.model]
+        else:
+            assert self.model_spec is not None
+            a = self.model_spec
+            spec = ModelSpec(
+                id=self.id,
+                name=a.name,
+                family=a.family,
+                params_total=a.params_total,
+                params_active=a.params_active if a.family == "moe" else a.params_total,
+                layers=a.layers,
+                hidden=a.hidden,
+                seq_len=a.seq_len,
+                vocab=a.vocab,
+                experts=a.experts or None,
+                kv_dim=a.kv_dim,
+                source=a.model_source,
+            )
+        return spec.model_copy(update={"seq_len": self.seq_len}) if self.seq_len else spec
