@@ -53,7 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _analyse(args: argparse.Namespace, *, break_evens: bool, widen: float = 1.0, samples: int = 1000) -> Any:
-    from advisor.cli.commands import load_catalog, load_rules, scenario_from_args
+    from advisor.cli.loading import load_catalog, load_rules, scenario_from_args
     from advisor.core.run import run_scenario
 
     catalog = load_catalog(args)
@@ -71,7 +71,7 @@ def _analyse(args: argparse.Namespace, *, break_evens: bool, widen: float = 1.0,
 
 
 def cmd_recommend(args: argparse.Namespace) -> int:
-    from advisor.cli.commands import print_json
+    from advisor.cli.loading import print_json
 
     rec, sens = _analyse(args, break_evens=False)
     if args.json:
@@ -87,7 +87,7 @@ def cmd_recommend(args: argparse.Namespace) -> int:
 
 
 def cmd_sensitivity(args: argparse.Namespace) -> int:
-    from advisor.cli.commands import print_json
+    from advisor.cli.loading import print_json
 
     rec, sens = _analyse(args, break_evens=True, widen=args.widen, samples=args.samples)
     if args.json:

@@ -28,7 +28,7 @@ class UsageFailure(Exception):
 
 
 def build_parser() -> Parser:
-    from advisor.cli import commands
+    from advisor.cli import analysis, commands, reports
 
     parser = Parser(
         prog="advisor",
@@ -43,7 +43,10 @@ def build_parser() -> Parser:
         "--rules", metavar="DIR", help="use the rule files in DIR instead of the shipped rules"
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    commands.register(sub)
+    commands.register_estimate(sub)
+    analysis.register(sub)
+    commands.register_listings(sub)
+    reports.register(sub)
     return parser
 
 

@@ -17,7 +17,6 @@ from advisor.core.decision.rules import Rule
 from advisor.core.model.catalog import Catalog
 from advisor.core.scenario import Scenario
 from advisor.errors import UsageError
-from advisor.report import COMPARE_FORMATS
 from advisor.report.data import REPORT_FORMAT_VERSION, ReportData, build_report
 from advisor.report.inputs import value_text
 from advisor.report.tables import COLUMNS, DASH, Column
@@ -243,18 +242,8 @@ def comparison_json(comp: ComparisonData) -> dict[str, Any]:
     }
 
 
-def render_comparison(comp: ComparisonData, fmt_name: str) -> str:
-    """The comparison as text in `fmt_name` (one of COMPARE_FORMATS)."""
-    if fmt_name == "md":
-        from advisor.report.compare_markdown import render_comparison_markdown
+def render_comparison_json(comp: ComparisonData) -> str:
+    """The comparison as JSON text."""
+    from advisor.report.json_report import dumps
 
-        return render_comparison_markdown(comp)
-    if fmt_name == "html":
-        from advisor.report.compare_html import render_comparison_html
-
-        return render_comparison_html(comp)
-    if fmt_name == "json":
-        from advisor.report.json_report import dumps
-
-        return dumps(comparison_json(comp))
-    raise UsageError(f"unknown comparison format {fmt_name!r}; valid: {', '.join(COMPARE_FORMATS)}")
+    return dumps(comparison_json(comp))

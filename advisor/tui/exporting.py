@@ -13,9 +13,7 @@ from advisor.core.scenario import Scenario
 from advisor.errors import ScenarioError
 from advisor.io.atomic import write_atomic
 from advisor.io.scenario_files import load_scenario
-
-FORMAT_NAMES = {"md": "Markdown", "html": "HTML", "json": "JSON", "toml": "TOML"}
-"""Export formats by file extension (the report package's FORMATS), with their names."""
+from advisor.report.formats import REPORT_FORMATS
 
 
 def export_report(
@@ -29,10 +27,10 @@ def export_report(
     today: date,
 ) -> Path:
     """Write the report of `scenario` in `fmt` to `path` (raises AdvisorError saying what went wrong)."""
-    from advisor.report import build_report, render_report
+    from advisor.report.data import build_report
 
     report = build_report(scenario, catalog, rules, today=today, version=__version__)
-    return write_atomic(path, render_report(report, fmt), force=force)
+    return write_atomic(path, REPORT_FORMATS[fmt].render(report), force=force)
 
 
 def open_scenario(path: Path, catalog: Catalog) -> Scenario:
