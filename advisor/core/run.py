@@ -90,16 +90,32 @@ def run_scenario(
 ) -> ScenarioResult:
     """`advise_scenario` plus the ranges, robustness and (optionally) break-even points."""
     advice = advise_scenario(scenario, catalog, rules, today=today)
+    return analyse_advice(
+        advice, catalog, rules, today=today, break_evens=break_evens, samples=samples, widen=widen
+    )
+
+
+def analyse_advice(
+    advice: ScenarioAdvice,
+    catalog: Catalog,
+    rules: Sequence[Rule],
+    *,
+    today: date | None,
+    break_evens: bool = False,
+    samples: int = 1000,
+    widen: float = 1.0,
+) -> ScenarioResult:
+    """The ranges, robustness and (optionally) break-even points of advice already computed."""
     analysis = analyse(
         advice.recommendation,
         advice.workload,
         catalog,
         rules,
-        assumptions=scenario.assumptions,
+        assumptions=advice.scenario.assumptions,
         today=today,
         widen=widen,
         samples=samples,
         with_break_evens=break_evens,
         gpus_by_system=advice.sizes,
     )
-    return ScenarioResult(scenario, advice.workload, advice.recommendation, analysis, advice.sizing)
+    return ScenarioResult(advice.scenario, advice.workload, advice.recommendation, analysis, advice.sizing)

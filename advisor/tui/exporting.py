@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from advisor import __version__
 from advisor.core.decision.rules import Rule
@@ -14,6 +15,11 @@ from advisor.errors import ScenarioError
 from advisor.io.atomic import write_atomic
 from advisor.io.scenario_files import load_scenario
 from advisor.report.formats import REPORT_FORMATS
+
+if TYPE_CHECKING:
+    from advisor.core.run import ScenarioResult
+    from advisor.report.data import ReportData
+    from advisor.tui.advice import Advice
 
 
 def export_report(
@@ -25,12 +31,30 @@ def export_report(
     *,
     force: bool,
     today: date,
+    shown: tuple[Advice | None, ScenarioResult | None] = (None, None),
 ) -> Path:
-    """Write the report of `scenario` in `fmt` to `path` (raises AdvisorError saying what went wrong)."""
+    """Write the report of `scenario` in `fmt` to `path` (raises AdvisorError saying what went wrong).
+
+    `shown` is the advice and analysis on screen: when both are for `scenario`, the report uses them.
+    """
+    report = _shown_report(scenario, today, *shown) or _fresh_report(scenario, catalog, rules, today)
+    return write_atomic(path, REPORT_FORMATS[fmt].render(report), force=force)
+
+
+def _shown_report(
+    scenario: Scenario, today: date, advice: Advice | None, analysis: ScenarioResult | None
+) -> ReportData | None:
+    if advice is None or analysis is None or advice.scenario != scenario or analysis.scenario != scenario:
+        return None
+    from advisor.report.data import report_from_result
+
+    return report_from_result(analysis, advice.assumptions, today=today, version=__version__)
+
+
+def _fresh_report(scenario: Scenario, catalog: Catalog, rules: Sequence[Rule], today: date) -> ReportData:
     from advisor.report.data import build_report
 
-    report = build_report(scenario, catalog, rules, today=today, version=__version__)
-    return write_atomic(path, REPORT_FORMATS[fmt].render(report), force=force)
+    return build_report(scenario, catalog, rules, today=today, version=__version__)
 
 
 def open_scenario(path: Path, catalog: Catalog) -> Scenario:

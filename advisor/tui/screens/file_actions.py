@@ -20,6 +20,9 @@ from advisor.tui.screens.path_dialog import PathDialog
 if TYPE_CHECKING:
     from textual.app import App
 
+    from advisor.core.run import ScenarioResult
+    from advisor.tui.advice import Advice
+
 
 class ScenarioScreen(Protocol):
     """What the file actions need of the screen that owns the scenario (the main screen)."""
@@ -27,6 +30,8 @@ class ScenarioScreen(Protocol):
     scenario: Scenario | None
     scenario_path: Path | None
     errors: Mapping[str, str]
+    advice: Advice | None
+    analysis: ScenarioResult | None
     catalog: Catalog
     rules: tuple[Rule, ...]
 
@@ -98,8 +103,9 @@ def export(screen: ScenarioScreen, today: date) -> None:
         if path.exists() and not overwrite:
             return REPLACE_HINT.format(path=path)
         try:
+            shown = (screen.advice, screen.analysis)
             written = export_report(
-                scenario, screen.catalog, screen.rules, fmt, path, force=overwrite, today=today
+                scenario, screen.catalog, screen.rules, fmt, path, force=overwrite, today=today, shown=shown
             )
         except AdvisorError as exc:
             return str(exc)
