@@ -8,6 +8,7 @@ from datetime import date
 from typing import Any
 
 from advisor.cli.args import add_constraint_flags, add_scenario_argument, add_workload_flags, number
+from advisor.core.analysis.uncertainty import SAMPLES
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -45,14 +46,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--samples",
         type=number("--samples", low=10, inclusive_low=True, high=100_000, integer=True),
-        default=1000,
-        help="samples for P10-P90 and the winner's robustness (default 1,000)",
+        default=SAMPLES,
+        help=f"samples for P10-P90 and the winner's robustness (default {SAMPLES:,})",
     )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(handler=cmd_sensitivity)
 
 
-def _analyse(args: argparse.Namespace, *, break_evens: bool, widen: float = 1.0, samples: int = 1000) -> Any:
+def _analyse(
+    args: argparse.Namespace, *, break_evens: bool, widen: float = 1.0, samples: int = SAMPLES
+) -> Any:
     from advisor.cli.loading import load_catalog, load_rules, scenario_from_args
     from advisor.core.run import run_scenario
 

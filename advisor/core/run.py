@@ -13,6 +13,7 @@ from datetime import date
 
 from advisor.core.analysis.deadline import GpuCount, gpus_for_deadline_all
 from advisor.core.analysis.sensitivity import Sensitivity, analyse
+from advisor.core.analysis.uncertainty import SAMPLES
 from advisor.core.decision.advise import advise, capacity_assumptions
 from advisor.core.decision.recommendation import Recommendation
 from advisor.core.decision.rules import Rule
@@ -85,7 +86,7 @@ def run_scenario(
     *,
     today: date | None,
     break_evens: bool = False,
-    samples: int = 1000,
+    samples: int = SAMPLES,
     widen: float = 1.0,
 ) -> ScenarioResult:
     """`advise_scenario` plus the ranges, robustness and (optionally) break-even points."""
@@ -102,7 +103,7 @@ def analyse_advice(
     *,
     today: date | None,
     break_evens: bool = False,
-    samples: int = 1000,
+    samples: int = SAMPLES,
     widen: float = 1.0,
 ) -> ScenarioResult:
     """The ranges, robustness and (optionally) break-even points of advice already computed."""

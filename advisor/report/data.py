@@ -71,7 +71,7 @@ def build_report(
     Raises AdvisorError (e.g. CatalogError for an unknown system or model id).
     """
     result = run_scenario(scenario, catalog, rules, today=today, break_evens=True)
-    used = assumptions_used(scenario, result.workload, catalog, result.recommendation, today)
+    used = assumptions_used(scenario, result.workload, catalog, result.recommendation, today, rules)
     return report_from_result(result, used, today=today, version=version)
 
 

@@ -59,7 +59,7 @@ def compute_advice(scenario: Scenario, catalog: Catalog, rules: Sequence[Rule], 
     """
     advice = advise_scenario(scenario, catalog, rules, today=today)
     workload, recommendation, sizing = advice.workload, advice.recommendation, advice.sizing
-    used = assumptions_used(scenario, workload, catalog, recommendation, today)
+    used = assumptions_used(scenario, workload, catalog, recommendation, today, rules)
     return Advice(scenario, recommendation, sizing, used, advice)
 
 
