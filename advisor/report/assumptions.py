@@ -32,6 +32,23 @@ _OWNER_ECONOMICS = frozenset({"colocation", "finance", "maintenance", "utilizati
 
 
 @dataclass(frozen=True)
+class Flag:
+    """A mark on an assumption: what it says to a reader, and which of AssumptionUsed's flags it is."""
+
+    label: str
+    field: str
+    """`set_by_user`, `assumption` or `stale` (HTML marks a stale price differently)."""
+
+
+FLAGS = (
+    Flag("set in scenario", "set_by_user"),
+    Flag("assumption", "assumption"),
+    Flag("price over a year old", "stale"),
+)
+"""Every flag an assumption can carry, in the order the reports list them."""
+
+
+@dataclass(frozen=True)
 class AssumptionUsed:
     """One group of figures from one source: e.g. the H100's power, or the PUE the scenario sets."""
 
@@ -51,6 +68,11 @@ class AssumptionUsed:
     """The scenario sets it, replacing the catalog's value."""
     stale: bool = False
     """A price older than the price-age rule allows (a year, in the shipped rules)."""
+
+    @property
+    def flags(self) -> tuple[Flag, ...]:
+        """The flags that are on, in FLAGS order."""
+        return tuple(flag for flag in FLAGS if getattr(self, flag.field))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data; `values` as an object."""

@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 from html import escape
 
+from advisor.report.assumptions import AssumptionUsed
 from advisor.report.data import REPORT_FORMAT_VERSION, ReportData
 from advisor.report.inputs import assumption_rows, input_rows
 from advisor.report.svg import Bar, stacked_bars
@@ -276,21 +277,22 @@ def render_html(report: ReportData) -> str:
         '<p class="blurb">Every figure behind the numbers, with its source and date. Values set in the '
         "scenario replace the catalog's; prices over a year old are flagged.</p>"
     )
-    body.append(_assumptions_table(header, rows) + "</section>")
+    body.append(_assumptions_table(header, rows, report.assumptions) + "</section>")
     body.append(f"<footer>advisor {esc(report.version)}, {esc(report.today.isoformat())}</footer>")
     return page(f"Advisor report: {report.title}", report.version, body)
 
 
-def _assumptions_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """The assumptions table, with flags as tags."""
+def _assumptions_table(
+    header: Sequence[str], rows: Sequence[Sequence[str]], assumptions: Sequence[AssumptionUsed]
+) -> str:
+    """The assumptions table (`rows`, one per assumption), with each assumption's flags as tags."""
     head = "".join(f"<th>{esc(h)}</th>" for h in header)
     body = []
-    for row in rows:
-        *cells, flags = row
+    for row, assumption in zip(rows, assumptions, strict=True):
+        cells = row[:-1]
         tags = "".join(
-            f'<span class="tag{" stale" if "year" in flag else ""}">{esc(flag)}</span>'
-            for flag in flags.split(", ")
-            if flag
+            f'<span class="tag{" stale" if flag.field == "stale" else ""}">{esc(flag.label)}</span>'
+            for flag in assumption.flags
         )
         body.append("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + f"<td>{tags}</td></tr>")
     return (
