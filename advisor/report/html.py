@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 from html import escape
 
+from advisor.present.parts import part_label
 from advisor.report.assumptions import AssumptionUsed
 from advisor.report.data import REPORT_FORMAT_VERSION, ReportData
 from advisor.report.inputs import assumption_rows, input_rows
@@ -20,7 +21,6 @@ from advisor.report.tables import (
     breakdown_rows,
     certainty_lines,
     comparison_rows,
-    part_label,
     range_rows,
     reason_lines,
     sizing_rows,

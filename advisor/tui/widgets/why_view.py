@@ -9,9 +9,9 @@ from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from advisor.present.reasons import reason_text
 from advisor.tui.advice import Advice
 from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
-from advisor.tui.widgets.headline import reason_text
 
 
 def _heading(text: str) -> Text:
