@@ -8,7 +8,7 @@ from datetime import date
 from typing import Any
 
 from advisor.cli.args import add_constraint_flags, add_scenario_argument, add_workload_flags, number
-from advisor.core.analysis.uncertainty import SAMPLES
+from advisor.core.analysis import SAMPLES
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from advisor.core.analysis import SAMPLES
 from advisor.core.analysis.deadline import GpuCount, gpus_for_deadline_all
 from advisor.core.analysis.sensitivity import Sensitivity, analyse
-from advisor.core.analysis.uncertainty import SAMPLES
 from advisor.core.decision.advise import advise, capacity_assumptions
 from advisor.core.decision.recommendation import Recommendation
 from advisor.core.decision.rules import Rule

@@ -17,9 +17,9 @@ from datetime import date
 from typing import Any
 
 from advisor.core import fmt
+from advisor.core.analysis import SAMPLES
 from advisor.core.analysis.breakeven import BreakEven, break_evens
 from advisor.core.analysis.uncertainty import (
-    SAMPLES,
     EstimateRange,
     Spread,
     estimate_range,
