@@ -13,6 +13,7 @@ from rich.table import Table
 from advisor.present import numbers
 from advisor.present.parts import part_label
 from advisor.present.reasons import reason_markup
+from advisor.present.styles import FAILED, WARNING
 
 console = Console()
 
@@ -42,9 +43,9 @@ def _rows(estimates: Sequence[Any]) -> list[tuple[str, Callable[[Any], str]]]:
             lambda e: (
                 f"fits ({e.memory.required_gib:,.0f} of {e.memory.available_gib:,.0f} GiB)"
                 if e.memory.fits
-                else f"[red]needs ≥ {e.memory.min_gpus} GPUs[/]"
+                else f"[{FAILED}]needs ≥ {e.memory.min_gpus} GPUs[/]"
                 if e.memory.min_gpus
-                else "[red]does not fit[/]"
+                else f"[{FAILED}]does not fit[/]"
             ),
         ),
     ]
@@ -76,7 +77,7 @@ def render_estimates(estimates: Sequence[Any], workload: Any) -> None:
         render_breakdowns(first)
     for est in estimates:
         for warning in est.warnings:
-            console.print(f"[yellow]warning[/] {est.system}: {warning}")
+            console.print(f"[{WARNING}]warning[/] {est.system}: {warning}")
     for est in estimates:
         label = f"{est.system}: " if len(estimates) > 1 else ""
         console.print(f"[dim]MFU {label}{escape(est.mfu_basis.basis)}[/]")
@@ -179,7 +180,7 @@ def render_recommendation(rec: Any) -> None:
             table.add_row("–", name, *(["–"] * 6))
             continue
         table.add_row(
-            str(cand.rank) if cand.rank else "[red]no[/]",
+            str(cand.rank) if cand.rank else f"[{FAILED}]no[/]",
             name,
             numbers.duration(est.time_to_train_hours),
             numbers.duration(est.time_to_result_hours),

@@ -11,7 +11,7 @@ from advisor.core.decision.recommendation import Candidate, Reason, Recommendati
 from advisor.core.scenario import Scenario
 from advisor.present import numbers
 from advisor.present.reasons import reason_text
-from advisor.present.styles import EMPHASIS, PENDING, REASON_ORDER, STALE_STYLE
+from advisor.present.styles import EMPHASIS, FAILED, PENDING, REASON_ORDER, STALE_STYLE
 
 TOP_REASONS = 1
 """How many of the winner's reasons the headline shows."""
@@ -86,7 +86,7 @@ def reason_lines(winner: Candidate) -> list[Text]:
 
 def no_winner_lines(rec: Recommendation, sized_elsewhere: bool) -> list[Text]:
     """Nothing is feasible: the core's headline, a pointer to Sizing, and what would change it."""
-    lines = [Text(rec.headline, style="bold red")]
+    lines = [Text(rec.headline, style=f"bold {FAILED}")]
     if sized_elsewhere:
         lines.append(Text("Sizing lists GPU counts that meet the deadline."))
     lines.extend(Text(f"• {line}") for line in rec.what_would_change[:2])

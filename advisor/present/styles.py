@@ -2,6 +2,15 @@
 
 from __future__ import annotations
 
+PASSED = "green"
+"""A check that passed, a rule that fired."""
+FAILED = "red"
+"""A check that failed; infeasible."""
+WARNING = "yellow"
+"""A warning."""
+PART_STYLES = {"cost": "green", "time": "cyan", "energy": "yellow"}
+"""The bars of each breakdown."""
+
 REASON_STYLES = {
     "infeasible": "red",
     "exclude": "red",

@@ -11,6 +11,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from advisor.present import numbers
+from advisor.present.styles import PART_STYLES
 from advisor.tui.advice import Advice
 from advisor.tui.bar_chart import bar_chart
 from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
@@ -48,21 +49,21 @@ def breakdown_content(advice: Advice, system: str | None, bar_width: int) -> Ren
         est.cost_breakdown_usd,
         numbers.money,
         width=bar_width,
-        style="green",
+        style=PART_STYLES["cost"],
     )
     time = bar_chart(
         "Time to result",
         _ordered(est.time_breakdown_hours, TIME_ORDER),
         numbers.duration,
         width=bar_width,
-        style="cyan",
+        style=PART_STYLES["time"],
     )
     energy = bar_chart(
         f"Energy ({est.household_years:,.3g} US household-years)",
         est.energy_breakdown_kwh,
         numbers.energy,
         width=bar_width,
-        style="yellow",
+        style=PART_STYLES["energy"],
     )
     return Group(title, Text(""), cost, Text(""), time, Text(""), energy)
 
