@@ -48,3 +48,15 @@ def test_export_computes_afresh_when_the_screen_shows_another_scenario(catalog, 
     monkeypatch.setattr(data, "run_scenario", _refuse)
     with pytest.raises(AssertionError, match="computed again"):
         export_report(edited, catalog, RULES, "md", tmp_path / "r.md", force=False, today=TODAY, shown=shown)
+
+
+def test_export_before_the_ranges_are_ready_reuses_the_advice(catalog, monkeypatch, tmp_path):
+    fresh = export_report(
+        LLAMA_70B, catalog, RULES, "json", tmp_path / "fresh.json", force=False, today=TODAY
+    )
+    advice = compute_advice(LLAMA_70B, catalog, RULES, TODAY)
+    monkeypatch.setattr(run, "advise_scenario", _refuse)
+    reused = export_report(
+        LLAMA_70B, catalog, RULES, "json", tmp_path / "r.json", force=False, today=TODAY, shown=(advice, None)
+    )
+    assert reused.read_text(encoding="utf-8") == fresh.read_text(encoding="utf-8")

@@ -35,26 +35,30 @@ def export_report(
 ) -> Path:
     """Write the report of `scenario` in `fmt` to `path` (raises AdvisorError saying what went wrong).
 
-    `shown` is the advice and analysis on screen: when both are for `scenario`, the report uses them.
+    `shown` is the advice and analysis on screen: what of them is for `scenario` is used, not computed again.
     """
-    report = _shown_report(scenario, today, *shown) or _fresh_report(scenario, catalog, rules, today)
+    report = _report(scenario, catalog, rules, today, *shown)
     return write_atomic(path, REPORT_FORMATS[fmt].render(report), force=force)
 
 
-def _shown_report(
-    scenario: Scenario, today: date, advice: Advice | None, analysis: ScenarioResult | None
-) -> ReportData | None:
-    if advice is None or analysis is None or advice.scenario != scenario or analysis.scenario != scenario:
-        return None
-    from advisor.report.data import report_from_result
+def _report(
+    scenario: Scenario,
+    catalog: Catalog,
+    rules: Sequence[Rule],
+    today: date,
+    advice: Advice | None,
+    analysis: ScenarioResult | None,
+) -> ReportData:
+    """The report from what is on screen for `scenario`: the advice, and the analysis if it is ready."""
+    from advisor.report.data import build_report, report_from_result
 
+    if advice is None or advice.scenario != scenario:
+        return build_report(scenario, catalog, rules, today=today, version=__version__)
+    if analysis is None or analysis.scenario != scenario:
+        from advisor.tui.advice import compute_analysis
+
+        analysis = compute_analysis(advice, catalog, rules, today)
     return report_from_result(analysis, advice.assumptions, today=today, version=__version__)
-
-
-def _fresh_report(scenario: Scenario, catalog: Catalog, rules: Sequence[Rule], today: date) -> ReportData:
-    from advisor.report.data import build_report
-
-    return build_report(scenario, catalog, rules, today=today, version=__version__)
 
 
 def open_scenario(path: Path, catalog: Catalog) -> Scenario:
