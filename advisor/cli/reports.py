@@ -10,14 +10,14 @@ from pathlib import Path
 
 from advisor.cli.args import add_constraint_flags, add_scenario_argument, add_workload_flags
 from advisor.errors import UsageError
-from advisor.report.formats import ALIASES, COMPARISON_FORMATS, REPORT_FORMATS, Format
+from advisor.report.formats import ALIASES, COMPARISON_FORMATS, REPORT_FORMATS, Format, format_names
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """The `report` and `compare` subcommands."""
     p = sub.add_parser(
         "report",
-        help="write a report of a scenario (Markdown, HTML, JSON or TOML)",
+        help=f"write a report of a scenario ({format_names(REPORT_FORMATS)})",
         description="Write a report: the inputs, the recommendation and its reasons, every system compared, "
         "cost, time and energy breakdowns, warnings, and the assumptions used with their sources.",
     )

@@ -53,6 +53,12 @@ ALIASES = {"markdown": "md", "htm": "html"}
 """Other file extensions taken to mean a registered one."""
 
 
+def format_names(registry: Mapping[str, Format]) -> str:
+    """`Markdown, HTML, JSON or TOML`: the registered formats' names, for help text."""
+    names = [f.name for f in registry.values()]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
 def find_format(registry: Mapping[str, Format], extension: str, what: str = "report") -> Format:
     """The registered format for `extension` (or an alias of it); UsageError naming the valid ones."""
     found = registry.get(ALIASES.get(extension, extension))

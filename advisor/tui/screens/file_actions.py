@@ -94,7 +94,7 @@ def open_file(screen: ScenarioScreen) -> None:
 
 
 def export(screen: ScenarioScreen, today: date) -> None:
-    """Ctrl+E: export the current result as Markdown, HTML, JSON or TOML."""
+    """Ctrl+E: export the current result in one of the report formats."""
     base = screen.scenario_path.with_suffix("") if screen.scenario_path else Path(DEFAULT_REPORT_STEM)
     scenario: Scenario | None = screen.scenario
     assert scenario is not None
