@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -63,12 +64,29 @@ def compile_bytecode() -> None:
     compileall.compile_dir(str(ROOT / "advisor"), quiet=1)
 
 
+def report_rows(catalog: Any, rules: Any, today: date) -> list[tuple[str, float, float]]:
+    """Building and rendering a report of a 70B pretrain, in each registered format."""
+    from advisor.core.scenario import Scenario
+    from advisor.report.data import build_report
+    from advisor.report.formats import REPORT_FORMATS, Format
+
+    workload = {"model": "llama3-70b", "tokens": 15e12, "gpus": 2048, "precision": "fp8", "pricing": "own"}
+    scenario = Scenario.model_validate({"schema": 1, "name": "benchmark", "workload": workload})
+    rows = []
+    for fmt in REPORT_FORMATS.values():
+
+        def one(fmt: Format = fmt) -> str:
+            return fmt.render(build_report(scenario, catalog, rules, today=today, version="bench"))
+
+        rows.append((f"report generation, {fmt.extension}", median_seconds(one, runs=10), 0.2))
+    return rows
+
+
 def main() -> None:
     compile_bytecode()
     from advisor.core.costing.estimate import estimate
     from advisor.core.decision.advise import advise
     from advisor.core.model.workload import Workload
-    from advisor.core.scenario import Scenario
     from advisor.io.catalog_files import load_catalog
     from advisor.io.rule_files import load_rules
 
@@ -97,40 +115,11 @@ def main() -> None:
         )
     )
 
-    try:
-        from benchmarks.bench_tui import first_screen_seconds, recompute_seconds
-    except ImportError:
-        print("(TUI benchmarks not available: benchmarks/bench_tui.py)")
-    else:
-        rows.append(("TUI time to first interactive screen", first_screen_seconds(), 1.0))
-        rows.append(("TUI recompute after an edit", recompute_seconds(), 0.05))
+    from benchmarks.bench_tui import first_screen_seconds, recompute_seconds
 
-    try:
-        from advisor.report import FORMATS, build_report, render_report
-    except ImportError:
-        print("(report benchmarks not available: advisor.report)")
-    else:
-        scenario = Scenario.model_validate(
-            {
-                "schema": 1,
-                "name": "benchmark",
-                "workload": {
-                    "model": "llama3-70b",
-                    "tokens": 15e12,
-                    "gpus": 2048,
-                    "precision": "fp8",
-                    "pricing": "own",
-                },
-            }
-        )
-        for fmt in FORMATS:
-
-            def one(fmt: str = fmt) -> str:
-                return render_report(
-                    build_report(scenario, catalog, rules, today=today, version="bench"), fmt
-                )
-
-            rows.append((f"report generation, {fmt}", median_seconds(one, runs=10), 0.2))
+    rows.append(("TUI time to first interactive screen", first_screen_seconds(), 1.0))
+    rows.append(("TUI recompute after an edit", recompute_seconds(), 0.05))
+    rows.extend(report_rows(catalog, rules, today))
 
     width = max(len(name) for name, _, _ in rows)
     print(f"| {'benchmark':<{width}} | measured | target | ok |")

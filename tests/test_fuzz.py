@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from advisor.cli import commands
+from advisor.cli import commands, loading
 from advisor.cli.main import main
 from advisor.core.decision.advise import advise
 from advisor.core.model.catalog import MfuTable, ModelSpec, System
@@ -253,8 +253,9 @@ COMMANDS = ["estimate", "recommend", "sensitivity", "rules", "models", "systems"
 
 def test_fuzz_command_lines(monkeypatch, tmp_path):
     cached = CATALOG
-    monkeypatch.setattr(commands, "load_catalog", lambda args: cached)
-    monkeypatch.setattr(commands, "load_rules", lambda args, catalog: RULES)
+    for module in (commands, loading):
+        monkeypatch.setattr(module, "load_catalog", lambda args: cached)
+        monkeypatch.setattr(module, "load_rules", lambda args, catalog: RULES)
     rng = random.Random(5)
     codes: dict[int, int] = {}
     for _ in range(3000):

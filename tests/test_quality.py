@@ -29,6 +29,52 @@ def test_import_contracts_hold():
     assert "0 broken" in result.stdout
 
 
+def _import_cycles(graph) -> list[list[str]]:
+    """Each strongly connected component of more than one module (Tarjan's algorithm), as a cycle."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for imported in sorted(graph.find_modules_directly_imported_by(module)):
+            if imported not in index:
+                visit(imported)
+                low[module] = min(low[module], low[imported])
+            elif imported in stack:
+                low[module] = min(low[module], index[imported])
+        if low[module] == index[module]:
+            component = stack[stack.index(module) :]
+            del stack[stack.index(module) :]
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for module in sorted(graph.modules):
+        if module not in index:
+            visit(module)
+    return cycles
+
+
+def _cycle_path(graph, component: list[str]) -> str:
+    """One import chain around `component`, e.g. `a -> b -> a`."""
+    first, members = component[0], set(component)
+    for imported in sorted(graph.find_modules_directly_imported_by(first) & members):
+        back = graph.find_shortest_chain(importer=imported, imported=first)
+        if back:
+            return " -> ".join((first, *back))
+    return ", ".join(component)
+
+
+def test_no_import_cycles():
+    import grimp
+
+    graph = grimp.build_graph("advisor")
+    cycles = _import_cycles(graph)
+    assert not cycles, "import cycles:\n" + "\n".join(_cycle_path(graph, c) for c in cycles)
+
+
 def test_core_and_reports_never_import_textual():
     # The same fence without import-linter: every module of the pure packages, every import statement.
     for folder in ("core", "report"):

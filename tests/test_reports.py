@@ -16,6 +16,7 @@ from advisor.errors import UsageError
 from advisor.io.rule_files import load_rules
 from advisor.io.scenario_files import load_scenario, scenario_from_data
 from advisor.report import FORMATS, ReportData, build_report, render_report
+from advisor.report.assumptions import stale_after_days
 from advisor.report.inputs import input_rows
 from advisor.report.tables import BREAKDOWNS, COLUMNS
 from tests.conftest import ROOT, shipped_catalog
@@ -250,6 +251,15 @@ def test_assumptions_carry_sources_dates_and_flag_old_prices():
     assert ("gb200-nvl72", "capex") in topics and ("economics", "finance") in topics
     assert ("h100", "rental") not in topics
     assert not any(a.stale for a in own.assumptions), "2025 prices are not a year old on 2026-06-01"
+
+
+def test_the_price_age_that_makes_a_price_stale_comes_from_the_rules():
+    assert stale_after_days(rules()) == 365  # rules/checks.toml, price-older-than-a-year
+    without = tuple(r for r in rules() if r.id != "price-older-than-a-year")
+    assert stale_after_days(without) is None
+    scenario = load_scenario(EXAMPLES / "13b-from-scratch-8-gpus.toml", shipped_catalog())
+    report = build_report(scenario, shipped_catalog(), without, today=TODAY, version=VERSION)
+    assert not any(a.stale for a in report.assumptions)
 
 
 def test_overrides_replace_the_catalog_values_they_name():

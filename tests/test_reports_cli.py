@@ -7,8 +7,9 @@ import tomllib
 
 import pytest
 
-from advisor.cli.main import main
+from advisor.cli.main import build_parser, main
 from advisor.io.scenario_files import load_scenario
+from advisor.report.formats import COMPARISON_FORMATS, REPORT_FORMATS
 from tests.conftest import ROOT
 
 EXAMPLE = str(ROOT / "examples/7b-finetune.toml")
@@ -98,3 +99,12 @@ def test_flags_override_the_file(capsys, tmp_path):
 def test_flags_alone_make_a_report(capsys):
     code, out, _ = run(capsys, "report", "--model", "llama3-8b", "--tokens", "1T", "--gpus", "64")
     assert code == 0 and "| Tokens | 1T |" in out and "| GPUs | 64 |" in out
+
+
+@pytest.mark.parametrize(
+    ("command", "registry"), [("report", REPORT_FORMATS), ("compare", COMPARISON_FORMATS)]
+)
+def test_the_command_line_offers_what_the_registry_holds(command, registry):
+    subcommands = next(a for a in build_parser()._actions if a.dest == "command").choices
+    fmt = next(a for a in subcommands[command]._actions if a.dest == "format")
+    assert list(fmt.choices) == list(registry)

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from advisor.core import fmt
 from advisor.core.model.units import parse_number
+from advisor.present import numbers
 
 
 @pytest.mark.parametrize(
@@ -67,14 +68,14 @@ def test_duration(hours, text):
     ],
 )
 def test_money_span(low, high, text):
-    assert fmt.money_span(low, high) == text
+    assert numbers.money_span(low, high) == text
 
 
 @pytest.mark.parametrize(
     ("hours", "text"), [((0.2, 0.5), "12–30 min"), ((3.0, 5.5), "3.0–5.5 h"), ((90, 101), "3.8–4.2 days")]
 )
 def test_duration_span(hours, text):
-    assert fmt.duration_span(*hours) == text
+    assert numbers.duration_span(*hours) == text
 
 
 @pytest.mark.parametrize(
@@ -88,4 +89,4 @@ def test_duration_span(hours, text):
     ],
 )
 def test_input_value(name, value, text):
-    assert fmt.input_value(name, value) == text
+    assert numbers.input_value(name, value) == text

@@ -8,6 +8,7 @@ from datetime import date
 from typing import Any
 
 from advisor.cli.args import add_constraint_flags, add_scenario_argument, add_workload_flags, number
+from advisor.core.analysis import SAMPLES
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -45,15 +46,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--samples",
         type=number("--samples", low=10, inclusive_low=True, high=100_000, integer=True),
-        default=1000,
-        help="samples for P10-P90 and the winner's robustness (default 1,000)",
+        default=SAMPLES,
+        help=f"samples for P10-P90 and the winner's robustness (default {SAMPLES:,})",
     )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(handler=cmd_sensitivity)
 
 
-def _analyse(args: argparse.Namespace, *, break_evens: bool, widen: float = 1.0, samples: int = 1000) -> Any:
-    from advisor.cli.commands import load_catalog, load_rules, scenario_from_args
+def _analyse(
+    args: argparse.Namespace, *, break_evens: bool, widen: float = 1.0, samples: int = SAMPLES
+) -> Any:
+    from advisor.cli.loading import load_catalog, load_rules, scenario_from_args
     from advisor.core.run import run_scenario
 
     catalog = load_catalog(args)
@@ -71,7 +74,7 @@ def _analyse(args: argparse.Namespace, *, break_evens: bool, widen: float = 1.0,
 
 
 def cmd_recommend(args: argparse.Namespace) -> int:
-    from advisor.cli.commands import print_json
+    from advisor.cli.loading import print_json
 
     rec, sens = _analyse(args, break_evens=False)
     if args.json:
@@ -87,7 +90,7 @@ def cmd_recommend(args: argparse.Namespace) -> int:
 
 
 def cmd_sensitivity(args: argparse.Namespace) -> int:
-    from advisor.cli.commands import print_json
+    from advisor.cli.loading import print_json
 
     rec, sens = _analyse(args, break_evens=True, widen=args.widen, samples=args.samples)
     if args.json:

@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
-from advisor.cli.args import (
-    add_scenario_argument,
-    add_workload_flags,
-    scenario_data_from_args,
-)
+from advisor.cli.args import add_scenario_argument, add_workload_flags
+from advisor.cli.loading import load_catalog, load_rules, print_json, scenario_from_args
 from advisor.errors import InfeasibleError
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register_estimate(sub: argparse._SubParsersAction) -> None:
+    """The `estimate` subcommand."""
     p = sub.add_parser(
         "estimate",
         help="time, cost and energy of a run on one system or all",
@@ -27,10 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print JSON (an object, or a list for --system all)")
     p.set_defaults(handler=cmd_estimate)
 
-    from advisor.cli import analysis
 
-    analysis.register(sub)
-
+def register_listings(sub: argparse._SubParsersAction) -> None:
+    """The `rules`, `models` and `systems` subcommands."""
     p = sub.add_parser("rules", help="list the decision rules, or check rule files")
     rules_sub = p.add_subparsers(dest="rules_command", metavar="ACTION", parser_class=type(p))
     q = rules_sub.add_parser("list", help="every loaded rule: id, title, source")
@@ -47,63 +43,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_systems)
 
-    from advisor.cli import reports, validate
-
-    reports.register(sub)
-    validate.register(sub)
-
 
 def _missing_action(parser: argparse.ArgumentParser) -> int:
     parser.print_help(sys.stderr)
     return 2
-
-
-# --- shared plumbing --------------------------------------------------------------------------------
-
-
-def load_catalog(args: argparse.Namespace) -> Any:
-    from advisor.io.catalog_files import load_catalog as _load
-
-    catalog = _load(user_dir=args.catalog) if getattr(args, "catalog", None) else _load()
-    for warning in catalog.load_warnings:
-        print(f"advisor: warning: {warning}", file=sys.stderr)
-    return catalog
-
-
-def load_rules(args: argparse.Namespace, catalog: Any) -> Any:
-    """The rule set (`--rules DIR` or the shipped one), checked against the catalog's system ids."""
-    from advisor.core.decision.rules import check_systems
-    from advisor.io.rule_files import load_rules as _load
-
-    rules = _load(getattr(args, "rules", None))
-    check_systems(rules, catalog.systems)
-    return rules
-
-
-def scenario_from_args(args: argparse.Namespace, catalog: Any, *, system: str | None = None) -> Any:
-    """The scenario given by a file and/or flags, with every id checked against the catalog."""
-    from advisor.io.scenario_files import scenario_from_data
-
-    base = None
-    if getattr(args, "scenario", None):
-        from advisor.io.scenario_files import load_scenario
-
-        base = load_scenario(args.scenario, catalog).to_data()
-    data = scenario_data_from_args(args, base, system=system)
-    scenario = scenario_from_data(data, args.scenario or "command line")
-    scenario.check_ids(catalog)
-    return scenario
-
-
-def print_json(data: Any) -> None:
-    json.dump(data, sys.stdout, indent=2, allow_nan=False, default=_json_default)
-    sys.stdout.write("\n")
-
-
-def _json_default(value: Any) -> Any:
-    if isinstance(value, tuple | set | frozenset):
-        return list(value)
-    raise TypeError(f"not JSON serialisable: {type(value).__name__}")
 
 
 # --- estimate ---------------------------------------------------------------------------------------

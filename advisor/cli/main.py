@@ -39,7 +39,7 @@ class UsageFailure(Exception):
 
 
 def build_parser() -> Parser:
-    from advisor.cli import commands
+    from advisor.cli import analysis, commands, reports, validate
 
     parser = Parser(
         prog="advisor",
@@ -54,7 +54,11 @@ def build_parser() -> Parser:
         "--rules", metavar="DIR", help="use the rule files in DIR instead of the shipped rules"
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    commands.register(sub)
+    commands.register_estimate(sub)
+    analysis.register(sub)
+    commands.register_listings(sub)
+    reports.register(sub)
+    validate.register(sub)
     return parser
 
 

@@ -10,7 +10,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from advisor.core import fmt
+from advisor.present import numbers
+from advisor.present.parts import part_label
+from advisor.present.reasons import reason_markup
+from advisor.present.styles import FAILED, WARNING
 
 console = Console()
 
@@ -21,17 +24,17 @@ def _rows(estimates: Sequence[Any]) -> list[tuple[str, Callable[[Any], str]]]:
             "precision run",
             lambda e: e.precision.upper() + ("" if e.precision == e.precision_requested else " (fallback)"),
         ),
-        ("MFU", lambda e: fmt.percent(e.mfu) + (" (published)" if e.mfu_basis.exact else "")),
+        ("MFU", lambda e: numbers.percent(e.mfu) + (" (published)" if e.mfu_basis.exact else "")),
         ("tokens/s per GPU", lambda e: f"{e.tokens_per_second_per_gpu:,.0f}"),
-        ("goodput", lambda e: fmt.percent(e.goodput)),
-        ("time to train", lambda e: fmt.duration(e.time_to_train_hours)),
-        ("wait for capacity", lambda e: fmt.duration(e.time_breakdown_hours["wait"])),
-        ("GPU-hours", lambda e: fmt.count(e.gpu_hours)),
-        ("$ per GPU-hour", lambda e: f"${e.price_usd_per_gpu_hour:.2f}"),
-        ("total cost", lambda e: fmt.money(e.cost_usd)),
-        ("cost per 1M tokens", lambda e: fmt.cents_or_dollars(e.cost_per_million_tokens_usd)),
+        ("goodput", lambda e: numbers.percent(e.goodput)),
+        ("time to train", lambda e: numbers.duration(e.time_to_train_hours)),
+        ("wait for capacity", lambda e: numbers.duration(e.time_breakdown_hours["wait"])),
+        ("GPU-hours", lambda e: numbers.count(e.gpu_hours)),
+        ("$ per GPU-hour", lambda e: numbers.price_per_gpu_hour(e.price_usd_per_gpu_hour)),
+        ("total cost", lambda e: numbers.money(e.cost_usd)),
+        ("cost per 1M tokens", lambda e: numbers.cents_or_dollars(e.cost_per_million_tokens_usd)),
         ("power per GPU, all-in", lambda e: f"{e.power_w_per_gpu_all_in:,.0f} W"),
-        ("energy", lambda e: fmt.energy(e.energy_kwh)),
+        ("energy", lambda e: numbers.energy(e.energy_kwh)),
         ("joules per token", lambda e: f"{e.joules_per_token:.3g} J"),
         ("US household-years", lambda e: f"{e.household_years:,.3g}"),
         ("CO2", lambda e: f"{e.co2_tonnes:,.3g} t"),
@@ -40,9 +43,9 @@ def _rows(estimates: Sequence[Any]) -> list[tuple[str, Callable[[Any], str]]]:
             lambda e: (
                 f"fits ({e.memory.required_gib:,.0f} of {e.memory.available_gib:,.0f} GiB)"
                 if e.memory.fits
-                else f"[red]needs ≥ {e.memory.min_gpus} GPUs[/]"
+                else f"[{FAILED}]needs ≥ {e.memory.min_gpus} GPUs[/]"
                 if e.memory.min_gpus
-                else "[red]does not fit[/]"
+                else f"[{FAILED}]does not fit[/]"
             ),
         ),
     ]
@@ -52,7 +55,7 @@ def render_estimates(estimates: Sequence[Any], workload: Any) -> None:
     """A column per system; breakdowns too when there is one system."""
     first = estimates[0]
     title = (
-        f"{first.model.name}: {fmt.count(workload.tokens)} tokens on {workload.gpus} GPUs, "
+        f"{first.model.name}: {numbers.count(workload.tokens)} tokens on {workload.gpus} GPUs, "
         f"{workload.precision.upper()}, {workload.pricing}"
     )
     table = Table(title=title, box=box.SIMPLE_HEAVY, title_justify="left")
@@ -74,7 +77,7 @@ def render_estimates(estimates: Sequence[Any], workload: Any) -> None:
         render_breakdowns(first)
     for est in estimates:
         for warning in est.warnings:
-            console.print(f"[yellow]warning[/] {est.system}: {warning}")
+            console.print(f"[{WARNING}]warning[/] {est.system}: {warning}")
     for est in estimates:
         label = f"{est.system}: " if len(estimates) > 1 else ""
         console.print(f"[dim]MFU {label}{escape(est.mfu_basis.basis)}[/]")
@@ -83,9 +86,9 @@ def render_estimates(estimates: Sequence[Any], workload: Any) -> None:
 def render_breakdowns(est: Any) -> None:
     """Cost, time and energy by part: side by side when the terminal is wide, else one under another."""
     tables = (
-        _breakdown("cost", est.cost_breakdown_usd, fmt.money),
-        _breakdown("time", est.time_breakdown_hours, fmt.duration),
-        _breakdown("energy", est.energy_breakdown_kwh, fmt.energy),
+        _breakdown("cost", est.cost_breakdown_usd, numbers.money),
+        _breakdown("time", est.time_breakdown_hours, numbers.duration),
+        _breakdown("energy", est.energy_breakdown_kwh, numbers.energy),
     )
     if console.width >= 110:
         grid = Table.grid(padding=(0, 4))
@@ -103,7 +106,7 @@ def _breakdown(title: str, parts: dict[str, float], show: Callable[[float], str]
     table.add_column("share", justify="right")
     total = sum(parts.values()) or 1.0
     for name, value in parts.items():
-        table.add_row(name.replace("_", " "), show(value), fmt.percent(value / total, 0))
+        table.add_row(part_label(name), show(value), numbers.percent(value / total, 0))
     return table
 
 
@@ -115,8 +118,8 @@ def render_models(catalog: Any) -> None:
         table.add_row(
             m.id,
             m.name,
-            fmt.count(m.params_total),
-            fmt.count(m.params_active),
+            numbers.count(m.params_total),
+            numbers.count(m.params_active),
             str(m.layers),
             str(m.hidden),
             f"{m.seq_len:,}",
@@ -155,12 +158,6 @@ def render_systems(catalog: Any) -> None:
     console.print(table)
 
 
-def _reason_line(reason: Any) -> str:
-    weight = f" {reason.weight:g}" if reason.weight else ""
-    style = fmt.REASON_STYLES.get(reason.kind, "")
-    return f"[{style}]{reason.kind}{weight}[/] {escape(reason.text)}"
-
-
 def render_recommendation(rec: Any) -> None:
     """The winner, a table of every system, the reasons and what would change the answer."""
     console.print(f"[bold]{escape(rec.headline)}[/]")
@@ -183,13 +180,13 @@ def render_recommendation(rec: Any) -> None:
             table.add_row("–", name, *(["–"] * 6))
             continue
         table.add_row(
-            str(cand.rank) if cand.rank else "[red]no[/]",
+            str(cand.rank) if cand.rank else f"[{FAILED}]no[/]",
             name,
-            fmt.duration(est.time_to_train_hours),
-            fmt.duration(est.time_to_result_hours),
-            fmt.money(est.cost_usd),
-            fmt.cents_or_dollars(est.cost_per_million_tokens_usd),
-            fmt.energy(est.energy_kwh),
+            numbers.duration(est.time_to_train_hours),
+            numbers.duration(est.time_to_result_hours),
+            numbers.money(est.cost_usd),
+            numbers.cents_or_dollars(est.cost_per_million_tokens_usd),
+            numbers.energy(est.energy_kwh),
             f"{cand.score:.3f}" if cand.score is not None else "–",
         )
     console.print(table)
@@ -202,7 +199,7 @@ def render_recommendation(rec: Any) -> None:
             continue
         console.print(f"\n[bold]{cand.system}[/]" + (" (recommended)" if cand.system == rec.winner else ""))
         for reason in cand.reasons:
-            console.print(f"  {_reason_line(reason)}")
+            console.print(f"  {reason_markup(reason)}")
     workload_rules = [r for r in rec.rules_fired if r.system is None]
     if workload_rules:
         console.print("\n[bold]about the workload[/]")
@@ -233,7 +230,10 @@ def render_ranges(sens: Any) -> None:
     for sid, r in sens.ranges.items():
         t, c, e = r.time_to_result_hours, r.cost_usd, r.energy_kwh
         table.add_row(
-            sid, fmt.duration_span(t.p10, t.p90), fmt.money_span(c.p10, c.p90), fmt.energy_span(e.p10, e.p90)
+            sid,
+            numbers.duration_span(t.p10, t.p90),
+            numbers.money_span(c.p10, c.p90),
+            numbers.energy_span(e.p10, e.p90),
         )
     console.print(table)
     if sens.robustness is not None:
@@ -248,7 +248,7 @@ def render_sensitivity(rec: Any, sens: Any) -> None:
         expected = sens.ranges[sens.winner].cost_usd.expected
         console.print(
             f"\n[bold]what moves {sens.winner}'s cost most[/] (each input alone at the ends of its "
-            f"range; expected {fmt.money(expected)})"
+            f"range; expected {numbers.money(expected)})"
         )
         widest = max(bar.cost_swing for bar in sens.tornado) or 1.0
         table = Table(box=None, show_header=True, pad_edge=False)
@@ -257,10 +257,10 @@ def render_sensitivity(rec: Any, sens: Any) -> None:
         for bar in sens.tornado:
             table.add_row(
                 bar.input,
-                f"{fmt.input_value(bar.input, bar.low)}–{fmt.input_value(bar.input, bar.high)}",
+                f"{numbers.input_value(bar.input, bar.low)}–{numbers.input_value(bar.input, bar.high)}",
                 "█" * max(0, round(16 * bar.cost_swing / widest)),
-                f"{fmt.money(bar.cost_at_low)} → {fmt.money(bar.cost_at_high)}",
-                f"{fmt.duration(bar.hours_at_low)} → {fmt.duration(bar.hours_at_high)}",
+                f"{numbers.money(bar.cost_at_low)} → {numbers.money(bar.cost_at_high)}",
+                f"{numbers.duration(bar.hours_at_low)} → {numbers.duration(bar.hours_at_high)}",
             )
         console.print(table)
     if sens.break_evens:

@@ -4,30 +4,27 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping
 from datetime import date
 from pathlib import Path
 
 from advisor.cli.args import add_constraint_flags, add_scenario_argument, add_workload_flags
 from advisor.errors import UsageError
-
-_ALIASES = {"markdown": "md", "htm": "html"}
+from advisor.report.formats import ALIASES, COMPARISON_FORMATS, REPORT_FORMATS, Format, format_names
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """The `report` and `compare` subcommands."""
-    from advisor.report import COMPARE_FORMATS, FORMATS
-
     p = sub.add_parser(
         "report",
-        help="write a report of a scenario (Markdown, HTML, JSON or TOML)",
+        help=f"write a report of a scenario ({format_names(REPORT_FORMATS)})",
         description="Write a report: the inputs, the recommendation and its reasons, every system compared, "
         "cost, time and energy breakdowns, warnings, and the assumptions used with their sources.",
     )
     add_scenario_argument(p)
     add_workload_flags(p)
     add_constraint_flags(p)
-    _add_output_flags(p, FORMATS)
+    _add_output_flags(p, REPORT_FORMATS)
     p.set_defaults(handler=cmd_report)
 
     p = sub.add_parser(
@@ -37,32 +34,34 @@ def register(sub: argparse._SubParsersAction) -> None:
         "costs move.",
     )
     p.add_argument("scenarios", nargs="+", metavar="SCENARIO", help="scenario files (TOML), 2 to 8")
-    _add_output_flags(p, COMPARE_FORMATS)
+    _add_output_flags(p, COMPARISON_FORMATS)
     p.set_defaults(handler=cmd_compare)
 
 
-def _add_output_flags(parser: argparse.ArgumentParser, formats: Sequence[str]) -> None:
+def _add_output_flags(parser: argparse.ArgumentParser, formats: Mapping[str, Format]) -> None:
     names = ", ".join(f".{f}" for f in formats)
     parser.add_argument(
         "-o", "--output", metavar="OUT", help=f"file to write ({names}); default: Markdown on stdout"
     )
-    parser.add_argument("--format", choices=formats, help="output format (default: from the OUT extension)")
+    parser.add_argument(
+        "--format", choices=list(formats), help="output format (default: from the OUT extension)"
+    )
     parser.add_argument("--force", action="store_true", help="replace OUT if it exists")
 
 
-def output_format(output: str | None, chosen: str | None, formats: Sequence[str]) -> str:
+def output_format(output: str | None, chosen: str | None, formats: Mapping[str, Format]) -> Format:
     """The format given, else the one OUT's extension names, else Markdown (for stdout)."""
     if chosen:
-        return chosen
+        return formats[chosen]
     if output is None:
-        return "md"
+        return formats["md"]
     suffix = Path(output).suffix.lower().lstrip(".")
-    fmt = _ALIASES.get(suffix, suffix)
-    if fmt not in formats:
+    found = formats.get(ALIASES.get(suffix, suffix))
+    if found is None:
         names = ", ".join(f".{f}" for f in formats)
         shown = f"extension .{suffix}" if suffix else "no extension"
         raise UsageError(f"{output}: cannot tell the format ({shown}); name it {names}, or give --format")
-    return fmt
+    return found
 
 
 def _emit(text: str, output: str | None, force: bool, what: str) -> None:
@@ -77,36 +76,35 @@ def _emit(text: str, output: str | None, force: bool, what: str) -> None:
 
 def cmd_report(args: argparse.Namespace) -> int:
     from advisor import __version__
-    from advisor.cli.commands import load_catalog, load_rules, scenario_from_args
+    from advisor.cli.loading import load_catalog, load_rules, scenario_from_args
     from advisor.io.scenario_files import load_scenario
-    from advisor.report import FORMATS, build_report, render_report
+    from advisor.report.data import build_report
 
-    fmt = output_format(args.output, args.format, FORMATS)
+    fmt = output_format(args.output, args.format, REPORT_FORMATS)
     catalog = load_catalog(args)
     rules = load_rules(args, catalog)
     if args.scenario:
         load_scenario(args.scenario, catalog)
     scenario = scenario_from_args(args, catalog)
     report = build_report(scenario, catalog, rules, today=date.today(), version=__version__)
-    _emit(render_report(report, fmt), args.output, args.force, f"the {fmt} report")
+    _emit(fmt.render(report), args.output, args.force, f"the {fmt.extension} report")
     return 0
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
     from advisor import __version__
-    from advisor.cli.commands import load_catalog, load_rules
+    from advisor.cli.loading import load_catalog, load_rules
     from advisor.io.scenario_files import load_scenario
-    from advisor.report import COMPARE_FORMATS, build_comparison, render_comparison
-    from advisor.report.compare import check_count
+    from advisor.report.compare import build_comparison, check_count
 
     paths = args.scenarios
     check_count(len(paths))
-    fmt = output_format(args.output, args.format, COMPARE_FORMATS)
+    fmt = output_format(args.output, args.format, COMPARISON_FORMATS)
     catalog = load_catalog(args)
     rules = load_rules(args, catalog)
     scenarios = [load_scenario(path, catalog) for path in paths]
     comparison = build_comparison(
         scenarios, catalog, rules, today=date.today(), version=__version__, sources=paths
     )
-    _emit(render_comparison(comparison, fmt), args.output, args.force, f"the {fmt} comparison")
+    _emit(fmt.render(comparison), args.output, args.force, f"the {fmt.extension} comparison")
     return 0

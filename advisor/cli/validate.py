@@ -32,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from advisor.cli.commands import load_catalog
+    from advisor.cli.loading import load_catalog
     from advisor.core.analysis.validation import held_out, validate
     from advisor.io.evidence_files import evidence_dir, load_evidence
 

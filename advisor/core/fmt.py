@@ -1,18 +1,9 @@
-"""Human formatting of money, time, energy and counts, shared by the CLI, the app and the reports."""
+"""Number formats for people (money, time, energy, counts, shares): pure text, so the core's messages use
+them too. The surfaces read them, with ranges and styles, through `advisor.present`."""
 
 from __future__ import annotations
 
 import math
-
-REASON_STYLES = {
-    "infeasible": "red",
-    "exclude": "red",
-    "penalize": "yellow",
-    "prefer": "green",
-    "warn": "yellow",
-    "note": "dim",
-}
-"""How each kind of reason is marked wherever reasons are shown (Rich style names)."""
 
 
 def money(usd: float) -> str:
@@ -73,44 +64,5 @@ def count(value: float) -> str:
 
 
 def percent(fraction: float, digits: int = 1) -> str:
+    """38.4%: a fraction as a percentage."""
     return f"{fraction * 100:.{digits}f}%"
-
-
-def duration_span(low_hours: float, high_hours: float) -> str:
-    """`3.8–4.2 days`: both ends in the unit of the larger one."""
-    if high_hours < 1:
-        return f"{low_hours * 60:.0f}–{high_hours * 60:.0f} min"
-    if high_hours < 48:
-        return f"{low_hours:.1f}–{high_hours:.1f} h"
-    if high_hours < 730 * 24:
-        return f"{low_hours / 24:.1f}–{high_hours / 24:.1f} days"
-    return f"{low_hours / 8760:.1f}–{high_hours / 8760:.1f} years"
-
-
-def money_span(low: float, high: float) -> str:
-    """`$1.52k–$2.1k`, `$2.32M–$2.72M`: both ends at the scale of the larger one."""
-    for factor, suffix in ((1e9, "B"), (1e6, "M"), (1e3, "k")):
-        if high >= factor:
-            return f"${low / factor:.3g}{suffix}–${high / factor:.3g}{suffix}"
-    return f"${low:,.2f}–${high:,.2f}"
-
-
-def energy_span(low_kwh: float, high_kwh: float) -> str:
-    """`1.22–1.51 MWh`."""
-    for factor, unit in ((1e6, "GWh"), (1e3, "MWh")):
-        if high_kwh >= factor:
-            return f"{low_kwh / factor:.3g}–{high_kwh / factor:.3g} {unit}"
-    return f"{low_kwh:.3g}–{high_kwh:.3g} kWh"
-
-
-def input_value(name: str, value: float) -> str:
-    """An uncertain input's value in its own unit: MFU and goodput as %, prices and capex in dollars."""
-    if name in ("mfu", "goodput"):
-        return percent(value)
-    if name == "price":
-        return f"${value:.2f}/GPU-h"
-    if name == "capex":
-        return money(value)
-    if name == "electricity":
-        return f"{value * 100:.2f}¢/kWh"
-    return f"{value:.3g}"

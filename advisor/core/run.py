@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from advisor.core.analysis import SAMPLES
 from advisor.core.analysis.deadline import GpuCount, gpus_for_deadline_all
 from advisor.core.analysis.sensitivity import Sensitivity, analyse
 from advisor.core.decision.advise import advise, capacity_assumptions
@@ -85,21 +86,37 @@ def run_scenario(
     *,
     today: date | None,
     break_evens: bool = False,
-    samples: int = 1000,
+    samples: int = SAMPLES,
     widen: float = 1.0,
 ) -> ScenarioResult:
     """`advise_scenario` plus the ranges, robustness and (optionally) break-even points."""
     advice = advise_scenario(scenario, catalog, rules, today=today)
+    return analyse_advice(
+        advice, catalog, rules, today=today, break_evens=break_evens, samples=samples, widen=widen
+    )
+
+
+def analyse_advice(
+    advice: ScenarioAdvice,
+    catalog: Catalog,
+    rules: Sequence[Rule],
+    *,
+    today: date | None,
+    break_evens: bool = False,
+    samples: int = SAMPLES,
+    widen: float = 1.0,
+) -> ScenarioResult:
+    """The ranges, robustness and (optionally) break-even points of advice already computed."""
     analysis = analyse(
         advice.recommendation,
         advice.workload,
         catalog,
         rules,
-        assumptions=scenario.assumptions,
+        assumptions=advice.scenario.assumptions,
         today=today,
         widen=widen,
         samples=samples,
         with_break_evens=break_evens,
         gpus_by_system=advice.sizes,
     )
-    return ScenarioResult(scenario, advice.workload, advice.recommendation, analysis, advice.sizing)
+    return ScenarioResult(advice.scenario, advice.workload, advice.recommendation, analysis, advice.sizing)

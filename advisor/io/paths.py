@@ -5,15 +5,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import advisor
-
 CONFIG_ENV = "ADVISOR_CONFIG_DIR"
 """Set to a folder to use it instead of the platform config dir (tests do, so they never read yours)."""
 
 
 def shipped_dir(name: str) -> Path:
     """`catalog` or `rules` as shipped: inside the installed wheel, else beside the package in a checkout."""
-    package = Path(advisor.__file__).resolve().parent
+    package = Path(__file__).resolve().parent.parent
     installed = package / "_data" / name
     if installed.is_dir():
         return installed

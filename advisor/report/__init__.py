@@ -7,21 +7,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from advisor.errors import UsageError
+from advisor.report.formats import COMPARISON_FORMATS, REPORT_FORMATS, render_comparison, render_report
 
-FORMATS = ("md", "html", "json", "toml")
+FORMATS = tuple(REPORT_FORMATS)
 """Report formats, named by their file extension."""
-COMPARE_FORMATS = ("md", "html", "json")
+COMPARE_FORMATS = tuple(COMPARISON_FORMATS)
 """Comparison formats."""
 
 if TYPE_CHECKING:
-    from advisor.report.compare import ComparisonData, build_comparison, render_comparison
+    from advisor.report.compare import ComparisonData, build_comparison
     from advisor.report.data import ReportData, build_report
 
 _LAZY = {
     "ComparisonData": "advisor.report.compare",
     "build_comparison": "advisor.report.compare",
-    "render_comparison": "advisor.report.compare",
     "ReportData": "advisor.report.data",
     "build_report": "advisor.report.data",
 }
@@ -46,24 +45,3 @@ __all__ = [
     "render_comparison",
     "render_report",
 ]
-
-
-def render_report(report: ReportData, fmt: str) -> str:
-    """The report as text in `fmt` (one of FORMATS)."""
-    if fmt == "md":
-        from advisor.report.markdown import render_markdown
-
-        return render_markdown(report)
-    if fmt == "html":
-        from advisor.report.html import render_html
-
-        return render_html(report)
-    if fmt == "json":
-        from advisor.report.json_report import render_json
-
-        return render_json(report)
-    if fmt == "toml":
-        from advisor.report.toml_report import render_toml
-
-        return render_toml(report)
-    raise UsageError(f"unknown report format {fmt!r}; valid: {', '.join(FORMATS)}")

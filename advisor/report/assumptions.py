@@ -7,25 +7,45 @@ scenario's own overrides (which replace the catalog values they name).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
 from pydantic import BaseModel
 
+from advisor.core.decision.conditions import leaves
 from advisor.core.decision.recommendation import Recommendation
+from advisor.core.decision.rules import Rule
 from advisor.core.model.catalog import Catalog, ModelSpec, System
 from advisor.core.model.sourced import Sourced, as_of_end
 from advisor.core.model.workload import Assumptions, Workload
 from advisor.core.scenario import Scenario
 
 Value = str | float | int | bool
-STALE_AFTER_DAYS = 365
-"""A price dated more than this many days before the report is flagged (as the price-age rule does)."""
+PRICE_AGE_FACT = "price_age_days"
+"""The rule fact whose threshold (in `rules/checks.toml`) says when a price is too old."""
 ALL_SYSTEMS_LABEL = "all systems"
 _PROVENANCE = frozenset(Sourced.model_fields)
 _PRICE_TOPICS = frozenset({"rental", "capex", "electricity"})
 _OWNER_ECONOMICS = frozenset({"colocation", "finance", "maintenance", "utilization"})
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A mark on an assumption: what it says to a reader, and which of AssumptionUsed's flags it is."""
+
+    label: str
+    field: str
+    """`set_by_user`, `assumption` or `stale` (HTML marks a stale price differently)."""
+
+
+FLAGS = (
+    Flag("set in scenario", "set_by_user"),
+    Flag("assumption", "assumption"),
+    Flag("price over a year old", "stale"),
+)
+"""Every flag an assumption can carry, in the order the reports list them."""
 
 
 @dataclass(frozen=True)
@@ -47,7 +67,12 @@ class AssumptionUsed:
     set_by_user: bool = False
     """The scenario sets it, replacing the catalog's value."""
     stale: bool = False
-    """A price dated more than a year before the report."""
+    """A price older than the price-age rule allows (a year, in the shipped rules)."""
+
+    @property
+    def flags(self) -> tuple[Flag, ...]:
+        """The flags that are on, in FLAGS order."""
+        return tuple(flag for flag in FLAGS if getattr(self, flag.field))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data; `values` as an object."""
@@ -64,15 +89,46 @@ class AssumptionUsed:
         }
 
 
+@dataclass(frozen=True)
+class _Ageing:
+    """The report's date and the price age past which a price is stale (None: never)."""
+
+    today: date
+    stale_after_days: float | None
+
+    def stale(self, as_of: str) -> bool:
+        if self.stale_after_days is None:
+            return False
+        return (self.today - as_of_end(as_of)).days > self.stale_after_days
+
+
+def stale_after_days(rules: Sequence[Rule]) -> float | None:
+    """The price age (days) past which a rule warns: the value its `price_age_days >` condition names."""
+    for rule in rules:
+        for leaf in leaves(rule.when):
+            if leaf.fact == PRICE_AGE_FACT and leaf.op == ">":
+                return float(leaf.value)
+    return None
+
+
 def assumptions_used(
-    scenario: Scenario, workload: Workload, catalog: Catalog, rec: Recommendation, today: date
+    scenario: Scenario,
+    workload: Workload,
+    catalog: Catalog,
+    rec: Recommendation,
+    today: date,
+    rules: Sequence[Rule],
 ) -> tuple[AssumptionUsed, ...]:
-    """Every assumption behind `rec`: the scenario's overrides first, then model, systems, economics."""
+    """Every assumption behind `rec`: the scenario's overrides first, then model, systems, economics.
+
+    A price is marked stale when it is older than the rules' price-age threshold (`stale_after_days`).
+    """
+    aged = _Ageing(today, stale_after_days(rules))
     rows = _overrides(scenario.assumptions)
     rows.append(_model_row(workload.model, scenario))
     for candidate in rec.candidates:
         system = catalog.system(candidate.system)
-        rows.extend(_system_rows(system, workload, scenario.assumptions, today))
+        rows.extend(_system_rows(system, workload, scenario.assumptions, aged))
         if candidate.estimate is not None and workload.kind != "inference":
             rows.append(
                 _mfu_row(candidate.system, candidate.estimate.mfu, candidate.estimate.mfu_basis, catalog)
@@ -81,11 +137,11 @@ def assumptions_used(
         c.estimate and not (c.estimate.mfu_basis.exact or c.estimate.mfu_basis.overridden)
         for c in rec.candidates
     ):
-        rows.append(_section_row("economics", "mfu scaling", catalog.mfu_scaling, today))
+        rows.append(_section_row("economics", "mfu scaling", catalog.mfu_scaling, aged))
     for name in type(catalog.economics).model_fields:
         section = getattr(catalog.economics, name)
         if isinstance(section, Sourced) and _economics_used(name, workload, scenario.assumptions, rec):
-            rows.append(_section_row("economics", name, section, today))
+            rows.append(_section_row("economics", name, section, aged))
     return tuple(rows)
 
 
@@ -127,14 +183,14 @@ def _model_row(model: ModelSpec, scenario: Scenario) -> AssumptionUsed:
 
 
 def _system_rows(
-    system: System, workload: Workload, assumptions: Assumptions, today: date
+    system: System, workload: Workload, assumptions: Assumptions, aged: _Ageing
 ) -> list[AssumptionUsed]:
     rows = []
     for name in type(system).model_fields:
         section = system.default_rental if name == "rental" else getattr(system, name)
         if not isinstance(section, Sourced) or not _system_section_used(name, system, workload, assumptions):
             continue
-        rows.append(_section_row(system.id, name, section, today))
+        rows.append(_section_row(system.id, name, section, aged))
     return rows
 
 
@@ -171,13 +227,13 @@ def _economics_used(name: str, workload: Workload, assumptions: Assumptions, rec
     return True
 
 
-def _section_row(subject: str, topic: str, section: Sourced, today: date) -> AssumptionUsed:
+def _section_row(subject: str, topic: str, section: Sourced, aged: _Ageing) -> AssumptionUsed:
     values = tuple(
         (key, _plain(value))
         for key, value in _fields(section)
         if key not in _PROVENANCE and key != "default" and value is not None
     )
-    stale = topic in _PRICE_TOPICS and (today - as_of_end(section.as_of)).days > STALE_AFTER_DAYS
+    stale = topic in _PRICE_TOPICS and aged.stale(section.as_of)
     return AssumptionUsed(
         subject, topic, values, section.source, section.as_of, section.note, section.assumption, stale=stale
     )

@@ -12,12 +12,11 @@ from datetime import date
 from pathlib import PurePath
 from typing import Any
 
-from advisor.core import fmt
 from advisor.core.decision.rules import Rule
 from advisor.core.model.catalog import Catalog
 from advisor.core.scenario import Scenario
 from advisor.errors import UsageError
-from advisor.report import COMPARE_FORMATS
+from advisor.present import numbers
 from advisor.report.data import REPORT_FORMAT_VERSION, ReportData, build_report
 from advisor.report.inputs import value_text
 from advisor.report.tables import COLUMNS, DASH, Column
@@ -122,9 +121,9 @@ def input_text(key: str, value: Any) -> str:
         return ", ".join(input_text(key, v) for v in value) or "none"
     if isinstance(value, int | float) and not isinstance(value, bool):
         if key.endswith("_usd"):
-            return fmt.money(value)
+            return numbers.money(value)
         if abs(value) >= 1e6:
-            return fmt.count(value)
+            return numbers.count(value)
     return value_text(value)
 
 
@@ -137,7 +136,7 @@ def change_text(value: float, base: float) -> str:
         return f"×{ratio:.3g}"
     if ratio <= 0.5:
         return f"÷{1 / ratio:.3g}"
-    return f"{'+' if ratio >= 1 else ''}{fmt.percent(ratio - 1)}"
+    return f"{'+' if ratio >= 1 else ''}{numbers.percent(ratio - 1)}"
 
 
 MATRIX_COLUMNS: tuple[Column, ...] = tuple(
@@ -243,18 +242,8 @@ def comparison_json(comp: ComparisonData) -> dict[str, Any]:
     }
 
 
-def render_comparison(comp: ComparisonData, fmt_name: str) -> str:
-    """The comparison as text in `fmt_name` (one of COMPARE_FORMATS)."""
-    if fmt_name == "md":
-        from advisor.report.compare_markdown import render_comparison_markdown
+def render_comparison_json(comp: ComparisonData) -> str:
+    """The comparison as JSON text."""
+    from advisor.report.json_report import dumps
 
-        return render_comparison_markdown(comp)
-    if fmt_name == "html":
-        from advisor.report.compare_html import render_comparison_html
-
-        return render_comparison_html(comp)
-    if fmt_name == "json":
-        from advisor.report.json_report import dumps
-
-        return dumps(comparison_json(comp))
-    raise UsageError(f"unknown comparison format {fmt_name!r}; valid: {', '.join(COMPARE_FORMATS)}")
+    return dumps(comparison_json(comp))

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from advisor.core import fmt
+from advisor.present import numbers
+from advisor.present.parts import part_label
 from advisor.report.compare import (
     MATRIX_COLUMNS,
     ComparisonData,
@@ -13,7 +14,6 @@ from advisor.report.compare import (
 from advisor.report.data import REPORT_FORMAT_VERSION
 from advisor.report.html import esc, items, notes_html, page, table
 from advisor.report.svg import Bar, stacked_bars
-from advisor.report.tables import part_label
 
 
 def _per_million(values: dict[str, float], tokens: float) -> tuple[tuple[str, float], ...]:
@@ -24,9 +24,9 @@ def _charts(comp: ComparisonData) -> list[str]:
     """One bar per scenario, its recommended system's parts: cost and energy per 1M tokens (so runs of
     different sizes compare), and time to result."""
     charts = (
-        ("Cost per 1M tokens", "cost_breakdown_usd", fmt.cents_or_dollars, True),
-        ("Time to result", "time_breakdown_hours", fmt.duration, False),
-        ("Energy per 1M tokens", "energy_breakdown_kwh", fmt.energy, True),
+        ("Cost per 1M tokens", "cost_breakdown_usd", numbers.cents_or_dollars, True),
+        ("Time to result", "time_breakdown_hours", numbers.duration, False),
+        ("Energy per 1M tokens", "energy_breakdown_kwh", numbers.energy, True),
     )
     out = []
     for title, key, text, per_million in charts:

@@ -15,7 +15,7 @@ from advisor.core.costing.results import Estimate
 from advisor.core.decision.recommendation import Candidate, Recommendation
 from advisor.core.decision.rules import Rule
 from advisor.core.model.catalog import Catalog, ModelSpec
-from advisor.core.run import run_scenario
+from advisor.core.run import ScenarioResult, run_scenario
 from advisor.core.scenario import Scenario
 from advisor.report.assumptions import AssumptionUsed, assumptions_used
 
@@ -71,14 +71,21 @@ def build_report(
     Raises AdvisorError (e.g. CatalogError for an unknown system or model id).
     """
     result = run_scenario(scenario, catalog, rules, today=today, break_evens=True)
-    rec = result.recommendation
+    used = assumptions_used(scenario, result.workload, catalog, result.recommendation, today, rules)
+    return report_from_result(result, used, today=today, version=version)
+
+
+def report_from_result(
+    result: ScenarioResult, assumptions: Sequence[AssumptionUsed], *, today: date, version: str
+) -> ReportData:
+    """The report of a scenario already run (with break-evens) and the assumptions it used."""
     return ReportData(
-        scenario=scenario,
+        scenario=result.scenario,
         model=result.workload.model,
-        recommendation=rec,
+        recommendation=result.recommendation,
         sensitivity=result.sensitivity,
         sizing=result.sizing,
-        assumptions=assumptions_used(scenario, result.workload, catalog, rec, today),
+        assumptions=tuple(assumptions),
         today=today,
         version=version,
     )

@@ -9,6 +9,8 @@ import re
 from collections.abc import Sequence
 from html import escape
 
+from advisor.present.parts import part_label
+from advisor.report.assumptions import AssumptionUsed
 from advisor.report.data import REPORT_FORMAT_VERSION, ReportData
 from advisor.report.inputs import assumption_rows, input_rows
 from advisor.report.svg import Bar, stacked_bars
@@ -19,7 +21,6 @@ from advisor.report.tables import (
     breakdown_rows,
     certainty_lines,
     comparison_rows,
-    part_label,
     range_rows,
     reason_lines,
     sizing_rows,
@@ -184,7 +185,6 @@ _BREAKDOWN_IDS = ("cost", "time", "energy")
 
 def render_html(report: ReportData) -> str:
     """The whole report as one HTML document."""
-    rec = report.recommendation
     meta = (
         f"Generated {report.today.isoformat()} by advisor {report.version} "
         f"(scenario schema {report.scenario.schema_}, report format {REPORT_FORMAT_VERSION})"
@@ -196,8 +196,16 @@ def render_html(report: ReportData) -> str:
     ]
     if report.scenario.notes.strip():
         body.append(notes_html(report.scenario.notes))
+    sections = (_recommendation, _inputs, _systems, _ranges_and_sizing, _breakdowns, _rules, _assumptions)
+    for section in sections:
+        body.extend(section(report))
+    body.append(f"<footer>advisor {esc(report.version)}, {esc(report.today.isoformat())}</footer>")
+    return page(f"Advisor report: {report.title}", report.version, body)
 
-    body.append('<section id="recommendation"><h2>Recommendation</h2><div class="answer">')
+
+def _recommendation(report: ReportData) -> list[str]:
+    rec = report.recommendation
+    body = ['<section id="recommendation"><h2>Recommendation</h2><div class="answer">']
     body.append(f'<p class="headline">{esc(rec.headline)}</p>')
     winner = rec.winner_candidate
     if winner is not None:
@@ -211,12 +219,20 @@ def render_html(report: ReportData) -> str:
     if certainty:
         body.append("<p>How sure the answer is:</p>" + items(certainty))
     body.append("</div></section>")
+    return body
 
-    body.append('<section id="inputs"><h2>Inputs</h2>')
-    body.append(table(["Input", "Value"], input_rows(report), numeric_from=2, cls="inputs") + "</section>")
 
+def _inputs(report: ReportData) -> list[str]:
+    return [
+        '<section id="inputs"><h2>Inputs</h2>',
+        table(["Input", "Value"], input_rows(report), numeric_from=2, cls="inputs") + "</section>",
+    ]
+
+
+def _systems(report: ReportData) -> list[str]:
+    rec = report.recommendation
     header, rows = comparison_rows(report)
-    body.append('<section id="systems"><h2>Comparison of all systems</h2>')
+    body = ['<section id="systems"><h2>Comparison of all systems</h2>']
     body.append(
         f'<p class="blurb">Ranked by {esc(rec.objective)}; a dash where a system could not be estimated.</p>'
     )
@@ -232,13 +248,17 @@ def render_html(report: ReportData) -> str:
             f"{esc(cand.system_name)}{reasons}</li>"
         )
     body.append("</ul></section>")
+    return body
 
+
+def _ranges_and_sizing(report: ReportData) -> list[str]:
+    body = []
     header, rows = range_rows(report)
     if rows:
         body.append('<section id="ranges"><h2>Ranges</h2>')
         body.append(
             f'<p class="blurb">{esc(RANGE_BLURB)}</p>'
-            + table(header, rows, win=rec.winner or "")
+            + table(header, rows, win=report.recommendation.winner or "")
             + "</section>"
         )
     if report.sizing:
@@ -249,18 +269,23 @@ def render_html(report: ReportData) -> str:
             f'<p class="blurb">The smallest GPU count per system that finishes within {esc(deadline)}.</p>'
         )
         body.append(table(header, rows, numeric_from=2) + "</section>")
+    return body
 
+
+def _breakdowns(report: ReportData) -> list[str]:
+    body = []
     for key, breakdown in zip(_BREAKDOWN_IDS, BREAKDOWNS, strict=True):
         header, rows = breakdown_rows(breakdown, report.estimated)
         body.append(f'<section id="{key}"><div class="keep"><h2>{esc(breakdown.title)} breakdown</h2>')
         body.append(f'<p class="blurb">{esc(breakdown.blurb)}</p>')
         body.append(f"<figure>{breakdown_chart(breakdown, report)}</figure></div>")
-        body.append(table(header, rows, win=rec.winner or "") + "</section>")
+        body.append(table(header, rows, win=report.recommendation.winner or "") + "</section>")
+    return body
 
-    body.append(
-        '<section id="warnings"><h2>Warnings</h2>' + items(rec.warnings, cls="warnings") + "</section>"
-    )
 
+def _rules(report: ReportData) -> list[str]:
+    rec = report.recommendation
+    body = ['<section id="warnings"><h2>Warnings</h2>' + items(rec.warnings, cls="warnings") + "</section>"]
     body.append('<section id="rules"><h2>Rules that fired</h2>')
     fired = [[r.id, r.system or "workload", r.effect, r.because, r.source] for r in rec.rules_fired]
     body.append(
@@ -269,28 +294,30 @@ def render_html(report: ReportData) -> str:
         else "<p>None.</p>"
     )
     body.append(f'<p class="blurb">{len(rec.rules_checked)} rule evaluations in all.</p></section>')
+    return body
 
+
+def _assumptions(report: ReportData) -> list[str]:
     header, rows = assumption_rows(report)
-    body.append('<section id="assumptions"><h2>Assumptions used</h2>')
-    body.append(
+    return [
+        '<section id="assumptions"><h2>Assumptions used</h2>',
         '<p class="blurb">Every figure behind the numbers, with its source and date. Values set in the '
-        "scenario replace the catalog's; prices over a year old are flagged.</p>"
-    )
-    body.append(_assumptions_table(header, rows) + "</section>")
-    body.append(f"<footer>advisor {esc(report.version)}, {esc(report.today.isoformat())}</footer>")
-    return page(f"Advisor report: {report.title}", report.version, body)
+        "scenario replace the catalog's; prices over a year old are flagged.</p>",
+        _assumptions_table(header, rows, report.assumptions) + "</section>",
+    ]
 
 
-def _assumptions_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """The assumptions table, with flags as tags."""
+def _assumptions_table(
+    header: Sequence[str], rows: Sequence[Sequence[str]], assumptions: Sequence[AssumptionUsed]
+) -> str:
+    """The assumptions table (`rows`, one per assumption), with each assumption's flags as tags."""
     head = "".join(f"<th>{esc(h)}</th>" for h in header)
     body = []
-    for row in rows:
-        *cells, flags = row
+    for row, assumption in zip(rows, assumptions, strict=True):
+        cells = row[:-1]
         tags = "".join(
-            f'<span class="tag{" stale" if "year" in flag else ""}">{esc(flag)}</span>'
-            for flag in flags.split(", ")
-            if flag
+            f'<span class="tag{" stale" if flag.field == "stale" else ""}">{esc(flag.label)}</span>'
+            for flag in assumption.flags
         )
         body.append("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + f"<td>{tags}</td></tr>")
     return (

@@ -127,14 +127,6 @@ def assumption_rows(report: ReportData) -> tuple[list[str], list[list[str]]]:
     header = ["Subject", "Topic", "Values", "Source", "As of", "Flags"]
     rows = []
     for a in report.assumptions:
-        flags = [
-            flag
-            for flag, on in (
-                ("set in scenario", a.set_by_user),
-                ("assumption", a.assumption),
-                ("price over a year old", a.stale),
-            )
-            if on
-        ]
-        rows.append([a.subject, a.topic, values_text(a.values), a.source, a.as_of or DASH, ", ".join(flags)])
+        flags = ", ".join(flag.label for flag in a.flags)
+        rows.append([a.subject, a.topic, values_text(a.values), a.source, a.as_of or DASH, flags])
     return header, rows

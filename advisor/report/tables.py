@@ -1,15 +1,17 @@
 """The tables every human-readable format shows, as plain text cells: one definition, so Markdown,
-HTML and the comparison carry the same numbers, formatted the same way by `advisor.core.fmt`."""
+HTML and the comparison carry the same numbers, formatted the same way by `advisor.present.numbers`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from advisor.core import fmt
 from advisor.core.analysis.uncertainty import Range
 from advisor.core.costing.results import Estimate
 from advisor.core.decision.recommendation import Candidate
+from advisor.present import numbers
+from advisor.present.parts import part_label
+from advisor.present.reasons import reason_plain
 from advisor.report.data import ReportData
 
 DASH = "—"
@@ -26,25 +28,22 @@ class Column:
     """The estimate key the raw value comes from (for the same-numbers test and the README)."""
 
 
-def price_per_gpu_hour(usd: float) -> str:
-    """$2.22 per GPU-hour, as the CLI shows it."""
-    return f"${usd:.2f}"
-
-
 COLUMNS: tuple[Column, ...] = (
-    Column("Time to train", lambda e: e.time_to_train_hours, fmt.duration, "time_to_train_hours"),
-    Column("Time to result", lambda e: e.time_to_result_hours, fmt.duration, "time_to_result_hours"),
-    Column("Cost", lambda e: e.cost_usd, fmt.money, "cost_usd"),
-    Column("$/GPU-hour", lambda e: e.price_usd_per_gpu_hour, price_per_gpu_hour, "price_usd_per_gpu_hour"),
+    Column("Time to train", lambda e: e.time_to_train_hours, numbers.duration, "time_to_train_hours"),
+    Column("Time to result", lambda e: e.time_to_result_hours, numbers.duration, "time_to_result_hours"),
+    Column("Cost", lambda e: e.cost_usd, numbers.money, "cost_usd"),
+    Column(
+        "$/GPU-hour", lambda e: e.price_usd_per_gpu_hour, numbers.price_per_gpu_hour, "price_usd_per_gpu_hour"
+    ),
     Column(
         "Per 1M tokens",
         lambda e: e.cost_per_million_tokens_usd,
-        fmt.cents_or_dollars,
+        numbers.cents_or_dollars,
         "cost_per_million_tokens_usd",
     ),
-    Column("Energy", lambda e: e.energy_kwh, fmt.energy, "energy_kwh"),
-    Column("MFU", lambda e: e.mfu, fmt.percent, "mfu"),
-    Column("Goodput", lambda e: e.goodput, fmt.percent, "goodput"),
+    Column("Energy", lambda e: e.energy_kwh, numbers.energy, "energy_kwh"),
+    Column("MFU", lambda e: e.mfu, numbers.percent, "mfu"),
+    Column("Goodput", lambda e: e.goodput, numbers.percent, "goodput"),
 )
 """Per-system figures in the comparison table (and the compare command's per-system tables)."""
 
@@ -66,7 +65,7 @@ BREAKDOWNS: tuple[Breakdown, ...] = (
         "Cost (TCO)",
         "cost_breakdown_usd",
         lambda e: e.cost_usd,
-        fmt.money,
+        numbers.money,
         "What the run costs, by part: the rental price, or for owned systems capex amortisation, cost of "
         "capital, maintenance, hosting and power.",
     ),
@@ -74,23 +73,18 @@ BREAKDOWNS: tuple[Breakdown, ...] = (
         "Time to result",
         "time_breakdown_hours",
         lambda e: e.time_to_result_hours,
-        fmt.duration,
+        numbers.duration,
         "Waiting for capacity, setting up, computing, and downtime from failures and checkpoints.",
     ),
     Breakdown(
         "Energy",
         "energy_breakdown_kwh",
         lambda e: e.energy_kwh,
-        fmt.energy,
+        numbers.energy,
         "Energy at the facility meter, by consumer: GPUs, host share, network and storage, and cooling "
         "and power losses (PUE).",
     ),
 )
-
-
-def part_label(key: str) -> str:
-    """`capex_amortisation` as `capex amortisation`."""
-    return key.replace("_", " ")
 
 
 def breakdown_parts(breakdown: Breakdown, estimates: Sequence[Estimate]) -> list[str]:
@@ -141,10 +135,10 @@ def comparison_rows(report: ReportData) -> tuple[list[str], list[list[str]]]:
 
 
 RANGE_COLUMNS: tuple[tuple[str, str, Callable[[float], str]], ...] = (
-    ("Time to result", "time_to_result_hours", fmt.duration),
-    ("Cost", "cost_usd", fmt.money),
-    ("Per 1M tokens", "cost_per_million_tokens_usd", fmt.cents_or_dollars),
-    ("Energy", "energy_kwh", fmt.energy),
+    ("Time to result", "time_to_result_hours", numbers.duration),
+    ("Cost", "cost_usd", numbers.money),
+    ("Per 1M tokens", "cost_per_million_tokens_usd", numbers.cents_or_dollars),
+    ("Energy", "energy_kwh", numbers.energy),
 )
 """Figures with a range: heading, the `EstimateRange` attribute, formatter."""
 RANGE_BLURB = (
@@ -191,8 +185,8 @@ def sizing_rows(report: ReportData) -> tuple[list[str], list[list[str]]]:
                 found.system,
                 found.reason,
                 f"{found.gpus:,}" if found.gpus else "none",
-                fmt.duration(est.time_to_result_hours) if est else DASH,
-                fmt.money(est.cost_usd) if est else DASH,
+                numbers.duration(est.time_to_result_hours) if est else DASH,
+                numbers.money(est.cost_usd) if est else DASH,
             ]
         )
     return header, rows
@@ -200,4 +194,4 @@ def sizing_rows(report: ReportData) -> tuple[list[str], list[list[str]]]:
 
 def reason_lines(candidate: Candidate) -> list[str]:
     """`kind: text` for each of a candidate's reasons."""
-    return [f"{r.kind}: {r.text}" for r in candidate.reasons]
+    return [reason_plain(r) for r in candidate.reasons]

@@ -9,7 +9,6 @@ Pure (no Textual, no files): the main screen runs both in a thread worker.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -19,7 +18,7 @@ from advisor.core.analysis.deadline import GpuCount
 from advisor.core.decision.recommendation import Candidate, Recommendation
 from advisor.core.decision.rules import Rule
 from advisor.core.model.catalog import Catalog
-from advisor.core.run import advise_scenario, run_scenario
+from advisor.core.run import ScenarioAdvice, advise_scenario, analyse_advice
 from advisor.core.scenario import Scenario
 from advisor.report.assumptions import AssumptionUsed, assumptions_used
 
@@ -37,8 +36,8 @@ class Advice:
     """Smallest GPU count per system that meets `constraints.deadline_days`; empty without a deadline."""
     assumptions: tuple[AssumptionUsed, ...]
     """Every figure behind the recommendation, with its source and date (as the reports list them)."""
-    elapsed_ms: float
-    """Wall time of the computation."""
+    computed: ScenarioAdvice
+    """The core's answer behind it (the workload and GPU counts), which the ranges start from."""
 
     @property
     def winner(self) -> Candidate | None:
@@ -58,15 +57,12 @@ def compute_advice(scenario: Scenario, catalog: Catalog, rules: Sequence[Rule], 
 
     Raises AdvisorError or ValidationError on a scenario the core rejects.
     """
-    started = time.perf_counter()
     advice = advise_scenario(scenario, catalog, rules, today=today)
     workload, recommendation, sizing = advice.workload, advice.recommendation, advice.sizing
-    used = assumptions_used(scenario, workload, catalog, recommendation, today)
-    return Advice(scenario, recommendation, sizing, used, (time.perf_counter() - started) * 1000)
+    used = assumptions_used(scenario, workload, catalog, recommendation, today, rules)
+    return Advice(scenario, recommendation, sizing, used, advice)
 
 
-def compute_analysis(
-    scenario: Scenario, catalog: Catalog, rules: Sequence[Rule], today: date
-) -> ScenarioResult:
-    """The core's full answer: recommendation, ranges, robustness, tornado and break-even points."""
-    return run_scenario(scenario, catalog, rules, today=today, break_evens=True)
+def compute_analysis(advice: Advice, catalog: Catalog, rules: Sequence[Rule], today: date) -> ScenarioResult:
+    """The ranges, robustness, tornado and break-even points of `advice` (not advised again)."""
+    return analyse_advice(advice.computed, catalog, rules, today=today, break_evens=True)

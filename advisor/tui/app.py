@@ -18,6 +18,7 @@ from advisor.core.scenario import Scenario
 from advisor.errors import AdvisorError
 from advisor.io.catalog_files import load_catalog
 from advisor.io.rule_files import load_rules
+from advisor.report.formats import REPORT_FORMATS, format_names
 from advisor.tui.answers import new_scenario
 from advisor.tui.exporting import open_scenario
 from advisor.tui.questions import QUESTIONS, SECTIONS
@@ -121,7 +122,8 @@ class AdvisorApp(App[None]):
         main = self.main
         yield SystemCommand("Save scenario", "Save the answers as a TOML file (Ctrl+S)", main.action_save)
         yield SystemCommand("Open scenario", "Open a scenario file (Ctrl+O)", main.action_open)
-        yield SystemCommand("Export report", "Markdown, HTML, JSON or TOML (Ctrl+E)", main.action_export)
+        formats = format_names(REPORT_FORMATS)
+        yield SystemCommand("Export report", f"{formats} (Ctrl+E)", main.action_export)
         yield SystemCommand(
             "New scenario", "Start again from the defaults (Ctrl+N)", self.action_new_scenario
         )

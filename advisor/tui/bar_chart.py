@@ -7,27 +7,10 @@ from collections.abc import Callable, Mapping
 from rich.table import Table
 from rich.text import Text
 
-from advisor.core import fmt
+from advisor.present import numbers
+from advisor.present.parts import part_label
 
 _EIGHTHS = " ▏▎▍▌▋▊▉"
-
-PART_LABELS = {
-    "capex_amortisation": "capex (amortised)",
-    "cost_of_capital": "cost of capital",
-    "maintenance": "maintenance",
-    "hosting": "hosting (colo)",
-    "power": "power",
-    "rental": "rental",
-    "compute": "compute",
-    "downtime": "downtime (failures)",
-    "setup": "setup",
-    "wait": "waiting for capacity",
-    "gpu": "GPU",
-    "host": "host (CPU, memory)",
-    "network_storage": "network, storage",
-    "pue_overhead": "PUE overhead",
-}
-"""Plain names of the cost, time and energy parts the core reports."""
 
 
 def bar(fraction: float, width: int) -> str:
@@ -58,9 +41,9 @@ def bar_chart(
     for name, value in parts.items():
         share = value / total if total > 0 else 0.0
         table.add_row(
-            PART_LABELS.get(name, name.replace("_", " ")),
+            part_label(name),
             Text(bar(share, width), style=style),
             show(value),
-            fmt.percent(share, 0),
+            numbers.percent(share, 0),
         )
     return table

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from advisor import __version__
 from advisor.core.decision.rules import Rule
@@ -13,9 +14,12 @@ from advisor.core.scenario import Scenario
 from advisor.errors import ScenarioError
 from advisor.io.atomic import write_atomic
 from advisor.io.scenario_files import load_scenario
+from advisor.report.formats import REPORT_FORMATS
 
-FORMAT_NAMES = {"md": "Markdown", "html": "HTML", "json": "JSON", "toml": "TOML"}
-"""Export formats by file extension (the report package's FORMATS), with their names."""
+if TYPE_CHECKING:
+    from advisor.core.run import ScenarioResult
+    from advisor.report.data import ReportData
+    from advisor.tui.advice import Advice
 
 
 def export_report(
@@ -27,12 +31,34 @@ def export_report(
     *,
     force: bool,
     today: date,
+    shown: tuple[Advice | None, ScenarioResult | None] = (None, None),
 ) -> Path:
-    """Write the report of `scenario` in `fmt` to `path` (raises AdvisorError saying what went wrong)."""
-    from advisor.report import build_report, render_report
+    """Write the report of `scenario` in `fmt` to `path` (raises AdvisorError saying what went wrong).
 
-    report = build_report(scenario, catalog, rules, today=today, version=__version__)
-    return write_atomic(path, render_report(report, fmt), force=force)
+    `shown` is the advice and analysis on screen: what of them is for `scenario` is used, not computed again.
+    """
+    report = _report(scenario, catalog, rules, today, *shown)
+    return write_atomic(path, REPORT_FORMATS[fmt].render(report), force=force)
+
+
+def _report(
+    scenario: Scenario,
+    catalog: Catalog,
+    rules: Sequence[Rule],
+    today: date,
+    advice: Advice | None,
+    analysis: ScenarioResult | None,
+) -> ReportData:
+    """The report from what is on screen for `scenario`: the advice, and the analysis if it is ready."""
+    from advisor.report.data import build_report, report_from_result
+
+    if advice is None or advice.scenario != scenario:
+        return build_report(scenario, catalog, rules, today=today, version=__version__)
+    if analysis is None or analysis.scenario != scenario:
+        from advisor.tui.advice import compute_analysis
+
+        analysis = compute_analysis(advice, catalog, rules, today)
+    return report_from_result(analysis, advice.assumptions, today=today, version=__version__)
 
 
 def open_scenario(path: Path, catalog: Catalog) -> Scenario:

@@ -31,15 +31,6 @@ class GpuCount:
     estimate: Estimate | None
     reason: str
 
-    def to_dict(self) -> dict:
-        return {
-            "system": self.system,
-            "deadline_days": self.deadline_days,
-            "gpus": self.gpus,
-            "reason": self.reason,
-            "estimate": self.estimate.to_dict() if self.estimate else None,
-        }
-
 
 def _fits_in_time(est: Estimate, deadline_days: float) -> bool:
     return est.memory.fits and est.time_to_result_hours <= deadline_days * HOURS_PER_DAY

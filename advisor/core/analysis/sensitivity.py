@@ -17,6 +17,7 @@ from datetime import date
 from typing import Any
 
 from advisor.core import fmt
+from advisor.core.analysis import SAMPLES
 from advisor.core.analysis.breakeven import BreakEven, break_evens
 from advisor.core.analysis.uncertainty import (
     EstimateRange,
@@ -188,7 +189,7 @@ def analyse(
     assumptions: Assumptions,
     today: date | None = None,
     widen: float = 1.0,
-    samples: int = 1000,
+    samples: int = SAMPLES,
     with_break_evens: bool = True,
     gpus_by_system: Mapping[str, int] | None = None,
 ) -> Sensitivity:
@@ -223,7 +224,7 @@ def sensitivity(
     systems: Sequence[str] | None = None,
     today: date | None = None,
     widen: float = 1.0,
-    samples: int = 1000,
+    samples: int = SAMPLES,
     with_break_evens: bool = True,
     gpus_by_system: Mapping[str, int] | None = None,
 ) -> tuple[Recommendation, Sensitivity]:

@@ -23,11 +23,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from advisor.core.analysis import SAMPLES
 from advisor.core.costing.results import Estimate, MfuBasis
 from advisor.core.model.catalog import Catalog
 from advisor.core.model.workload import Assumptions, Workload
 
-SAMPLES = 1000
 SEED = 20250820
 
 

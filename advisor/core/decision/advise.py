@@ -16,6 +16,7 @@ from advisor.core import fmt
 from advisor.core.costing.estimate import estimate
 from advisor.core.costing.results import Estimate, fit_message
 from advisor.core.decision.facts import candidate_facts, workload_facts
+from advisor.core.decision.headline import headline_figures, headline_sentence
 from advisor.core.decision.recommendation import Candidate, FiredRule, Reason, Recommendation
 from advisor.core.decision.rules import Rule, RuleResult, evaluate
 from advisor.core.model.catalog import Catalog, System
@@ -257,12 +258,7 @@ def _headline(winner: str | None, candidates: Sequence[Candidate], workload: Wor
         return "No system is feasible for this workload as constrained; see each system's reasons."
     est = next(c for c in candidates if c.system == winner).estimate
     assert est is not None
-    verb = "Rent" if workload.pricing == "rent" else "Buy"
-    return (
-        f"{verb} {est.gpus}x {winner}: {fmt.duration(est.time_to_train_hours)} to train, "
-        f"{fmt.money(est.cost_usd)} ({fmt.cents_or_dollars(est.cost_per_million_tokens_usd)} per 1M tokens), "
-        f"{fmt.energy(est.energy_kwh)} (best on {objective})"
-    )
+    return headline_sentence(headline_figures(est, workload.pricing), objective)
 
 
 def _relaxations(est: Estimate, blockers: set[str | None], constraints: Constraints) -> list[str]:

@@ -9,7 +9,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.widgets import Input, RadioSet
 
-from advisor.tui.exporting import FORMAT_NAMES
+from advisor.report.formats import REPORT_FORMATS
 from advisor.tui.screens.path_dialog import PathDialog
 from advisor.tui.widgets.radio_dot import RadioDot
 
@@ -35,8 +35,12 @@ class ExportDialog(PathDialog):
 
     def extra_fields(self) -> ComposeResult:
         with RadioSet(id="format"):
-            for fmt, name in FORMAT_NAMES.items():
-                yield RadioDot(f"{name} (.{fmt})", value=fmt == self.initial_format, id=f"fmt-{fmt}")
+            for fmt in REPORT_FORMATS.values():
+                yield RadioDot(
+                    f"{fmt.name} (.{fmt.extension})",
+                    value=fmt.extension == self.initial_format,
+                    id=f"fmt-{fmt.extension}",
+                )
 
     @property
     def fmt(self) -> str:
@@ -48,5 +52,5 @@ class ExportDialog(PathDialog):
         """Keep the file's extension in step with the format, if it was one of ours."""
         field = self.query_one("#path", Input)
         path = Path(field.value)
-        if path.suffix.lstrip(".") in FORMAT_NAMES:
+        if path.suffix.lstrip(".") in REPORT_FORMATS:
             field.value = str(path.with_suffix(f".{self.fmt}"))

@@ -2,32 +2,59 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
+from advisor.core.decision.rules import Rule
+from advisor.core.model.catalog import Catalog
 from advisor.core.scenario import Scenario
 from advisor.errors import AdvisorError
 from advisor.io.scenario_files import save_scenario
-from advisor.tui.exporting import FORMAT_NAMES, export_report, open_scenario
+from advisor.report.formats import REPORT_FORMATS
+from advisor.tui.exporting import export_report, open_scenario
 from advisor.tui.screens.export_dialog import ExportDialog
 from advisor.tui.screens.path_dialog import PathDialog
 
 if TYPE_CHECKING:
-    from advisor.tui.screens.main_screen import MainScreen
+    from textual.app import App
+
+    from advisor.core.run import ScenarioResult
+    from advisor.tui.advice import Advice
+
+
+class ScenarioScreen(Protocol):
+    """What the file actions need of the screen that owns the scenario (the main screen)."""
+
+    scenario: Scenario | None
+    scenario_path: Path | None
+    errors: Mapping[str, str]
+    advice: Advice | None
+    analysis: ScenarioResult | None
+    catalog: Catalog
+    rules: tuple[Rule, ...]
+
+    @property
+    def app(self) -> App[Any]: ...
+
+    def load(self, scenario: Scenario, path: Path | None) -> None: ...
+
+    def notify(self, message: str, *, title: str = ...) -> None: ...
+
 
 DEFAULT_SCENARIO_FILE = "scenario.toml"
 REPLACE_HINT = "{path} already exists: tick “Replace the file if it exists” to replace it"
 DEFAULT_REPORT_STEM = "report"
 
 
-def _not_accepted(screen: MainScreen) -> str:
+def _not_accepted(screen: ScenarioScreen) -> str:
     if not screen.errors:
         return ""
     return " (without the answers not accepted: " + ", ".join(screen.errors) + ")"
 
 
-def save(screen: MainScreen) -> None:
+def save(screen: ScenarioScreen) -> None:
     """Ctrl+S: save the answers as a scenario file."""
     start = screen.scenario_path or Path(DEFAULT_SCENARIO_FILE)
 
@@ -50,7 +77,7 @@ def save(screen: MainScreen) -> None:
     screen.app.push_screen(PathDialog("Save scenario", str(start), "Save", write, overwrite_option=True))
 
 
-def open_file(screen: MainScreen) -> None:
+def open_file(screen: ScenarioScreen) -> None:
     """Ctrl+O: open a scenario file, replacing every answer."""
     start = screen.scenario_path or Path(DEFAULT_SCENARIO_FILE)
 
@@ -66,8 +93,8 @@ def open_file(screen: MainScreen) -> None:
     screen.app.push_screen(PathDialog("Open scenario", str(start), "Open", read))
 
 
-def export(screen: MainScreen, today: date) -> None:
-    """Ctrl+E: export the current result as Markdown, HTML, JSON or TOML."""
+def export(screen: ScenarioScreen, today: date) -> None:
+    """Ctrl+E: export the current result in one of the report formats."""
     base = screen.scenario_path.with_suffix("") if screen.scenario_path else Path(DEFAULT_REPORT_STEM)
     scenario: Scenario | None = screen.scenario
     assert scenario is not None
@@ -76,12 +103,15 @@ def export(screen: MainScreen, today: date) -> None:
         if path.exists() and not overwrite:
             return REPLACE_HINT.format(path=path)
         try:
+            shown = (screen.advice, screen.analysis)
             written = export_report(
-                scenario, screen.catalog, screen.rules, fmt, path, force=overwrite, today=today
+                scenario, screen.catalog, screen.rules, fmt, path, force=overwrite, today=today, shown=shown
             )
         except AdvisorError as exc:
             return str(exc)
-        screen.notify(f"Wrote {FORMAT_NAMES[fmt]} report {written}{_not_accepted(screen)}", title="Exported")
+        screen.notify(
+            f"Wrote {REPORT_FORMATS[fmt].name} report {written}{_not_accepted(screen)}", title="Exported"
+        )
         return None
 
     screen.app.push_screen(ExportDialog(str(base) + ".md", write))

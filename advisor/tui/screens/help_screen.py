@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
 from advisor.io.paths import user_config_dir
+from advisor.report.formats import REPORT_FORMATS, format_names
 
 HELP = """\
 # advisor: which GPU system to rent or buy
@@ -45,7 +46,7 @@ stays on screen, marked **STALE**, until it is fixed.
 |---|---|
 | Ctrl+S | save the answers as a scenario file (TOML) |
 | Ctrl+O | open a scenario file (also: `advisor scenario.toml`) |
-| Ctrl+E | export the result as Markdown, HTML, JSON or TOML |
+| Ctrl+E | export the result as {formats} |
 | Ctrl+N | start again from the defaults |
 | F2 | settings: theme, default pricing, electricity price, PUE |
 | Ctrl+T | switch between the light and dark theme |
@@ -67,7 +68,8 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog help"):
-            yield Markdown(HELP.format(settings=user_config_dir() / "settings.toml"))
+            settings = user_config_dir() / "settings.toml"
+            yield Markdown(HELP.format(settings=settings, formats=format_names(REPORT_FORMATS)))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -111,6 +111,8 @@ class MainScreen(Screen[None]):
         self._refused: dict[str, Answer] = {}
         self._failure = ""
         self._generation = 0
+        self._advised_generation = -1
+        self._analysis_due = False
         self._analysis_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
@@ -163,14 +165,21 @@ class MainScreen(Screen[None]):
         if self.scenario is None:
             return
         self._generation += 1
+        self._analysis_due = False
         self._advise_in_thread(self._generation, self.scenario)
         if self._analysis_timer is not None:
             self._analysis_timer.stop()
-        self._analysis_timer = self.set_timer(ANALYSIS_DELAY_S, self._start_analysis)
+        self._analysis_timer = self.set_timer(ANALYSIS_DELAY_S, self._analysis_wanted)
+
+    def _analysis_wanted(self) -> None:
+        """The answers have been still: analyse the advice for them, now or as soon as it is ready."""
+        self._analysis_due = True
+        self._start_analysis()
 
     def _start_analysis(self) -> None:
-        assert self.scenario is not None
-        self._analyse_in_thread(self._generation, self.scenario)
+        if self._analysis_due and self._advised_generation == self._generation and self.advice is not None:
+            self._analysis_due = False
+            self._analyse_in_thread(self._generation, self.advice)
 
     @work(thread=True, exclusive=True, group="advice", exit_on_error=False)
     def _advise_in_thread(self, generation: int, scenario: Scenario) -> None:
@@ -186,11 +195,11 @@ class MainScreen(Screen[None]):
             self.post_message(self.AdviceReady(generation, advice))
 
     @work(thread=True, exclusive=True, group="analysis", exit_on_error=False)
-    def _analyse_in_thread(self, generation: int, scenario: Scenario) -> None:
-        """Ranges, robustness and break-evens off the event loop; posts the result."""
+    def _analyse_in_thread(self, generation: int, advice: Advice) -> None:
+        """Ranges, robustness and break-evens of `advice` off the event loop; posts the result."""
         worker = get_current_worker()
         try:
-            analysis = compute_analysis(scenario, self.catalog, self.rules, self.today)
+            analysis = compute_analysis(advice, self.catalog, self.rules, self.today)
         except (AdvisorError, ValueError):
             return  # the advice step reports the same problem
         if not worker.is_cancelled:
@@ -202,7 +211,9 @@ class MainScreen(Screen[None]):
             return
         self._failure = ""
         self.advice = message.advice
+        self._advised_generation = message.generation
         self._update_status()
+        self._start_analysis()
 
     @on(AnalysisReady)
     def _analysis_ready(self, message: AnalysisReady) -> None:

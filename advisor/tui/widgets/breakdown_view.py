@@ -10,7 +10,8 @@ from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from advisor.core import fmt
+from advisor.present import numbers
+from advisor.present.styles import PART_STYLES
 from advisor.tui.advice import Advice
 from advisor.tui.bar_chart import bar_chart
 from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
@@ -46,23 +47,23 @@ def breakdown_content(advice: Advice, system: str | None, bar_width: int) -> Ren
     cost = bar_chart(
         "TCO (owning)" if owning else "Cost (renting)",
         est.cost_breakdown_usd,
-        fmt.money,
+        numbers.money,
         width=bar_width,
-        style="green",
+        style=PART_STYLES["cost"],
     )
     time = bar_chart(
         "Time to result",
         _ordered(est.time_breakdown_hours, TIME_ORDER),
-        fmt.duration,
+        numbers.duration,
         width=bar_width,
-        style="cyan",
+        style=PART_STYLES["time"],
     )
     energy = bar_chart(
         f"Energy ({est.household_years:,.3g} US household-years)",
         est.energy_breakdown_kwh,
-        fmt.energy,
+        numbers.energy,
         width=bar_width,
-        style="yellow",
+        style=PART_STYLES["energy"],
     )
     return Group(title, Text(""), cost, Text(""), time, Text(""), energy)
 

@@ -18,11 +18,11 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
-from advisor.core import fmt
 from advisor.core.decision.recommendation import Candidate
+from advisor.present import numbers
+from advisor.present.reasons import reason_text
 from advisor.tui.advice import Advice
 from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
-from advisor.tui.widgets.headline import reason_text
 
 WHY_NOT_WIDTH = 48
 
@@ -61,11 +61,11 @@ COLUMNS = (
     Column("rank", "#", lambda c: c.rank or math.inf, lambda c: str(c.rank) if c.rank else "no"),
     Column("system", "system", lambda c: c.system, lambda c: c.system),
     Column("gpus", "GPUs", *_est("gpus", lambda v: f"{v:,}")),
-    Column("train", "train", *_est("time_to_train_hours", fmt.duration)),
-    Column("result", "to result", *_est("time_to_result_hours", fmt.duration)),
-    Column("cost", "cost", *_est("cost_usd", fmt.money)),
-    Column("per_m", "/1M tok", *_est("cost_per_million_tokens_usd", fmt.cents_or_dollars)),
-    Column("energy", "energy", *_est("energy_kwh", fmt.energy)),
+    Column("train", "train", *_est("time_to_train_hours", numbers.duration)),
+    Column("result", "to result", *_est("time_to_result_hours", numbers.duration)),
+    Column("cost", "cost", *_est("cost_usd", numbers.money)),
+    Column("per_m", "/1M tok", *_est("cost_per_million_tokens_usd", numbers.cents_or_dollars)),
+    Column("energy", "energy", *_est("energy_kwh", numbers.energy)),
     Column("score", "score", lambda c: c.score or math.inf, lambda c: f"{c.score:.3f}" if c.score else "–"),
     Column("why_not", "why not", why_not, lambda c: _clip(why_not(c))),
 )

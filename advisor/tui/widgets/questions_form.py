@@ -10,9 +10,9 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
-from advisor.core import fmt
 from advisor.core.model.catalog import Catalog
 from advisor.core.scenario import Scenario
+from advisor.present import numbers
 from advisor.tui.answers import CUSTOM, applicable, placeholders, read_answers, same_answer
 from advisor.tui.questions import QUESTIONS, SECTIONS
 from advisor.tui.widgets.question_row import QuestionRow
@@ -22,9 +22,9 @@ def model_choices(catalog: Catalog) -> tuple[tuple[str, str], ...]:
     """Each preset with its size (and active size for MoE), then the custom choice."""
     presets = []
     for model in sorted(catalog.models.values(), key=lambda m: (m.params_total, m.id)):
-        size = fmt.count(model.params_total)
+        size = numbers.count(model.params_total)
         if model.family == "moe":
-            size += f", {fmt.count(model.params_active)} active"
+            size += f", {numbers.count(model.params_active)} active"
         presets.append((f"{model.name} ({size})", model.id))
     return (*presets, ("Custom size", CUSTOM))
 

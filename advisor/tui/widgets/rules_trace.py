@@ -8,6 +8,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from advisor.core.decision.rules import RuleResult
+from advisor.present.styles import FAILED, PASSED
 from advisor.tui.advice import Advice
 from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
 
@@ -23,7 +24,7 @@ def _grouped(results: tuple[RuleResult, ...]) -> list[list[RuleResult]]:
 def _rule_label(group: list[RuleResult]) -> Text:
     rule = group[0].rule
     fired_on = [r.system or "workload" for r in group if r.fired]
-    status = (f"  fired: {', '.join(fired_on)}", "green") if fired_on else ("  not fired", "dim")
+    status = (f"  fired: {', '.join(fired_on)}", PASSED) if fired_on else ("  not fired", "dim")
     return Text.assemble(("✓ " if fired_on else "· "), (rule.id, "bold"), f"  {rule.title}", status)
 
 
@@ -64,13 +65,13 @@ class RulesTrace(DrawnWhenShown, Tree[str]):
 
     def _add_result(self, node: TreeNode[str], result: RuleResult, expanded: set[str]) -> None:
         key = f"{result.rule.id}/{result.system}"
-        verdict = ("fired", "green") if result.fired else ("not fired", "dim")
+        verdict = ("fired", PASSED) if result.fired else ("not fired", "dim")
         label = Text.assemble(verdict, f" for {result.system or 'the workload'}")
         if result.fired:
             label.append(f": {result.because}")
         child = node.add(label, data=key, expand=key in expanded)
         for condition in result.conditions:
-            style = "green" if condition.passed else "red"
+            style = PASSED if condition.passed else FAILED
             child.add_leaf(Text(condition.describe(), style=style))
 
     def _walk(self, node: TreeNode[str]) -> list[TreeNode[str]]:

@@ -13,8 +13,8 @@ from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from advisor.core import fmt
 from advisor.core.model.units import format_si
+from advisor.present import numbers
 from advisor.tui.bar_chart import bar
 from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
 
@@ -31,8 +31,8 @@ def _ranges(analysis: ScenarioResult) -> list[Text]:
         lines.append(
             Text.assemble(
                 (f"{system:<12}", "bold"),
-                f" {fmt.money(c.p10)}–{fmt.money(c.p90)} · {fmt.duration_span(t.p10, t.p90)} · ",
-                fmt.energy_span(e.p10, e.p90),
+                f" {numbers.money(c.p10)}–{numbers.money(c.p90)} · {numbers.duration_span(t.p10, t.p90)} · ",
+                numbers.energy_span(e.p10, e.p90),
             )
         )
     return lines
@@ -54,7 +54,7 @@ def _tornado(analysis: ScenarioResult) -> Table | None:
         table.add_row(
             f"{item.input} {format_si(item.low)}–{format_si(item.high)}",
             Text(bar(item.cost_swing / widest, TORNADO_WIDTH), style="magenta"),
-            f"{fmt.money(item.cost_at_low)} → {fmt.money(item.cost_at_high)}",
+            f"{numbers.money(item.cost_at_low)} → {numbers.money(item.cost_at_high)}",
         )
     return table
 

@@ -10,7 +10,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
-from advisor.core import fmt
+from advisor.present import numbers
 from advisor.tui.advice import Advice
 from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
 
@@ -68,8 +68,8 @@ class SizingView(DrawnWhenShown, Vertical):
             table.add_row(
                 found.system,
                 f"{found.gpus:,}" if found.gpus else "none",
-                fmt.duration(est.time_to_result_hours) if ok and est else "–",
-                fmt.money(est.cost_usd) if ok and est else "–",
+                numbers.duration(est.time_to_result_hours) if ok and est else "–",
+                numbers.money(est.cost_usd) if ok and est else "–",
                 found.reason,
                 key=found.system,
             )

@@ -9,9 +9,10 @@ from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from advisor.present.reasons import reason_text
+from advisor.present.styles import REASON_STYLES
 from advisor.tui.advice import Advice
 from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
-from advisor.tui.widgets.headline import reason_text
 
 
 def _heading(text: str) -> Text:
@@ -38,7 +39,8 @@ def why_content(advice: Advice) -> RenderableType:
         )
     if rec.warnings:
         parts.append(_heading("Warnings"))
-        parts.extend(Text.assemble("  ", ("warn", "yellow"), " ", warning) for warning in rec.warnings)
+        warn = ("warn", REASON_STYLES["warn"])
+        parts.extend(Text.assemble("  ", warn, " ", warning) for warning in rec.warnings)
     if rec.what_would_change:
         parts.append(_heading("What would change the answer"))
         parts.extend(Text(f"  {line}") for line in rec.what_would_change)

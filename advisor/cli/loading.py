@@ -1,0 +1,57 @@
+"""What every subcommand shares: the catalog, the rules and the scenario from the flags, and JSON output."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from advisor.cli.args import scenario_data_from_args
+
+
+def load_catalog(args: argparse.Namespace) -> Any:
+    """The shipped catalog with `--catalog DIR` on top; load warnings go to stderr."""
+    from advisor.io.catalog_files import load_catalog as _load
+
+    catalog = _load(user_dir=args.catalog) if getattr(args, "catalog", None) else _load()
+    for warning in catalog.load_warnings:
+        print(f"advisor: warning: {warning}", file=sys.stderr)
+    return catalog
+
+
+def load_rules(args: argparse.Namespace, catalog: Any) -> Any:
+    """The rule set (`--rules DIR` or the shipped one), checked against the catalog's system ids."""
+    from advisor.core.decision.rules import check_systems
+    from advisor.io.rule_files import load_rules as _load
+
+    rules = _load(getattr(args, "rules", None))
+    check_systems(rules, catalog.systems)
+    return rules
+
+
+def scenario_from_args(args: argparse.Namespace, catalog: Any, *, system: str | None = None) -> Any:
+    """The scenario given by a file and/or flags, with every id checked against the catalog."""
+    from advisor.io.scenario_files import scenario_from_data
+
+    base = None
+    if getattr(args, "scenario", None):
+        from advisor.io.scenario_files import load_scenario
+
+        base = load_scenario(args.scenario, catalog).to_data()
+    data = scenario_data_from_args(args, base, system=system)
+    scenario = scenario_from_data(data, args.scenario or "command line")
+    scenario.check_ids(catalog)
+    return scenario
+
+
+def print_json(data: Any) -> None:
+    """`data` as indented JSON on stdout (tuples and sets as lists; NaN refused)."""
+    json.dump(data, sys.stdout, indent=2, allow_nan=False, default=_json_default)
+    sys.stdout.write("\n")
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, tuple | set | frozenset):
+        return list(value)
+    raise TypeError(f"not JSON serialisable: {type(value).__name__}")

@@ -1,0 +1,47 @@
+"""The recommended run's headline figures as text: one composition for `Recommendation.headline`
+(plain, in the core) and the app's styled headline (`advisor.present.headline`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from advisor.core import fmt
+from advisor.core.costing.results import Estimate
+
+
+@dataclass(frozen=True)
+class HeadlineFigures:
+    """What to do and what it costs: `Rent`, 8 GPUs of `h100`, and its time, cost and energy as text."""
+
+    verb: Literal["Rent", "Buy"]
+    gpus: int
+    system: str
+    train: str
+    """Time to train, e.g. `37.5 days`."""
+    cost: str
+    per_million_tokens: str
+    """Cost per million tokens, e.g. `54.2¢`."""
+    energy: str
+
+
+def headline_figures(est: Estimate, pricing: str) -> HeadlineFigures:
+    """The figures of `est` (the recommended system's estimate) as the headlines show them."""
+    return HeadlineFigures(
+        verb="Rent" if pricing == "rent" else "Buy",
+        gpus=est.gpus,
+        system=est.system,
+        train=fmt.duration(est.time_to_train_hours),
+        cost=fmt.money(est.cost_usd),
+        per_million_tokens=fmt.cents_or_dollars(est.cost_per_million_tokens_usd),
+        energy=fmt.energy(est.energy_kwh),
+    )
+
+
+def headline_sentence(figures: HeadlineFigures, objective: str) -> str:
+    """`Rent 8x h100: 5.2 days to train, $12.3k (54.2¢ per 1M tokens), 850 kWh (best on cost)`."""
+    f = figures
+    return (
+        f"{f.verb} {f.gpus}x {f.system}: {f.train} to train, "
+        f"{f.cost} ({f.per_million_tokens} per 1M tokens), {f.energy} (best on {objective})"
+    )

@@ -1,0 +1,93 @@
+"""The app's headline, line by line: the recommended run and its figures (composed once, with the
+core's `Recommendation.headline`, by `headline_figures`), its range, why it won and its top reasons."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from advisor.core.analysis.sensitivity import Sensitivity
+from advisor.core.decision.headline import headline_figures
+from advisor.core.decision.recommendation import Candidate, Reason, Recommendation
+from advisor.core.scenario import Scenario
+from advisor.present import numbers
+from advisor.present.reasons import reason_text
+from advisor.present.styles import EMPHASIS, FAILED, PENDING, REASON_ORDER, STALE_STYLE
+
+TOP_REASONS = 1
+"""How many of the winner's reasons the headline shows."""
+COMPUTING_RANGES = Text("ranges: computing…", style=PENDING)
+
+
+def stale_line(status: str) -> Text:
+    """` STALE  why` over a result that no longer matches the answers."""
+    return Text.assemble((" STALE ", STALE_STYLE), " ", status)
+
+
+def figure_lines(winner: Candidate, scenario: Scenario) -> list[Text]:
+    """`Rent 8× h100  5.2 days to train · $12.3k · 54.2¢/1M tokens`, then energy and time to result."""
+    est = winner.estimate
+    assert est is not None
+    f = headline_figures(est, scenario.workload.pricing)
+    return [
+        Text.assemble(
+            (f"{f.verb} {f.gpus:,}× {winner.system}", "bold reverse"),
+            " ",
+            (f.train, EMPHASIS),
+            " to train · ",
+            (f.cost, EMPHASIS),
+            " · ",
+            (f.per_million_tokens, EMPHASIS),
+            "/1M tokens",
+        ),
+        Text.assemble(
+            (f.energy, EMPHASIS),
+            f" = {est.household_years:,.3g} household-years · ",
+            f"{numbers.duration(est.time_to_result_hours)} to result incl. wait",
+        ),
+    ]
+
+
+def range_line(sens: Sensitivity, system: str) -> Text | None:
+    """`P10–P90 $1.2M–$1.5M · 30.1–35.2 days · wins 94% of samples` for `system`, if it has ranges."""
+    found = sens.ranges.get(system)
+    if found is None:
+        return None
+    cost, time = found.cost_usd, found.time_to_result_hours
+    text = Text.assemble(
+        ("P10–P90 ", PENDING),
+        f"{numbers.money(cost.p10)}–{numbers.money(cost.p90)}",
+        " · ",
+        numbers.duration_span(time.p10, time.p90),
+    )
+    if sens.robustness is not None:
+        text.append(f" · wins {numbers.percent(sens.robustness.share, 0)} of samples", style=PENDING)
+    return text
+
+
+def ranking_line(rec: Recommendation) -> Text:
+    """Why it won: the ranking's margin over the runner-up (the scores `advise` gave)."""
+    feasible = [c for c in rec.candidates if c.feasible]
+    text = Text(f"• best on {rec.objective} of {len(feasible)} feasible")
+    if len(feasible) > 1 and feasible[0].score and feasible[1].score:
+        behind = feasible[1].score / feasible[0].score - 1
+        text.append(f"; {feasible[1].system} next, {numbers.percent(behind)} behind")
+    return text
+
+
+def top_reasons(winner: Candidate) -> list[Reason]:
+    """The winner's rule reasons that explain it best: preferences, penalties, warnings, then notes."""
+    return sorted(winner.reasons, key=lambda r: REASON_ORDER.get(r.kind, 9))[:TOP_REASONS]
+
+
+def reason_lines(winner: Candidate) -> list[Text]:
+    """`• prefer 0.1 ...` for each of the winner's top reasons."""
+    return [Text.assemble("• ", reason_text(r)) for r in top_reasons(winner)]
+
+
+def no_winner_lines(rec: Recommendation, sized_elsewhere: bool) -> list[Text]:
+    """Nothing is feasible: the core's headline, a pointer to Sizing, and what would change it."""
+    lines = [Text(rec.headline, style=f"bold {FAILED}")]
+    if sized_elsewhere:
+        lines.append(Text("Sizing lists GPU counts that meet the deadline."))
+    lines.extend(Text(f"• {line}") for line in rec.what_would_change[:2])
+    return lines

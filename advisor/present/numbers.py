@@ -1,0 +1,65 @@
+"""Number formats for people, in one place for the CLI, the app and the reports: the core's own
+(`advisor.core.fmt`, which its messages use) and the ranges and input values only the surfaces show."""
+
+from __future__ import annotations
+
+from advisor.core.fmt import cents_or_dollars, count, duration, energy, money, percent
+
+__all__ = [
+    "cents_or_dollars",
+    "count",
+    "duration",
+    "duration_span",
+    "energy",
+    "energy_span",
+    "input_value",
+    "money",
+    "money_span",
+    "percent",
+    "price_per_gpu_hour",
+]
+
+
+def price_per_gpu_hour(usd: float) -> str:
+    """$2.22 (per GPU-hour)."""
+    return f"${usd:.2f}"
+
+
+def duration_span(low_hours: float, high_hours: float) -> str:
+    """`3.8–4.2 days`: both ends in the unit of the larger one."""
+    if high_hours < 1:
+        return f"{low_hours * 60:.0f}–{high_hours * 60:.0f} min"
+    if high_hours < 48:
+        return f"{low_hours:.1f}–{high_hours:.1f} h"
+    if high_hours < 730 * 24:
+        return f"{low_hours / 24:.1f}–{high_hours / 24:.1f} days"
+    return f"{low_hours / 8760:.1f}–{high_hours / 8760:.1f} years"
+
+
+def money_span(low: float, high: float) -> str:
+    """`$1.52k–$2.1k`, `$2.32M–$2.72M`: both ends at the scale of the larger one."""
+    for factor, suffix in ((1e9, "B"), (1e6, "M"), (1e3, "k")):
+        if high >= factor:
+            return f"${low / factor:.3g}{suffix}–${high / factor:.3g}{suffix}"
+    return f"${low:,.2f}–${high:,.2f}"
+
+
+def energy_span(low_kwh: float, high_kwh: float) -> str:
+    """`1.22–1.51 MWh`."""
+    for factor, unit in ((1e6, "GWh"), (1e3, "MWh")):
+        if high_kwh >= factor:
+            return f"{low_kwh / factor:.3g}–{high_kwh / factor:.3g} {unit}"
+    return f"{low_kwh:.3g}–{high_kwh:.3g} kWh"
+
+
+def input_value(name: str, value: float) -> str:
+    """An uncertain input's value in its own unit: MFU and goodput as %, prices and capex in dollars."""
+    if name in ("mfu", "goodput"):
+        return percent(value)
+    if name == "price":
+        return f"${value:.2f}/GPU-h"
+    if name == "capex":
+        return money(value)
+    if name == "electricity":
+        return f"{value * 100:.2f}¢/kWh"
+    return f"{value:.3g}"

@@ -1,0 +1,40 @@
+"""A reason line: `prefer 0.1  H200's 141 GB ...`, its kind marked in the kind's style.
+
+Rich is imported by the styled forms only, so the reports (plain text) never load it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from advisor.core.decision.recommendation import Reason
+from advisor.present.styles import REASON_STYLES
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+
+def reason_label(reason: Reason) -> str:
+    """`prefer 0.1`, or `warn` when the reason has no weight."""
+    weight = f" {reason.weight:g}" if reason.weight else ""
+    return f"{reason.kind}{weight}"
+
+
+def reason_text(reason: Reason) -> Text:
+    """The reason as Rich text (the app)."""
+    from rich.text import Text
+
+    return Text.assemble((reason_label(reason), REASON_STYLES.get(reason.kind, "")), " ", reason.text)
+
+
+def reason_markup(reason: Reason) -> str:
+    """The reason as console markup, its text escaped (the CLI)."""
+    from rich.markup import escape
+
+    style = REASON_STYLES.get(reason.kind, "")
+    return f"[{style}]{reason_label(reason)}[/] {escape(reason.text)}"
+
+
+def reason_plain(reason: Reason) -> str:
+    """`prefer: H200's 141 GB ...`: the kind and the text, unstyled (the reports)."""
+    return f"{reason.kind}: {reason.text}"
