@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.core.costing.cost import capital_recovery_factor, ownership_cost_per_gpu_hour
+from advisor.core.costing.cost import (
+    CostPart,
+    capital_recovery_factor,
+    ownership_cost_per_gpu_hour,
+    run_cost_usd,
+)
 from advisor.core.costing.estimate import estimate
 from advisor.core.model.flops import custom_model, infer_architecture, training_flops_per_token
 from advisor.core.model.workload import Assumptions, Workload
@@ -28,11 +33,34 @@ def test_ownership_cost_parts_add_up():
         electricity_usd_per_kwh=0.1,
         colocation_usd_per_kw_month=73,
     )
-    assert hourly.parts["capex_amortisation"] == pytest.approx(1.0)
-    assert hourly.parts["cost_of_capital"] == pytest.approx(0.0)
-    assert hourly.parts["power"] == pytest.approx(0.15)
-    assert hourly.parts["hosting"] == pytest.approx(0.1)
+    parts = hourly.usd_per_gpu_hour()
+    assert parts["capex_amortisation"] == pytest.approx(1.0)
+    assert parts["cost_of_capital"] == pytest.approx(0.0)
+    assert parts["power"] == pytest.approx(0.15)
+    assert parts["hosting"] == pytest.approx(0.1)
     assert hourly.total == pytest.approx(1.25)
+    drivers = {part.name: (part.driver, part.paid_by) for part in hourly.parts}
+    assert drivers == {
+        "capex_amortisation": ("capex", "paid"),
+        "cost_of_capital": ("capex", "paid"),
+        "maintenance": ("capex", "paid"),
+        "hosting": ("hosting", "paid"),
+        "power": ("energy", "running"),
+    }
+
+
+def test_run_cost_scales_each_part_by_its_driver_and_its_gpus():
+    parts = (
+        CostPart("capex_amortisation", 1.0, "capex", "paid"),
+        CostPart("hosting", 0.5, "hosting", "paid"),
+        CostPart("power", 0.25, "energy", "running"),
+    )
+    usd = run_cost_usd(parts, 10.0, gpus_running=8, gpus_paid=72, scale={"capex": 2.0, "energy": 3.0})
+    assert usd == {
+        "capex_amortisation": 1.0 * 2 * 10 * 72,
+        "hosting": 0.5 * 10 * 72,
+        "power": 0.25 * 3 * 10 * 8,
+    }
 
 
 def test_lower_utilization_raises_fixed_costs_only():
@@ -48,8 +76,9 @@ def test_lower_utilization_raises_fixed_costs_only():
     )
     full = ownership_cost_per_gpu_hour(utilization=1.0, **args)
     half = ownership_cost_per_gpu_hour(utilization=0.5, **args)
-    assert half.parts["capex_amortisation"] == pytest.approx(2 * full.parts["capex_amortisation"])
-    assert half.parts["power"] == pytest.approx(full.parts["power"])
+    half_parts, full_parts = half.usd_per_gpu_hour(), full.usd_per_gpu_hour()
+    assert half_parts["capex_amortisation"] == pytest.approx(2 * full_parts["capex_amortisation"])
+    assert half_parts["power"] == pytest.approx(full_parts["power"])
 
 
 def test_rent_is_price_times_gpu_hours(catalog):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 
 import pytest
@@ -9,12 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from advisor.core.analysis.sensitivity import sensitivity
-from advisor.core.analysis.uncertainty import estimate_range, input_spreads
+from advisor.core.analysis.uncertainty import estimate_range, input_spreads, sampled_outputs
 from advisor.core.costing.estimate import estimate
 from advisor.core.decision.advise import advise
 from advisor.core.model.workload import Assumptions, Constraints, Workload
 from advisor.io.rule_files import load_rules
 from tests.conftest import shipped_catalog
+from tests.test_properties import workloads as random_workloads
 
 CATALOG = shipped_catalog()
 RULES = load_rules()
@@ -60,6 +62,48 @@ def test_more_uncertainty_never_narrows_a_range(case, widen_a, extra):
     for name in OUTPUTS:
         a, b = getattr(narrow, name), getattr(wide, name)
         assert b.low <= a.low * (1 + 1e-9) and b.high >= a.high * (1 - 1e-9)
+
+
+@st.composite
+def any_cases(draw):
+    """`cases()`, or any random valid training workload (custom models, every precision and software)."""
+    if draw(st.booleans()):
+        return draw(cases())
+    return draw(random_workloads()), draw(st.sampled_from(sorted(CATALOG.systems)))
+
+
+def _at_expected_inputs(est, workload, assumptions=None):
+    """(time to result, cost, kWh) as the ranges' arithmetic computes them with every input expected."""
+    spreads = input_spreads(est, workload, CATALOG, assumptions or Assumptions())
+    expected = {name: spread.expected for name, spread in spreads.items()}
+    return sampled_outputs(est, spreads, [expected])[0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(any_cases(), st.one_of(st.none(), st.floats(min_value=1.0, max_value=2.0)))
+def test_range_arithmetic_at_the_expected_inputs_is_the_estimate(case, pue):
+    # The ranges recompute time, cost and energy from the estimate's typed parts; at the expected inputs
+    # they must give the estimate back, so a part added to one side and not the other fails here.
+    workload, system = case
+    assumptions = Assumptions(pue=pue)
+    est = estimate(workload, system, CATALOG, assumptions)
+    hours, cost, kwh = _at_expected_inputs(est, workload, assumptions)
+    assert hours == pytest.approx(est.time_to_result_hours, rel=1e-12)
+    assert cost == pytest.approx(est.cost_usd, rel=1e-12)
+    assert kwh == pytest.approx(est.energy_kwh, rel=1e-12)
+    assert sum(est.cost_breakdown_usd.values()) == est.cost_usd
+    assert [part.name for part in est.cost_parts] == list(est.price_breakdown_usd_per_gpu_hour)
+    assert [part.name for part in est.power_parts] == list(est.power_breakdown_w)
+
+
+@pytest.mark.parametrize("pricing", ["rent", "own"])
+def test_a_cost_part_dropped_from_the_ranges_shows(pricing):
+    # The check above can fail: the ranges computed without one of the estimate's parts disagree with it.
+    w = Workload(model=CATALOG.model("llama3-70b"), tokens=1e12, gpus=64, precision="fp8", pricing=pricing)
+    est = estimate(w, "h100", CATALOG)
+    for index in range(len(est.cost_parts)):
+        dropped = replace(est, cost_parts=est.cost_parts[:index] + est.cost_parts[index + 1 :])
+        assert _at_expected_inputs(dropped, w)[1] != pytest.approx(est.cost_usd, rel=1e-12)
 
 
 def test_user_set_values_carry_no_spread():

@@ -12,7 +12,8 @@ Two ranges are reported for time, cost and energy: `low`/`high`, every input at 
 unfavourable end of its range (outputs are monotone in every input, so these bound all combinations),
 and `p10`/`p90` from sampling each input from a triangular distribution (low, expected, high) with a
 fixed seed. Both are computed from the expected estimate with the model's own arithmetic (time ∝
-1 / (MFU × goodput); cost = price × GPU-hours; energy ∝ PUE × GPU-hours), so no estimate is re-run.
+1 / (MFU × goodput); cost and energy from the estimate's typed cost and power parts through the same
+functions `estimate()` uses), so no estimate is re-run.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from advisor.core.costing.cost import CostDriver, run_cost_usd
+from advisor.core.costing.energy import run_energy_kwh
 from advisor.core.costing.results import Estimate
 from advisor.core.model.catalog import Catalog
 from advisor.core.model.workload import Assumptions, Workload
@@ -163,58 +166,30 @@ def input_spreads(
     return spreads
 
 
-@dataclass(frozen=True)
-class _Parts:
-    """What the estimate's arithmetic needs to be recomputed under other inputs."""
-
-    compute_hours: float
-    setup_hours: float
-    wait_hours: float
-    gpus: int
-    tokens: float
-    price_parts: Mapping[str, float]
-    it_w: float
-    paid_ratio: float
-
-    @classmethod
-    def of(cls, est: Estimate) -> _Parts:
-        parts = est.power_breakdown_w
-        hours = est.time_breakdown_hours
-        return cls(
-            hours["compute"],
-            hours["setup"],
-            hours["wait"],
-            est.gpus,
-            est.tokens,
-            est.price_breakdown_usd_per_gpu_hour,
-            parts["gpu"] + parts["host"] + parts["network_storage"],
-            est.gpus_paid / est.gpus,
-        )
-
-
 def _outputs(
-    est: Estimate, parts: _Parts, values: Mapping[str, float], spreads: Mapping[str, Spread]
+    est: Estimate, values: Mapping[str, float], spreads: Mapping[str, Spread]
 ) -> tuple[float, float, float]:
-    """(time to result hours, cost, kWh) with `values` in place of the expected inputs."""
+    """(time to result hours, cost, kWh) with `values` in place of the expected inputs.
+
+    Time is recomputed from the estimate's hours; cost and energy go through the same functions as
+    `estimate()` (`run_cost_usd`, `run_energy_kwh`) with each cost driver scaled by its inputs' ratios.
+    """
 
     def ratio(name: str) -> float:
         return values[name] / spreads[name].expected if name in spreads else 1.0
 
-    compute = parts.compute_hours / ratio("mfu")
+    hours = est.time_breakdown_hours
+    compute = hours["compute"] / ratio("mfu")
     run = compute / (values["goodput"] if "goodput" in spreads else est.goodput)
-    billed = run + parts.setup_hours
-    gpu_hours = billed * parts.gpus
+    billed = run + hours["setup"]
+    scale: dict[CostDriver, float] = {
+        "rental": ratio("price"),
+        "capex": ratio("capex"),
+        "energy": ratio("pue") * ratio("electricity"),
+    }
+    cost = sum(run_cost_usd(est.cost_parts, billed, est.gpus, est.gpus_paid, scale).values())
     pue = values["pue"] if "pue" in spreads else None
-    pue_ratio = ratio("pue")
-    if "rental" in parts.price_parts:
-        price = parts.price_parts["rental"] * ratio("price")
-    else:
-        p = parts.price_parts
-        capex_parts = p["capex_amortisation"] + p["cost_of_capital"] + p["maintenance"]
-        owned = (capex_parts * ratio("capex") + p["hosting"]) * parts.paid_ratio
-        price = owned + p["power"] * pue_ratio * ratio("electricity")
-    watts = est.power_w_per_gpu_all_in if pue is None else parts.it_w * pue
-    return parts.wait_hours + billed, price * gpu_hours, watts * gpu_hours / 1000.0
+    return hours["wait"] + billed, cost, run_energy_kwh(est.power_parts, billed, est.gpus, pue)
 
 
 def _corner(spreads: Mapping[str, Spread], favourable: bool) -> dict[str, float]:
@@ -240,12 +215,11 @@ def estimate_range(
     est: Estimate, spreads: Mapping[str, Spread], samples: Sequence[Mapping[str, float]] | None = None
 ) -> EstimateRange:
     """Interval bounds and sampled P10-P90 of time, cost and energy for one estimate."""
-    parts = _Parts.of(est)
     expected = (est.time_to_result_hours, est.cost_usd, est.energy_kwh)
-    good = _outputs(est, parts, _corner(spreads, True), spreads)
-    bad = _outputs(est, parts, _corner(spreads, False), spreads)
+    good = _outputs(est, _corner(spreads, True), spreads)
+    bad = _outputs(est, _corner(spreads, False), spreads)
     draws = samples if samples is not None else sample_inputs({est.system: spreads})[est.system]
-    sampled = [_outputs(est, parts, values, spreads) for values in draws]
+    sampled = [_outputs(est, values, spreads) for values in draws]
 
     def make(i: int) -> Range:
         column = [s[i] for s in sampled]
@@ -291,5 +265,4 @@ def sampled_outputs(
     est: Estimate, spreads: Mapping[str, Spread], draws: Sequence[Mapping[str, float]]
 ) -> list[tuple[float, float, float]]:
     """(time, cost, kWh) for each joint draw (used to test whether the winner holds)."""
-    parts = _Parts.of(est)
-    return [_outputs(est, parts, values, spreads) for values in draws]
+    return [_outputs(est, values, spreads) for values in draws]
