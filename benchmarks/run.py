@@ -67,6 +67,7 @@ def main() -> None:
     compile_bytecode()
     from advisor.core.costing.estimate import estimate
     from advisor.core.decision.advise import advise
+    from advisor.core.decision.request import AdviceRequest
     from advisor.core.model.workload import Workload
     from advisor.core.scenario import Scenario
     from advisor.io.catalog_files import load_catalog
@@ -84,7 +85,9 @@ def main() -> None:
     rows.append(
         (
             "advise() over all systems",
-            median_seconds(lambda: advise(workload, catalog, rules, today=today), runs=200, warmup=5),
+            median_seconds(
+                lambda: advise(AdviceRequest(workload, catalog, rules, today=today)), runs=200, warmup=5
+            ),
             0.002,
         )
     )

@@ -13,6 +13,7 @@ from advisor.core.analysis.sensitivity import sensitivity
 from advisor.core.analysis.uncertainty import estimate_range, input_spreads, sampled_outputs
 from advisor.core.costing.estimate import estimate
 from advisor.core.decision.advise import advise
+from advisor.core.decision.request import AdviceRequest
 from advisor.core.model.workload import Assumptions, Constraints, Workload
 from advisor.io.rule_files import load_rules
 from tests.conftest import shipped_catalog
@@ -135,9 +136,10 @@ SCENARIOS = [
 def _run(spec, constraints, assumptions=None):
     spec = dict(spec)
     workload = Workload(model=CATALOG.model(spec.pop("model")), **spec)
-    return workload, sensitivity(
-        workload, CATALOG, RULES, constraints=constraints, assumptions=assumptions, today=TODAY, samples=400
+    request = AdviceRequest(
+        workload, CATALOG, RULES, constraints, assumptions=assumptions or Assumptions(), today=TODAY
     )
+    return workload, sensitivity(request, samples=400)
 
 
 def _with(assumptions: Assumptions, name: str, system: str, value: float) -> Assumptions:
@@ -158,27 +160,14 @@ def test_break_even_points_fed_back_flip_the_winner(spec, constraints):
             continue
         # Just beyond the threshold (in the direction away from the current value) the answer flips ...
         beyond = item.threshold * (1.01 if item.threshold > item.current else 0.99)
-        flipped = advise(
-            workload,
-            CATALOG,
-            RULES,
-            constraints=constraints,
-            assumptions=_with(Assumptions(), item.input, item.system, beyond),
-            today=TODAY,
-            systems=[rec.winner, sens.runner_up],
+        pair = AdviceRequest(
+            workload, CATALOG, RULES, constraints, today=TODAY, systems=[rec.winner, sens.runner_up]
         )
+        flipped = advise(replace(pair, assumptions=_with(Assumptions(), item.input, item.system, beyond)))
         assert flipped.winner != rec.winner, item.sentence
         # ... and just short of it, it does not.
         short = item.threshold * (0.99 if item.threshold > item.current else 1.01)
-        kept = advise(
-            workload,
-            CATALOG,
-            RULES,
-            constraints=constraints,
-            assumptions=_with(Assumptions(), item.input, item.system, short),
-            today=TODAY,
-            systems=[rec.winner, sens.runner_up],
-        )
+        kept = advise(replace(pair, assumptions=_with(Assumptions(), item.input, item.system, short)))
         assert kept.winner == rec.winner, item.sentence
         checked += 1
     assert checked >= 2
@@ -203,16 +192,10 @@ def test_tornado_is_sorted_by_swing_and_names_the_inputs():
 # per TCO dollar". The speed-for-price line states the bar and where the estimate stands.
 def test_speed_for_price_line_for_gb200_against_h100():
     w = Workload(model=CATALOG.model("llama3-70b"), tokens=15e12, gpus=2016, precision="fp8", pricing="own")
-    _rec, sens = sensitivity(
-        w,
-        CATALOG,
-        RULES,
-        constraints=Constraints(risk="early-adopter"),
-        today=TODAY,
-        systems=["h100", "gb200-nvl72"],
-        with_break_evens=False,
-        samples=200,
+    request = AdviceRequest(
+        w, CATALOG, RULES, Constraints(risk="early-adopter"), today=TODAY, systems=["h100", "gb200-nvl72"]
     )
+    _rec, sens = sensitivity(request, with_break_evens=False, samples=200)
     (line,) = sens.speed_for_price
     assert line.startswith("gb200-nvl72 costs 1.5") and "h100" in line and "wins per dollar" in line
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date
 from typing import Any
 
 from advisor.core import fmt
@@ -28,9 +27,7 @@ from advisor.core.analysis.uncertainty import (
 )
 from advisor.core.decision.advise import advise, objective_metric
 from advisor.core.decision.recommendation import Recommendation
-from advisor.core.decision.rules import Rule
-from advisor.core.model.catalog import Catalog
-from advisor.core.model.workload import Assumptions, Constraints, Objective, Workload
+from advisor.core.decision.request import AdviceRequest
 
 ROBUST = 0.9
 LIKELY = 0.6
@@ -181,21 +178,17 @@ def speed_for_price(rec: Recommendation) -> tuple[str, ...]:
 
 def analyse(
     rec: Recommendation,
-    workload: Workload,
-    catalog: Catalog,
-    rules: Sequence[Rule],
+    request: AdviceRequest,
     *,
-    assumptions: Assumptions,
-    today: date | None = None,
     widen: float = 1.0,
     samples: int = 1000,
     with_break_evens: bool = True,
-    gpus_by_system: Mapping[str, int] | None = None,
 ) -> Sensitivity:
-    """Ranges, robustness, tornado and (optionally) break-even points of an existing recommendation."""
+    """Ranges, robustness, tornado and (optionally) break-even points of `rec`, the answer to `request`."""
     estimated = {c.system: c.estimate for c in rec.candidates if c.estimate is not None}
     spreads = {
-        sid: input_spreads(est, workload, catalog, assumptions, widen) for sid, est in estimated.items()
+        sid: input_spreads(est, request.workload, request.catalog, request.assumptions, widen)
+        for sid, est in estimated.items()
     }
     draws = sample_inputs(spreads, n=samples)  # one joint draw per sample: PUE and electricity shared
     ranges = {sid: estimate_range(est, spreads[sid], draws[sid]) for sid, est in estimated.items()}
@@ -206,50 +199,13 @@ def analyse(
     runner: str | None = None
     evens: list[BreakEven] = []
     if with_break_evens:
-        runner, evens = break_evens(
-            rec, workload, catalog, rules, assumptions=assumptions, today=today, gpus_by_system=gpus_by_system
-        )
+        runner, evens = break_evens(rec, request)
     return Sensitivity(rec.winner, runner, ranges, robust, bars, tuple(evens), speed_for_price(rec))
 
 
 def sensitivity(
-    workload: Workload,
-    catalog: Catalog,
-    rules: Sequence[Rule],
-    *,
-    constraints: Constraints | None = None,
-    objective: Objective = "cost",
-    assumptions: Assumptions | None = None,
-    systems: Sequence[str] | None = None,
-    today: date | None = None,
-    widen: float = 1.0,
-    samples: int = 1000,
-    with_break_evens: bool = True,
-    gpus_by_system: Mapping[str, int] | None = None,
+    request: AdviceRequest, *, widen: float = 1.0, samples: int = 1000, with_break_evens: bool = True
 ) -> tuple[Recommendation, Sensitivity]:
     """`advise()` plus `analyse()`: the recommendation with its ranges and what flips it."""
-    assumptions = assumptions or Assumptions()
-    rec = advise(
-        workload,
-        catalog,
-        rules,
-        constraints=constraints,
-        objective=objective,
-        assumptions=assumptions,
-        systems=systems,
-        today=today,
-        gpus_by_system=gpus_by_system,
-    )
-    analysis = analyse(
-        rec,
-        workload,
-        catalog,
-        rules,
-        assumptions=assumptions,
-        today=today,
-        widen=widen,
-        samples=samples,
-        with_break_evens=with_break_evens,
-        gpus_by_system=gpus_by_system,
-    )
-    return rec, analysis
+    rec = advise(request)
+    return rec, analyse(rec, request, widen=widen, samples=samples, with_break_evens=with_break_evens)
