@@ -32,7 +32,7 @@ from advisor.core.costing.results import (
 from advisor.core.model.catalog import Catalog, Precision, System
 from advisor.core.model.flops import lora_flops_per_token, training_flops_per_token
 from advisor.core.model.goodput import Goodput, fixed_goodput, goodput_fraction
-from advisor.core.model.inference import serving_throughput
+from advisor.core.model.inference import Serving, serving_throughput
 from advisor.core.model.memory import MemoryCheck, check_memory
 from advisor.core.model.mfu import resolve_mfu
 from advisor.core.model.units import BYTES_PER_GIB, HOURS_PER_DAY, SECONDS_PER_HOUR
@@ -229,17 +229,9 @@ def _serving(
         prefill_mfu=econ.inference.prefill_mfu,
     )
     replicas = workload.gpus // serving.replica_gpus
-    fits = replicas >= 1
-    if fits and replicas * serving.replica_gpus < workload.gpus:
-        idle = workload.gpus - replicas * serving.replica_gpus
-        warnings.append(
-            f"{workload.gpus} GPUs make {replicas} replica(s) of {serving.replica_gpus}; "
-            f"{idle} GPU(s) sit idle but are paid for"
-        )
-    usable_gib = system.memory.hbm_gb * 1e9 * econ.memory.usable_hbm_fraction / BYTES_PER_GIB
+    warnings.extend(_idle_replica_warnings(workload.gpus, replicas, serving.replica_gpus))
     replica_rate = serving.tokens_per_second_per_gpu * serving.replica_gpus
     target = workload.target_tokens_per_second
-    gpus_for_target = math.ceil(target / replica_rate) * serving.replica_gpus if target else None
     basis = (
         f"serving model: replicas of {serving.replica_gpus} GPU(s), batch {workload.serving_batch}, "
         f"decode {serving.decode_bound}-bound at {serving.decode_step_seconds * 1e3:.1f} ms per step"
@@ -251,22 +243,40 @@ def _serving(
         mfu=serving.achieved_mfu,
         mfu_basis=MfuBasis(exact=False, basis=basis, sources=(econ.inference.source,), overridden=False),
         goodput=fixed_goodput(assumptions.goodput_for(system.id) or 1.0),
-        memory=MemorySummary(
-            required_gib=(serving.weight_bytes + serving.kv_bytes) / BYTES_PER_GIB,
-            available_gib=usable_gib * workload.gpus,
-            min_gpus=serving.replica_gpus,
-            fits=fits,
-            state_gib=serving.weight_bytes / BYTES_PER_GIB,
-            activation_gib_per_gpu=serving.kv_bytes / serving.replica_gpus / BYTES_PER_GIB,
-        ),
+        memory=_serving_memory(serving, workload.gpus, system, catalog, fits=replicas >= 1),
         serving=ServingSummary(
             replica_gpus=serving.replica_gpus,
             replicas=max(replicas, 0),
             tokens_per_second=replica_rate * max(replicas, 0),
             decode_bound=serving.decode_bound,
             target_tokens_per_second=target,
-            gpus_for_target=gpus_for_target,
+            gpus_for_target=math.ceil(target / replica_rate) * serving.replica_gpus if target else None,
         ),
+    )
+
+
+def _idle_replica_warnings(gpus: int, replicas: int, replica_gpus: int) -> list[str]:
+    """GPUs left over after whole replicas: paid for, but idle."""
+    if replicas < 1 or replicas * replica_gpus >= gpus:
+        return []
+    idle = gpus - replicas * replica_gpus
+    return [
+        f"{gpus} GPUs make {replicas} replica(s) of {replica_gpus}; {idle} GPU(s) sit idle but are paid for"
+    ]
+
+
+def _serving_memory(
+    serving: Serving, gpus: int, system: System, catalog: Catalog, *, fits: bool
+) -> MemorySummary:
+    """Weights and the batch's KV cache against the usable HBM of `gpus` GPUs."""
+    usable_gib = system.memory.hbm_gb * 1e9 * catalog.economics.memory.usable_hbm_fraction / BYTES_PER_GIB
+    return MemorySummary(
+        required_gib=(serving.weight_bytes + serving.kv_bytes) / BYTES_PER_GIB,
+        available_gib=usable_gib * gpus,
+        min_gpus=serving.replica_gpus,
+        fits=fits,
+        state_gib=serving.weight_bytes / BYTES_PER_GIB,
+        activation_gib_per_gpu=serving.kv_bytes / serving.replica_gpus / BYTES_PER_GIB,
     )
 
 
