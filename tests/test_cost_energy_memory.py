@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from typing import get_args
+
 import pytest
 
 from advisor.core.costing.cost import (
+    CostDriver,
     CostPart,
+    DriverCost,
     capital_recovery_factor,
+    cost_by_driver,
     ownership_cost_per_gpu_hour,
     run_cost_usd,
+    scaled_cost_usd,
 )
 from advisor.core.costing.estimate import estimate
 from advisor.core.model.flops import custom_model, infer_architecture, training_flops_per_token
@@ -49,18 +55,24 @@ def test_ownership_cost_parts_add_up():
     }
 
 
-def test_run_cost_scales_each_part_by_its_driver_and_its_gpus():
+def test_run_cost_pays_each_part_on_its_gpus_and_scales_by_its_driver():
     parts = (
         CostPart("capex_amortisation", 1.0, "capex", "paid"),
+        CostPart("maintenance", 0.125, "capex", "paid"),
         CostPart("hosting", 0.5, "hosting", "paid"),
         CostPart("power", 0.25, "energy", "running"),
     )
-    usd = run_cost_usd(parts, 10.0, gpus_running=8, gpus_paid=72, scale={"capex": 2.0, "energy": 3.0})
-    assert usd == {
-        "capex_amortisation": 1.0 * 2 * 10 * 72,
-        "hosting": 0.5 * 10 * 72,
-        "power": 0.25 * 3 * 10 * 8,
-    }
+    usd = run_cost_usd(parts, 10.0, gpus_running=8, gpus_paid=72)
+    assert usd == {"capex_amortisation": 720.0, "maintenance": 90.0, "hosting": 360.0, "power": 20.0}
+    by_driver = cost_by_driver(parts, usd)
+    assert by_driver == DriverCost(capex=810.0, hosting=360.0, energy=20.0, rental=0.0)
+    assert scaled_cost_usd(by_driver, 1.0) == sum(usd.values())
+    assert scaled_cost_usd(by_driver, 2.0, capex=1.5, energy=3.0) == 2 * (810 * 1.5 + 360 + 20 * 3)
+
+
+def test_every_cost_driver_has_a_column():
+    # A driver added to CostDriver without a DriverCost field (or the other way round) fails here.
+    assert DriverCost._fields == get_args(CostDriver)
 
 
 def test_lower_utilization_raises_fixed_costs_only():

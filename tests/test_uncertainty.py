@@ -94,7 +94,7 @@ def test_range_arithmetic_at_the_expected_inputs_is_the_estimate(case, pue):
     assert kwh == pytest.approx(est.energy_kwh, rel=1e-12)
     assert sum(est.cost_breakdown_usd.values()) == est.cost_usd
     assert [part.name for part in est.cost_parts] == list(est.price_breakdown_usd_per_gpu_hour)
-    assert [part.name for part in est.power_parts] == list(est.power_breakdown_w)
+    assert [part.name for part in est.power_draw.parts] == list(est.power_breakdown_w)
 
 
 @pytest.mark.parametrize("pricing", ["rent", "own"])

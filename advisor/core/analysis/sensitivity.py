@@ -19,9 +19,8 @@ from advisor.core import fmt
 from advisor.core.analysis.breakeven import BreakEven, break_evens
 from advisor.core.analysis.uncertainty import (
     EstimateRange,
-    Spread,
-    estimate_range,
     input_spreads,
+    range_of,
     sample_inputs,
     sampled_outputs,
 )
@@ -92,15 +91,18 @@ class Sensitivity:
 
 
 def robustness(
-    rec: Recommendation, spreads: Mapping[str, Mapping[str, Spread]], draws: Mapping[str, Sequence[Any]]
+    rec: Recommendation, sampled: Mapping[str, Sequence[tuple[float, float, float]]]
 ) -> Robustness | None:
-    """The share of joint samples (`draws`, per system) in which the expected winner still wins."""
+    """The share of joint samples in which the expected winner still wins.
+
+    `sampled` holds each estimated system's (time, cost, kWh) per joint draw (`sampled_outputs`).
+    """
     if rec.winner is None:
         return None
-    feasible = {c.system: c.estimate for c in rec.candidates if c.feasible and c.estimate is not None}
-    outputs = {sid: sampled_outputs(est, spreads[sid], draws[sid]) for sid, est in feasible.items()}
+    feasible = {c.system for c in rec.candidates if c.feasible and c.estimate is not None}
+    outputs = {sid: rows for sid, rows in sampled.items() if sid in feasible}
     factors = {c.system: c.rule_factor for c in rec.candidates if c.system in feasible}
-    samples = len(next(iter(draws.values()))) if draws else 0
+    samples = len(next(iter(sampled.values()))) if sampled else 0
     deadline, budget = rec.constraints.deadline_days, rec.constraints.budget_usd
     wins: dict[str, int] = dict.fromkeys(factors, 0)
     for i in range(samples):
@@ -191,8 +193,9 @@ def analyse(
         for sid, est in estimated.items()
     }
     draws = sample_inputs(spreads, n=samples)  # one joint draw per sample: PUE and electricity shared
-    ranges = {sid: estimate_range(est, spreads[sid], draws[sid]) for sid, est in estimated.items()}
-    robust = robustness(rec, spreads, draws)
+    sampled = {sid: sampled_outputs(est, spreads[sid], draws[sid]) for sid, est in estimated.items()}
+    ranges = {sid: range_of(est, spreads[sid], sampled[sid]) for sid, est in estimated.items()}
+    robust = robustness(rec, sampled)
     bars: tuple[Bar, ...] = ()
     if rec.winner is not None and rec.winner in ranges:
         bars = tornado(ranges[rec.winner], rec.candidate(rec.winner).estimate)

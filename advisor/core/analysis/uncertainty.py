@@ -12,8 +12,9 @@ Two ranges are reported for time, cost and energy: `low`/`high`, every input at 
 unfavourable end of its range (outputs are monotone in every input, so these bound all combinations),
 and `p10`/`p90` from sampling each input from a triangular distribution (low, expected, high) with a
 fixed seed. Both are computed from the expected estimate with the model's own arithmetic (time ∝
-1 / (MFU × goodput); cost and energy from the estimate's typed cost and power parts through the same
-functions `estimate()` uses), so no estimate is re-run.
+1 / (MFU × goodput); cost from the estimate's typed cost parts through `run_cost_usd`, as
+`estimate()`, each part scaled by its driver and the billed hours; energy with `run_energy_kwh`), so
+no estimate is re-run.
 """
 
 from __future__ import annotations
@@ -22,9 +23,9 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from advisor.core.costing.cost import CostDriver, run_cost_usd
+from advisor.core.costing.cost import DriverCost, cost_by_driver, run_cost_usd, scaled_cost_usd
 from advisor.core.costing.energy import run_energy_kwh
 from advisor.core.costing.results import Estimate
 from advisor.core.model.catalog import Catalog
@@ -166,30 +167,45 @@ def input_spreads(
     return spreads
 
 
+class _Basis(NamedTuple):
+    """What the ranges recompute from, once per estimate: its hours and its dollars by cost driver."""
+
+    est: Estimate
+    billed_hours: float
+    cost: DriverCost
+
+    @classmethod
+    def of(cls, est: Estimate) -> _Basis:
+        usd = run_cost_usd(est.cost_parts, est.time_to_train_hours, est.gpus, est.gpus_paid)
+        return cls(est, est.time_to_train_hours, cost_by_driver(est.cost_parts, usd))
+
+
 def _outputs(
-    est: Estimate, values: Mapping[str, float], spreads: Mapping[str, Spread]
+    basis: _Basis, values: Mapping[str, float], spreads: Mapping[str, Spread]
 ) -> tuple[float, float, float]:
     """(time to result hours, cost, kWh) with `values` in place of the expected inputs.
 
-    Time is recomputed from the estimate's hours; cost and energy go through the same functions as
-    `estimate()` (`run_cost_usd`, `run_energy_kwh`) with each cost driver scaled by its inputs' ratios.
+    Time is recomputed from the estimate's hours; cost from its dollars per cost driver
+    (`run_cost_usd`), each scaled by its inputs' ratios; energy with `run_energy_kwh`, as `estimate()`.
     """
 
     def ratio(name: str) -> float:
         return values[name] / spreads[name].expected if name in spreads else 1.0
 
+    est = basis.est
     hours = est.time_breakdown_hours
     compute = hours["compute"] / ratio("mfu")
     run = compute / (values["goodput"] if "goodput" in spreads else est.goodput)
     billed = run + hours["setup"]
-    scale: dict[CostDriver, float] = {
-        "rental": ratio("price"),
-        "capex": ratio("capex"),
-        "energy": ratio("pue") * ratio("electricity"),
-    }
-    cost = sum(run_cost_usd(est.cost_parts, billed, est.gpus, est.gpus_paid, scale).values())
+    cost = scaled_cost_usd(
+        basis.cost,
+        billed / basis.billed_hours,
+        capex=ratio("capex"),
+        energy=ratio("pue") * ratio("electricity"),
+        rental=ratio("price"),
+    )
     pue = values["pue"] if "pue" in spreads else None
-    return hours["wait"] + billed, cost, run_energy_kwh(est.power_parts, billed, est.gpus, pue)
+    return hours["wait"] + billed, cost, run_energy_kwh(est.power_draw, billed, est.gpus, pue)
 
 
 def _corner(spreads: Mapping[str, Spread], favourable: bool) -> dict[str, float]:
@@ -215,11 +231,18 @@ def estimate_range(
     est: Estimate, spreads: Mapping[str, Spread], samples: Sequence[Mapping[str, float]] | None = None
 ) -> EstimateRange:
     """Interval bounds and sampled P10-P90 of time, cost and energy for one estimate."""
-    expected = (est.time_to_result_hours, est.cost_usd, est.energy_kwh)
-    good = _outputs(est, _corner(spreads, True), spreads)
-    bad = _outputs(est, _corner(spreads, False), spreads)
     draws = samples if samples is not None else sample_inputs({est.system: spreads})[est.system]
-    sampled = [_outputs(est, values, spreads) for values in draws]
+    return range_of(est, spreads, sampled_outputs(est, spreads, draws))
+
+
+def range_of(
+    est: Estimate, spreads: Mapping[str, Spread], sampled: Sequence[tuple[float, float, float]]
+) -> EstimateRange:
+    """`estimate_range` from outputs already sampled (`sampled_outputs`), so they are computed once."""
+    expected = (est.time_to_result_hours, est.cost_usd, est.energy_kwh)
+    basis = _Basis.of(est)
+    good = _outputs(basis, _corner(spreads, True), spreads)
+    bad = _outputs(basis, _corner(spreads, False), spreads)
 
     def make(i: int) -> Range:
         column = [s[i] for s in sampled]
@@ -265,4 +288,5 @@ def sampled_outputs(
     est: Estimate, spreads: Mapping[str, Spread], draws: Sequence[Mapping[str, float]]
 ) -> list[tuple[float, float, float]]:
     """(time, cost, kWh) for each joint draw (used to test whether the winner holds)."""
-    return [_outputs(est, values, spreads) for values in draws]
+    basis = _Basis.of(est)
+    return [_outputs(basis, values, spreads) for values in draws]

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal
+from functools import lru_cache
+from typing import Literal, NamedTuple
 
 from advisor.core.model.catalog import Power
 from advisor.core.model.units import JOULES_PER_KWH
@@ -13,8 +12,7 @@ PowerDriver = Literal["it", "facility"]
 """What a power part is: IT equipment drawing its own watts, or the facility's overhead on it (PUE - 1)."""
 
 
-@dataclass(frozen=True, slots=True)
-class PowerPart:
+class PowerPart(NamedTuple):
     """Watts per running GPU for one part of the load; energy scales with GPUs running x billed hours."""
 
     name: str
@@ -22,47 +20,52 @@ class PowerPart:
     driver: PowerDriver
 
 
-def it_w(parts: Sequence[PowerPart]) -> float:
-    """Watts of the IT equipment (GPU, host share, network and storage share)."""
-    return sum(part.w_per_gpu for part in parts if part.driver == "it")
+class PowerDraw(NamedTuple):
+    """Watts per running GPU by part, with the IT and all-in sums."""
+
+    parts: tuple[PowerPart, ...]
+    it_w: float
+    """GPU, host share, network and storage share."""
+    all_in_w: float
+    """Every part, at the utility meter."""
+
+    def w_per_gpu(self) -> dict[str, float]:
+        """Watts by part name (the `power_breakdown_w` object)."""
+        return {part.name: part.w_per_gpu for part in self.parts}
 
 
-def all_in_w(parts: Sequence[PowerPart]) -> float:
-    """Watts at the utility meter: every part."""
-    return sum(part.w_per_gpu for part in parts)
-
-
-def power_parts(power: Power, pue: float) -> tuple[PowerPart, ...]:
+@lru_cache(maxsize=1024)
+def power_draw(power: Power, pue: float) -> PowerDraw:
     """All-in watts per GPU by part: GPU, host share, network/storage share, and their x (PUE - 1).
 
     SemiAnalysis's energy method (Aug 2025): the whole cluster's power at full load times the PUE of a
-    typical colocation data center, divided among its GPUs.
+    typical colocation data center, divided among its GPUs. Cached: the result is immutable.
     """
-    return (
+    parts = (
         PowerPart("gpu", power.gpu_tdp_w, "it"),
         PowerPart("host", power.host_w_per_gpu, "it"),
         PowerPart("network_storage", power.network_storage_w_per_gpu, "it"),
         PowerPart("pue_overhead", power.it_w_per_gpu * (pue - 1.0), "facility"),
     )
+    it_w = sum([part.w_per_gpu for part in parts if part.driver == "it"])
+    return PowerDraw(parts, it_w, sum([part.w_per_gpu for part in parts]))
 
 
 def run_energy_kwh(
-    parts: Sequence[PowerPart], billed_hours: float, gpus_running: int, pue: float | None = None
+    draw: PowerDraw, billed_hours: float, gpus_running: int, pue: float | None = None
 ) -> float:
     """Utility kWh of the run: all-in watts over the GPU-hours running (billed hours x GPUs running).
 
     With `pue`, the facility overhead is taken at that PUE instead: IT watts x `pue`.
     """
-    watts = all_in_w(parts) if pue is None else it_w(parts) * pue
+    watts = draw.all_in_w if pue is None else draw.it_w * pue
     return energy_kwh(watts, billed_hours * gpus_running)
 
 
-def run_energy_kwh_by_part(
-    parts: Sequence[PowerPart], billed_hours: float, gpus_running: int
-) -> dict[str, float]:
+def run_energy_kwh_by_part(draw: PowerDraw, billed_hours: float, gpus_running: int) -> dict[str, float]:
     """Utility kWh of the run by power part (the `energy_breakdown_kwh` object)."""
     gpu_hours = billed_hours * gpus_running
-    return {part.name: energy_kwh(part.w_per_gpu, gpu_hours) for part in parts}
+    return {part.name: energy_kwh(part.w_per_gpu, gpu_hours) for part in draw.parts}
 
 
 def energy_kwh(all_in_w_per_gpu: float, gpu_hours: float) -> float:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from advisor.core.costing.cost import (
     HourlyCost,
@@ -12,11 +13,10 @@ from advisor.core.costing.cost import (
     run_cost_usd,
 )
 from advisor.core.costing.energy import (
-    all_in_w,
     co2_tonnes,
     household_years,
     joules_per_token,
-    power_parts,
+    power_draw,
     run_energy_kwh,
     run_energy_kwh_by_part,
 )
@@ -305,8 +305,7 @@ def _speed(
     return speed
 
 
-@dataclass(frozen=True, slots=True)
-class _Hours:
+class _Hours(NamedTuple):
     """The run's hours: waiting for capacity, setting up, computing, and computing again after failures."""
 
     wait: float
@@ -314,11 +313,8 @@ class _Hours:
     compute: float
     run: float
     """Compute hours divided by goodput."""
-
-    @property
-    def billed(self) -> float:
-        """Hours paid for: the run and its setup."""
-        return self.run + self.setup
+    billed: float
+    """Hours paid for: the run and its setup."""
 
     def breakdown(self) -> dict[str, float]:
         """The `time_breakdown_hours` object."""
@@ -333,11 +329,14 @@ class _Hours:
 def _hours(workload: Workload, system: System, assumptions: Assumptions, speed: _Throughput) -> _Hours:
     """Hours to process the workload's tokens at `speed`, plus setup and the wait for capacity."""
     compute_hours = workload.tokens / (speed.tokens_per_s_per_gpu * speed.working_gpus) / SECONDS_PER_HOUR
+    run_hours = compute_hours / speed.goodput.fraction
+    setup_hours = system.setup.setup_minutes / 60.0
     return _Hours(
         wait=capacity_wait_hours(workload, system, assumptions),
-        setup=system.setup.setup_minutes / 60.0,
+        setup=setup_hours,
         compute=compute_hours,
-        run=compute_hours / speed.goodput.fraction,
+        run=run_hours,
+        billed=run_hours + setup_hours,
     )
 
 
@@ -380,8 +379,7 @@ def _goodput_detail(goodput: Goodput, overridden: bool) -> GoodputDetail:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class _Money:
+class _Money(NamedTuple):
     """What the run costs: the GPUs paid for, one GPU-hour's typed parts, and dollars by part."""
 
     gpus_paid: int
@@ -425,8 +423,9 @@ def _result(
 ) -> Estimate:
     """The `Estimate`: the stages' figures, with energy and its equivalents from the power parts."""
     econ = catalog.economics
-    power = power_parts(system.power, assumptions.pue or econ.facility.pue)
-    kwh = run_energy_kwh(power, hours.billed, workload.gpus)
+    power = power_draw(system.power, assumptions.pue or econ.facility.pue)
+    billed = hours.billed
+    kwh = run_energy_kwh(power, billed, workload.gpus)
     hourly, cost_breakdown = money.hourly, money.cost_breakdown_usd
     cost = sum(cost_breakdown.values())
     return Estimate(
@@ -447,26 +446,26 @@ def _result(
         tokens_per_second_per_gpu=speed.tokens_per_s_per_gpu,
         goodput=speed.goodput.fraction,
         goodput_detail=_goodput_detail(speed.goodput, assumptions.goodput_for(system.id) is not None),
-        time_to_train_hours=hours.billed,
-        time_to_result_hours=hours.wait + hours.billed,
+        time_to_train_hours=billed,
+        time_to_result_hours=hours.wait + billed,
         time_breakdown_hours=hours.breakdown(),
-        gpu_hours=hours.billed * workload.gpus,
+        gpu_hours=billed * workload.gpus,
         gpus_paid=money.gpus_paid,
         price_usd_per_gpu_hour=hourly.total,
         price_breakdown_usd_per_gpu_hour=hourly.usd_per_gpu_hour(),
         cost_usd=cost,
         cost_per_million_tokens_usd=cost / workload.tokens * 1e6,
         cost_breakdown_usd=cost_breakdown,
-        power_w_per_gpu_all_in=all_in_w(power),
-        power_breakdown_w={part.name: part.w_per_gpu for part in power},
+        power_w_per_gpu_all_in=power.all_in_w,
+        power_breakdown_w=power.w_per_gpu(),
         energy_kwh=kwh,
-        energy_breakdown_kwh=run_energy_kwh_by_part(power, hours.billed, workload.gpus),
+        energy_breakdown_kwh=run_energy_kwh_by_part(power, billed, workload.gpus),
         joules_per_token=joules_per_token(kwh, workload.tokens),
         household_years=household_years(kwh, econ.household.kwh_per_year),
         co2_tonnes=co2_tonnes(kwh, econ.carbon.grid_gco2_per_kwh),
         memory=speed.memory,
         warnings=tuple(dict.fromkeys(warnings)),
         cost_parts=hourly.parts,
-        power_parts=power,
+        power_draw=power,
         serving=speed.serving,
     )

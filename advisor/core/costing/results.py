@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from advisor.core.costing.cost import CostPart
-from advisor.core.costing.energy import PowerPart
+from advisor.core.costing.energy import PowerDraw
 from advisor.core.model.catalog import Precision
 
 # Computed results are plain frozen dataclasses: built from already-checked values, fast to make.
@@ -106,14 +106,14 @@ class Estimate:
     warnings: tuple[str, ...]
     cost_parts: tuple[CostPart, ...] = field(repr=False)
     """The typed parts behind `price_breakdown_usd_per_gpu_hour` (what each scales with); not in JSON."""
-    power_parts: tuple[PowerPart, ...] = field(repr=False)
+    power_draw: PowerDraw = field(repr=False)
     """The typed parts behind `power_breakdown_w`; not in JSON."""
     serving: ServingSummary | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data (the `estimate --json` object)."""
         data = asdict(self)
-        del data["cost_parts"], data["power_parts"]
+        del data["cost_parts"], data["power_draw"]
         return data
 
 
