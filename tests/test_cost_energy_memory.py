@@ -204,3 +204,14 @@ def test_owning_pays_for_whole_racks(catalog):
     assert any("16 idle GPUs are paid for" in warning for warning in est.warnings)
     rent = estimate(w.model_copy(update={"pricing": "rent"}), "gb200-nvl72", catalog)
     assert rent.gpus_paid == 128
+
+
+@pytest.mark.parametrize("kind", ["pretrain", "inference"])
+def test_estimate_json_is_asdict_without_the_typed_parts(catalog, kind):
+    import dataclasses
+
+    w = Workload(model=catalog.model("llama3-8b"), tokens=1e10, gpus=12, pricing="own", kind=kind)
+    est = estimate(w, "h100", catalog)
+    full = dataclasses.asdict(est)
+    assert est.to_dict() == {k: v for k, v in full.items() if k not in ("cost_parts", "power_draw")}
+    assert list(est.to_dict()) == [k for k in full if k not in ("cost_parts", "power_draw")]

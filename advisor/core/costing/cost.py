@@ -34,15 +34,18 @@ class HourlyCost(NamedTuple):
     parts: tuple[CostPart, ...]
     total: float
     """USD per GPU-hour, all parts."""
+    usd_by_part: tuple[tuple[str, float], ...]
+    """(part name, USD per GPU-hour) pairs."""
 
     @classmethod
     def of(cls, *parts: CostPart) -> HourlyCost:
         """The parts with their total."""
-        return cls(parts, sum([part.usd_per_gpu_hour for part in parts]))
+        total = sum([part.usd_per_gpu_hour for part in parts])
+        return cls(parts, total, tuple((part.name, part.usd_per_gpu_hour) for part in parts))
 
     def usd_per_gpu_hour(self) -> dict[str, float]:
-        """USD per GPU-hour by part name (the `price_breakdown_usd_per_gpu_hour` object)."""
-        return {part.name: part.usd_per_gpu_hour for part in self.parts}
+        """USD per GPU-hour by part name, a fresh dict (the `price_breakdown_usd_per_gpu_hour` object)."""
+        return dict(self.usd_by_part)
 
 
 def run_cost_usd(

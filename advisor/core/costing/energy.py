@@ -28,10 +28,12 @@ class PowerDraw(NamedTuple):
     """GPU, host share, network and storage share."""
     all_in_w: float
     """Every part, at the utility meter."""
+    w_by_part: tuple[tuple[str, float], ...]
+    """(part name, watts) pairs."""
 
     def w_per_gpu(self) -> dict[str, float]:
-        """Watts by part name (the `power_breakdown_w` object)."""
-        return {part.name: part.w_per_gpu for part in self.parts}
+        """Watts by part name, a fresh dict (the `power_breakdown_w` object)."""
+        return dict(self.w_by_part)
 
 
 @lru_cache(maxsize=1024)
@@ -48,7 +50,8 @@ def power_draw(power: Power, pue: float) -> PowerDraw:
         PowerPart("pue_overhead", power.it_w_per_gpu * (pue - 1.0), "facility"),
     )
     it_w = sum([part.w_per_gpu for part in parts if part.driver == "it"])
-    return PowerDraw(parts, it_w, sum([part.w_per_gpu for part in parts]))
+    all_in_w = sum([part.w_per_gpu for part in parts])
+    return PowerDraw(parts, it_w, all_in_w, tuple((part.name, part.w_per_gpu) for part in parts))
 
 
 def run_energy_kwh(

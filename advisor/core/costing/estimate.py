@@ -40,6 +40,8 @@ from advisor.core.model.workload import Assumptions, Workload
 from advisor.errors import UsageError
 
 _NO_ASSUMPTIONS = Assumptions()
+_WIDER: dict[Precision, Precision] = {"fp4": "fp8", "fp8": "bf16"}
+"""The next wider precision, for a GPU without tensor cores for the requested one."""
 
 
 def run_precision(workload: Workload, system: System) -> tuple[Precision, list[str]]:
@@ -55,10 +57,9 @@ def run_precision(workload: Workload, system: System) -> tuple[Precision, list[s
             f"{precision.upper()} requested but the software stack has no FP8 support: running BF16"
         )
         precision = "bf16"
-    wider: dict[Precision, Precision] = {"fp4": "fp8", "fp8": "bf16"}
     requested = precision
     while system.compute.peak_tflops(precision) is None:
-        precision = wider[precision]
+        precision = _WIDER[precision]
     if precision != requested:
         warnings.append(f"{system.name} has no {requested.upper()} tensor cores: running {precision.upper()}")
     return precision, warnings

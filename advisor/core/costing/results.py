@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from typing import Any
 
 from advisor.core.costing.cost import CostPart
@@ -111,10 +111,20 @@ class Estimate:
     serving: ServingSummary | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready data (the `estimate --json` object)."""
-        data = asdict(self)
-        del data["cost_parts"], data["power_draw"]
-        return data
+        """Plain JSON-ready data (the `estimate --json` object): every field but the typed parts."""
+        return {name: _plain(getattr(self, name)) for name in _JSON_FIELDS}
+
+
+_JSON_FIELDS = tuple(f.name for f in fields(Estimate) if f.name not in ("cost_parts", "power_draw"))
+
+
+def _plain(value: Any) -> Any:
+    """A field's value as `dataclasses.asdict` would give it: dataclasses as dicts, dicts copied."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return asdict(value)
+    if isinstance(value, dict):
+        return dict(value)
+    return value
 
 
 def fit_message(memory: MemorySummary, gpus: int, system: str, kind: str) -> str:
