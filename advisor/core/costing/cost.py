@@ -23,9 +23,12 @@ class CostPart(NamedTuple):
     """One share of a GPU-hour's cost: what it pays for, what it scales with, which GPUs pay it."""
 
     name: str
+    """The key in `price_breakdown_usd_per_gpu_hour` and `cost_breakdown_usd`."""
     usd_per_gpu_hour: float
     driver: CostDriver
+    """The input this part is proportional to."""
     paid_by: GpusPaying
+    """The GPUs it is paid on."""
 
 
 class HourlyCost(NamedTuple):

@@ -16,8 +16,10 @@ class PowerPart(NamedTuple):
     """Watts per running GPU for one part of the load; energy scales with GPUs running x billed hours."""
 
     name: str
+    """The key in `power_breakdown_w` and `energy_breakdown_kwh`."""
     w_per_gpu: float
     driver: PowerDriver
+    """IT equipment, or the facility's overhead on it."""
 
 
 class PowerDraw(NamedTuple):

@@ -26,13 +26,17 @@ class AdviceRequest:
     workload: Workload
     catalog: Catalog
     rules: Sequence[Rule]
+    """The loaded rule set, applied in order."""
     constraints: Constraints = field(default_factory=Constraints)
+    """Hard limits (deadline, budget, capacity wait) and preferences the rules read (risk, speed)."""
     objective: Objective = "cost"
+    """What the ranking minimises: cost, time, energy or balanced."""
     assumptions: Assumptions = field(default_factory=Assumptions)
     """The user's overrides (prices, MFU, goodput, PUE ...); catalog values apply where unset."""
     systems: Sequence[str] | None = None
     """The candidate system ids; None means every system in the catalog."""
     baseline: str = BASELINE_SYSTEM
+    """The system speed-up and TCO ratios are measured against."""
     today: date | None = None
     """Dates price ages (the shell passes the real date); None leaves them undated."""
     gpus_by_system: Mapping[str, int] | None = None
