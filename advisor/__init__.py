@@ -39,14 +39,20 @@ def estimate(workload: Workload, system: str, catalog: Catalog | None = None, **
 
 
 def advise(workload: Workload, catalog: Catalog | None = None, rules: Any = None, **kwargs: Any) -> Any:
-    """Recommend a system for `workload`: every candidate estimated, rules applied, ranked."""
+    """Recommend a system for `workload`: every candidate estimated, rules applied, ranked.
+
+    Keyword arguments are the other fields of `AdviceRequest` (constraints, objective, assumptions ...).
+    """
     from advisor.core.decision.advise import advise as _advise
+    from advisor.core.decision.request import AdviceRequest
 
     return _advise(
-        workload,
-        catalog if catalog is not None else load_catalog(),
-        rules if rules is not None else load_rules(),
-        **kwargs,
+        AdviceRequest(
+            workload,
+            catalog if catalog is not None else load_catalog(),
+            rules if rules is not None else load_rules(),
+            **kwargs,
+        )
     )
 
 

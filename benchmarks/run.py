@@ -86,6 +86,7 @@ def main() -> None:
     compile_bytecode()
     from advisor.core.costing.estimate import estimate
     from advisor.core.decision.advise import advise
+    from advisor.core.decision.request import AdviceRequest
     from advisor.core.model.workload import Workload
     from advisor.io.catalog_files import load_catalog
     from advisor.io.rule_files import load_rules
@@ -102,7 +103,9 @@ def main() -> None:
     rows.append(
         (
             "advise() over all systems",
-            median_seconds(lambda: advise(workload, catalog, rules, today=today), runs=200, warmup=5),
+            median_seconds(
+                lambda: advise(AdviceRequest(workload, catalog, rules, today=today)), runs=200, warmup=5
+            ),
             0.002,
         )
     )

@@ -10,6 +10,7 @@ import pytest
 from advisor.cli.main import main
 from advisor.core.costing.estimate import estimate
 from advisor.core.decision.advise import advise
+from advisor.core.decision.request import AdviceRequest
 from advisor.core.model.workload import Assumptions, Constraints, Workload
 from advisor.io.rule_files import load_rules
 from tests.conftest import shipped_catalog
@@ -24,14 +25,16 @@ def recommend(
     catalog = shipped_catalog()
     workload = Workload(model=catalog.model(model), tokens=tokens, gpus=gpus, **kw)
     return advise(
-        workload,
-        catalog,
-        RULES,
-        constraints=constraints,
-        objective=objective,
-        assumptions=assumptions,
-        systems=systems,
-        today=TODAY,
+        AdviceRequest(
+            workload,
+            catalog,
+            RULES,
+            constraints=constraints or Constraints(),
+            objective=objective,
+            assumptions=assumptions or Assumptions(),
+            systems=systems,
+            today=TODAY,
+        )
     )
 
 

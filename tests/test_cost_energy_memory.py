@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+from typing import get_args
+
 import pytest
 
-from advisor.core.costing.cost import capital_recovery_factor, ownership_cost_per_gpu_hour
+from advisor.core.costing.cost import (
+    CostDriver,
+    CostPart,
+    DriverCost,
+    capital_recovery_factor,
+    cost_by_driver,
+    ownership_cost_per_gpu_hour,
+    run_cost_usd,
+    scaled_cost_usd,
+)
 from advisor.core.costing.estimate import estimate
 from advisor.core.model.flops import custom_model, infer_architecture, training_flops_per_token
 from advisor.core.model.workload import Assumptions, Workload
@@ -28,11 +39,40 @@ def test_ownership_cost_parts_add_up():
         electricity_usd_per_kwh=0.1,
         colocation_usd_per_kw_month=73,
     )
-    assert hourly.parts["capex_amortisation"] == pytest.approx(1.0)
-    assert hourly.parts["cost_of_capital"] == pytest.approx(0.0)
-    assert hourly.parts["power"] == pytest.approx(0.15)
-    assert hourly.parts["hosting"] == pytest.approx(0.1)
+    parts = hourly.usd_per_gpu_hour()
+    assert parts["capex_amortisation"] == pytest.approx(1.0)
+    assert parts["cost_of_capital"] == pytest.approx(0.0)
+    assert parts["power"] == pytest.approx(0.15)
+    assert parts["hosting"] == pytest.approx(0.1)
     assert hourly.total == pytest.approx(1.25)
+    drivers = {part.name: (part.driver, part.paid_by) for part in hourly.parts}
+    assert drivers == {
+        "capex_amortisation": ("capex", "paid"),
+        "cost_of_capital": ("capex", "paid"),
+        "maintenance": ("capex", "paid"),
+        "hosting": ("hosting", "paid"),
+        "power": ("energy", "running"),
+    }
+
+
+def test_run_cost_pays_each_part_on_its_gpus_and_scales_by_its_driver():
+    parts = (
+        CostPart("capex_amortisation", 1.0, "capex", "paid"),
+        CostPart("maintenance", 0.125, "capex", "paid"),
+        CostPart("hosting", 0.5, "hosting", "paid"),
+        CostPart("power", 0.25, "energy", "running"),
+    )
+    usd = run_cost_usd(parts, 10.0, gpus_running=8, gpus_paid=72)
+    assert usd == {"capex_amortisation": 720.0, "maintenance": 90.0, "hosting": 360.0, "power": 20.0}
+    by_driver = cost_by_driver(parts, usd)
+    assert by_driver == DriverCost(capex=810.0, hosting=360.0, energy=20.0, rental=0.0)
+    assert scaled_cost_usd(by_driver, 1.0) == sum(usd.values())
+    assert scaled_cost_usd(by_driver, 2.0, capex=1.5, energy=3.0) == 2 * (810 * 1.5 + 360 + 20 * 3)
+
+
+def test_every_cost_driver_has_a_column():
+    # A driver added to CostDriver without a DriverCost field (or the other way round) fails here.
+    assert DriverCost._fields == get_args(CostDriver)
 
 
 def test_lower_utilization_raises_fixed_costs_only():
@@ -48,8 +88,9 @@ def test_lower_utilization_raises_fixed_costs_only():
     )
     full = ownership_cost_per_gpu_hour(utilization=1.0, **args)
     half = ownership_cost_per_gpu_hour(utilization=0.5, **args)
-    assert half.parts["capex_amortisation"] == pytest.approx(2 * full.parts["capex_amortisation"])
-    assert half.parts["power"] == pytest.approx(full.parts["power"])
+    half_parts, full_parts = half.usd_per_gpu_hour(), full.usd_per_gpu_hour()
+    assert half_parts["capex_amortisation"] == pytest.approx(2 * full_parts["capex_amortisation"])
+    assert half_parts["power"] == pytest.approx(full_parts["power"])
 
 
 def test_rent_is_price_times_gpu_hours(catalog):
@@ -165,3 +206,14 @@ def test_owning_pays_for_whole_racks(catalog):
     assert any("16 idle GPUs are paid for" in warning for warning in est.warnings)
     rent = estimate(w.model_copy(update={"pricing": "rent"}), "gb200-nvl72", catalog)
     assert rent.gpus_paid == 128
+
+
+@pytest.mark.parametrize("kind", ["pretrain", "inference"])
+def test_estimate_json_is_asdict_without_the_typed_parts(catalog, kind):
+    import dataclasses
+
+    w = Workload(model=catalog.model("llama3-8b"), tokens=1e10, gpus=12, pricing="own", kind=kind)
+    est = estimate(w, "h100", catalog)
+    full = dataclasses.asdict(est)
+    assert est.to_dict() == {k: v for k, v in full.items() if k not in ("cost_parts", "power_draw")}
+    assert list(est.to_dict()) == [k for k in full if k not in ("cost_parts", "power_draw")]

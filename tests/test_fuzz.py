@@ -18,6 +18,7 @@ import pytest
 from advisor.cli import commands, loading
 from advisor.cli.main import main
 from advisor.core.decision.advise import advise
+from advisor.core.decision.request import AdviceRequest
 from advisor.core.model.catalog import MfuTable, ModelSpec, System
 from advisor.core.scenario import Scenario
 from advisor.errors import AdvisorError
@@ -127,13 +128,15 @@ def _check_scenario_text(text: str, path: Path) -> str:
         scenario = load_scenario(path, CATALOG)
         workload = scenario.workload.workload(CATALOG)
         advise(
-            workload,
-            CATALOG,
-            RULES,
-            constraints=scenario.constraints,
-            objective=scenario.objective,
-            assumptions=scenario.assumptions,
-            systems=scenario.system_ids(CATALOG),
+            AdviceRequest(
+                workload,
+                CATALOG,
+                RULES,
+                constraints=scenario.constraints,
+                objective=scenario.objective,
+                assumptions=scenario.assumptions,
+                systems=scenario.system_ids(CATALOG),
+            )
         )
     except AdvisorError as exc:
         assert str(path) in str(exc), "an error names the file"

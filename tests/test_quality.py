@@ -110,3 +110,43 @@ def test_ruff_is_clean():
         text=True,
     )
     assert result.returncode == 0, result.stdout[-3000:]
+
+
+MAX_FUNCTION_LINES = 60
+"""The longest a function in `advisor/core/` may be, def and docstring included."""
+
+
+def _long_functions(source: str, name: str) -> list[str]:
+    """`file:line function (N lines)` for each function (nested ones too) over `MAX_FUNCTION_LINES`."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            assert node.end_lineno is not None
+            lines = node.end_lineno - node.lineno + 1
+            if lines > MAX_FUNCTION_LINES:
+                found.append(f"{name}:{node.lineno} {node.name} ({lines} lines)")
+    return found
+
+
+def test_core_functions_are_short():
+    # Long functions in the core are split into named stages (issue 10).
+    offenders = [
+        offender
+        for path in sorted((PACKAGE / "core").rglob("*.py"))
+        for offender in _long_functions(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
+    ]
+    assert not offenders, "functions over 60 lines:\n" + "\n".join(offenders)
+
+
+def test_the_length_check_counts_def_and_docstring():
+    def source(body_lines: int) -> str:
+        body = "".join(f"    x{i} = {i}\n" for i in range(body_lines))
+        return f'def outer():\n    """Doc."""\n    async def inner():\n{body.replace("    ", "        ")}'
+
+    # outer = def + docstring + inner; inner = def + body
+    assert _long_functions(source(MAX_FUNCTION_LINES - 3), "m.py") == []
+    assert _long_functions(source(MAX_FUNCTION_LINES - 2), "m.py") == ["m.py:1 outer (61 lines)"]
+    assert _long_functions(source(MAX_FUNCTION_LINES), "m.py") == [
+        "m.py:1 outer (63 lines)",
+        "m.py:3 inner (61 lines)",
+    ]

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from advisor.core.decision.advise import advise
+from advisor.core.decision.request import AdviceRequest
 from advisor.core.decision.rules import evaluate, parse_rule_file, render_because
 from advisor.core.model.workload import Constraints, Workload
 from advisor.errors import RuleError
@@ -175,7 +176,7 @@ def _fired(
         budget_usd=budget,
         deadline_days=deadline,
     )
-    rec = advise(workload, catalog, load_rules(), constraints=constraints, today=TODAY, systems=[system])
+    rec = advise(AdviceRequest(workload, catalog, load_rules(), constraints, today=TODAY, systems=[system]))
     return frozenset(r.id for r in rec.rules_fired)
 
 

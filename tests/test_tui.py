@@ -9,6 +9,7 @@ from textual.widgets import DataTable, Input, Static
 
 from advisor.core import fmt
 from advisor.core.decision.advise import advise
+from advisor.core.decision.request import AdviceRequest
 from advisor.core.scenario import Scenario
 from advisor.io.scenario_files import load_scenario, save_scenario
 from advisor.tui.app import AdvisorApp
@@ -40,13 +41,15 @@ def _expected(catalog, rules, **workload):
     """What the core recommends for a workload, computed without the app."""
     scenario = Scenario.model_validate({"schema": 1, "workload": workload})
     return advise(
-        scenario.workload.workload(catalog),
-        catalog,
-        rules,
-        constraints=scenario.constraints,
-        objective=scenario.objective,
-        assumptions=scenario.assumptions,
-        today=TODAY,
+        AdviceRequest(
+            scenario.workload.workload(catalog),
+            catalog,
+            rules,
+            constraints=scenario.constraints,
+            objective=scenario.objective,
+            assumptions=scenario.assumptions,
+            today=TODAY,
+        )
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 
 import pytest
@@ -9,12 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from advisor.core.analysis.sensitivity import sensitivity
-from advisor.core.analysis.uncertainty import estimate_range, input_spreads
+from advisor.core.analysis.uncertainty import estimate_range, input_spreads, sampled_outputs
 from advisor.core.costing.estimate import estimate
 from advisor.core.decision.advise import advise
+from advisor.core.decision.request import AdviceRequest
 from advisor.core.model.workload import Assumptions, Constraints, Workload
 from advisor.io.rule_files import load_rules
 from tests.conftest import shipped_catalog
+from tests.test_properties import workloads as random_workloads
 
 CATALOG = shipped_catalog()
 RULES = load_rules()
@@ -60,6 +63,48 @@ def test_more_uncertainty_never_narrows_a_range(case, widen_a, extra):
     for name in OUTPUTS:
         a, b = getattr(narrow, name), getattr(wide, name)
         assert b.low <= a.low * (1 + 1e-9) and b.high >= a.high * (1 - 1e-9)
+
+
+@st.composite
+def any_cases(draw):
+    """`cases()`, or any random valid training workload (custom models, every precision and software)."""
+    if draw(st.booleans()):
+        return draw(cases())
+    return draw(random_workloads()), draw(st.sampled_from(sorted(CATALOG.systems)))
+
+
+def _at_expected_inputs(est, workload, assumptions=None):
+    """(time to result, cost, kWh) as the ranges' arithmetic computes them with every input expected."""
+    spreads = input_spreads(est, workload, CATALOG, assumptions or Assumptions())
+    expected = {name: spread.expected for name, spread in spreads.items()}
+    return sampled_outputs(est, spreads, [expected])[0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(any_cases(), st.one_of(st.none(), st.floats(min_value=1.0, max_value=2.0)))
+def test_range_arithmetic_at_the_expected_inputs_is_the_estimate(case, pue):
+    # The ranges recompute time, cost and energy from the estimate's typed parts; at the expected inputs
+    # they must give the estimate back, so a part added to one side and not the other fails here.
+    workload, system = case
+    assumptions = Assumptions(pue=pue)
+    est = estimate(workload, system, CATALOG, assumptions)
+    hours, cost, kwh = _at_expected_inputs(est, workload, assumptions)
+    assert hours == pytest.approx(est.time_to_result_hours, rel=1e-12)
+    assert cost == pytest.approx(est.cost_usd, rel=1e-12)
+    assert kwh == pytest.approx(est.energy_kwh, rel=1e-12)
+    assert sum(est.cost_breakdown_usd.values()) == est.cost_usd
+    assert [part.name for part in est.cost_parts] == list(est.price_breakdown_usd_per_gpu_hour)
+    assert [part.name for part in est.power_draw.parts] == list(est.power_breakdown_w)
+
+
+@pytest.mark.parametrize("pricing", ["rent", "own"])
+def test_a_cost_part_dropped_from_the_ranges_shows(pricing):
+    # The check above can fail: the ranges computed without one of the estimate's parts disagree with it.
+    w = Workload(model=CATALOG.model("llama3-70b"), tokens=1e12, gpus=64, precision="fp8", pricing=pricing)
+    est = estimate(w, "h100", CATALOG)
+    for index in range(len(est.cost_parts)):
+        dropped = replace(est, cost_parts=est.cost_parts[:index] + est.cost_parts[index + 1 :])
+        assert _at_expected_inputs(dropped, w)[1] != pytest.approx(est.cost_usd, rel=1e-12)
 
 
 def test_user_set_values_carry_no_spread():
@@ -115,9 +160,10 @@ SCENARIOS = [
 def _run(spec, constraints, assumptions=None):
     spec = dict(spec)
     workload = Workload(model=CATALOG.model(spec.pop("model")), **spec)
-    return workload, sensitivity(
-        workload, CATALOG, RULES, constraints=constraints, assumptions=assumptions, today=TODAY, samples=400
+    request = AdviceRequest(
+        workload, CATALOG, RULES, constraints, assumptions=assumptions or Assumptions(), today=TODAY
     )
+    return workload, sensitivity(request, samples=400)
 
 
 def _with(assumptions: Assumptions, name: str, system: str, value: float) -> Assumptions:
@@ -138,27 +184,14 @@ def test_break_even_points_fed_back_flip_the_winner(spec, constraints):
             continue
         # Just beyond the threshold (in the direction away from the current value) the answer flips ...
         beyond = item.threshold * (1.01 if item.threshold > item.current else 0.99)
-        flipped = advise(
-            workload,
-            CATALOG,
-            RULES,
-            constraints=constraints,
-            assumptions=_with(Assumptions(), item.input, item.system, beyond),
-            today=TODAY,
-            systems=[rec.winner, sens.runner_up],
+        pair = AdviceRequest(
+            workload, CATALOG, RULES, constraints, today=TODAY, systems=[rec.winner, sens.runner_up]
         )
+        flipped = advise(replace(pair, assumptions=_with(Assumptions(), item.input, item.system, beyond)))
         assert flipped.winner != rec.winner, item.sentence
         # ... and just short of it, it does not.
         short = item.threshold * (0.99 if item.threshold > item.current else 1.01)
-        kept = advise(
-            workload,
-            CATALOG,
-            RULES,
-            constraints=constraints,
-            assumptions=_with(Assumptions(), item.input, item.system, short),
-            today=TODAY,
-            systems=[rec.winner, sens.runner_up],
-        )
+        kept = advise(replace(pair, assumptions=_with(Assumptions(), item.input, item.system, short)))
         assert kept.winner == rec.winner, item.sentence
         checked += 1
     assert checked >= 2
@@ -183,16 +216,10 @@ def test_tornado_is_sorted_by_swing_and_names_the_inputs():
 # per TCO dollar". The speed-for-price line states the bar and where the estimate stands.
 def test_speed_for_price_line_for_gb200_against_h100():
     w = Workload(model=CATALOG.model("llama3-70b"), tokens=15e12, gpus=2016, precision="fp8", pricing="own")
-    _rec, sens = sensitivity(
-        w,
-        CATALOG,
-        RULES,
-        constraints=Constraints(risk="early-adopter"),
-        today=TODAY,
-        systems=["h100", "gb200-nvl72"],
-        with_break_evens=False,
-        samples=200,
+    request = AdviceRequest(
+        w, CATALOG, RULES, Constraints(risk="early-adopter"), today=TODAY, systems=["h100", "gb200-nvl72"]
     )
+    _rec, sens = sensitivity(request, with_break_evens=False, samples=200)
     (line,) = sens.speed_for_price
     assert line.startswith("gb200-nvl72 costs 1.5") and "h100" in line and "wins per dollar" in line
 
@@ -214,3 +241,11 @@ def test_break_evens_respect_deadline_sizing():
     assert all(g > 64 for g in sized.values())
     for item in result.sensitivity.break_evens:
         assert item.threshold is None or abs(item.threshold / item.current - 1) > 1e-3, item.sentence
+
+
+def test_widened_pue_never_falls_below_one():
+    # A PUE below 1 would mean the facility makes energy: widening stops at 1.
+    w = Workload(model=CATALOG.model("llama3-8b"), tokens=1e10, gpus=8, pricing="own")
+    est = estimate(w, "h100", CATALOG)
+    pue = input_spreads(est, w, CATALOG, Assumptions(), widen=3.0)["pue"]
+    assert pue.low == 1.0 < pue.expected < pue.high

@@ -8,14 +8,15 @@ Pure: no I/O.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from advisor.core.analysis import SAMPLES
 from advisor.core.analysis.deadline import GpuCount, gpus_for_deadline_all
 from advisor.core.analysis.sensitivity import Sensitivity, analyse
-from advisor.core.decision.advise import advise, capacity_assumptions
+from advisor.core.decision.advise import advise
 from advisor.core.decision.recommendation import Recommendation
+from advisor.core.decision.request import AdviceRequest
 from advisor.core.decision.rules import Rule
 from advisor.core.model.catalog import Catalog
 from advisor.core.model.workload import Workload
@@ -33,6 +34,8 @@ class ScenarioAdvice:
     """Smallest GPU count per system that meets the deadline (empty without a deadline)."""
     sizes: Mapping[str, int] | None
     """The GPU counts the recommendation used per system, when the scenario sizes to its deadline."""
+    request: AdviceRequest
+    """What `advise()` was asked (the analysis varies it)."""
 
 
 @dataclass(frozen=True)
@@ -55,28 +58,28 @@ def advise_scenario(
     Ids are checked first: an unknown one raises CatalogError listing the valid ones.
     """
     scenario.check_ids(catalog)
-    workload = scenario.workload.workload(catalog)
-    systems = list(scenario.system_ids(catalog))
-    deadline = scenario.constraints.deadline_days
-    sizing: tuple[GpuCount, ...] = ()
-    if deadline is not None:
-        waits = capacity_assumptions(workload, catalog, scenario.constraints, scenario.assumptions, systems)
-        sizing = tuple(gpus_for_deadline_all(workload, catalog, deadline, waits, systems))
-    sizes = None
-    if scenario.size_to_deadline:
-        sizes = {found.system: found.gpus for found in sizing if found.gpus}
-    recommendation = advise(
-        workload,
-        catalog,
-        rules,
+    request = AdviceRequest(
+        workload=scenario.workload.workload(catalog),
+        catalog=catalog,
+        rules=rules,
         constraints=scenario.constraints,
         objective=scenario.objective,
         assumptions=scenario.assumptions,
-        systems=systems,
+        systems=scenario.system_ids(catalog),
         today=today,
-        gpus_by_system=sizes,
     )
-    return ScenarioAdvice(scenario, workload, recommendation, sizing, sizes)
+    deadline = scenario.constraints.deadline_days
+    sizing: tuple[GpuCount, ...] = ()
+    if deadline is not None:
+        waits = request.capacity_assumptions()
+        sizing = tuple(
+            gpus_for_deadline_all(request.workload, catalog, deadline, waits, request.system_ids())
+        )
+    sizes = None
+    if scenario.size_to_deadline:
+        sizes = {found.system: found.gpus for found in sizing if found.gpus}
+        request = replace(request, gpus_by_system=sizes)
+    return ScenarioAdvice(scenario, request.workload, advise(request), sizing, sizes, request)
 
 
 def run_scenario(
@@ -108,15 +111,6 @@ def analyse_advice(
 ) -> ScenarioResult:
     """The ranges, robustness and (optionally) break-even points of advice already computed."""
     analysis = analyse(
-        advice.recommendation,
-        advice.workload,
-        catalog,
-        rules,
-        assumptions=advice.scenario.assumptions,
-        today=today,
-        widen=widen,
-        samples=samples,
-        with_break_evens=break_evens,
-        gpus_by_system=advice.sizes,
+        advice.recommendation, advice.request, widen=widen, samples=samples, with_break_evens=break_evens
     )
     return ScenarioResult(advice.scenario, advice.workload, advice.recommendation, analysis, advice.sizing)

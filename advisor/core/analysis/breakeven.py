@@ -7,18 +7,17 @@ threshold, the winner changes (a property test checks this).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from datetime import date
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
 from advisor.core import fmt
+from advisor.core.costing.results import Estimate
 from advisor.core.decision.advise import advise
 from advisor.core.decision.recommendation import Recommendation
-from advisor.core.decision.rules import Rule
-from advisor.core.model.catalog import Catalog
-from advisor.core.model.workload import Assumptions, Workload
+from advisor.core.decision.request import AdviceRequest
+from advisor.core.model.workload import Assumptions
 
 
 @dataclass(frozen=True)
@@ -89,145 +88,139 @@ def _per_system(assumptions: Assumptions, name: str, system: str, value: float) 
     return {name: {**mapping, system: value}}
 
 
-def _probes(
-    rec: Recommendation,
-    workload: Workload,
-    catalog: Catalog,
-    assumptions: Assumptions,
-    winner: str,
-    runner: str,
-) -> list[_Probe]:
-    w_est, r_est = rec.candidate(winner).estimate, rec.candidate(runner).estimate
-    assert w_est is not None and r_est is not None
-    rent = workload.pricing == "rent"
-    key = "price_usd_per_gpu_hour" if rent else "capex_usd_per_node"
-    name = "price" if rent else "capex"
+def _setter(assumptions: Assumptions, field: str, system: str) -> Callable[[float], dict[str, Any]]:
+    return lambda value: _per_system(assumptions, field, system, value)
 
-    def price_of(system: str, est: Any) -> float:
-        set_value = assumptions.for_system(key, system)
+
+def _price_probes(request: AdviceRequest, winner: Estimate, runner: Estimate) -> list[_Probe]:
+    """The winner's price (rent) or capex (own) rising, and the runner-up's falling."""
+    catalog, assumptions = request.catalog, request.assumptions
+    rent = request.workload.pricing == "rent"
+    key = "price_usd_per_gpu_hour" if rent else "capex_usd_per_node"
+    verb = "rents" if rent else "costs"
+
+    def price_of(est: Estimate) -> float:
+        set_value = assumptions.for_system(key, est.system)
         if set_value is not None:
             return set_value
-        return est.price_usd_per_gpu_hour if rent else catalog.system(system).capex.all_in_usd_per_node
+        return est.price_usd_per_gpu_hour if rent else catalog.system(est.system).capex.all_in_usd_per_node
 
     def show(value: float, system: str) -> str:
         if rent:
             return f"${value:.2f}/GPU-hour"
         return f"{fmt.money(value)} per {catalog.system(system).interconnect.node_name}"
 
-    def setter(field: str, system: str) -> Callable[[float], dict[str, Any]]:
-        return lambda value: _per_system(assumptions, field, system, value)
-
-    verb = "rents" if rent else "costs"
-    w_price, r_price = price_of(winner, w_est), price_of(runner, r_est)
-    probes = [
+    w, r = winner.system, runner.system
+    w_price, r_price = price_of(winner), price_of(runner)
+    name = "price" if rent else "capex"
+    return [
         _Probe(
             name,
-            winner,
+            w,
             w_price,
             +1,
             (1e-6, 1e9),
-            setter(key, winner),
+            _setter(assumptions, key, w),
             lambda t: (
-                f"{runner} becomes the better choice if {winner} {verb} above {show(t, winner)} "
-                f"(now {show(w_price, winner)})"
+                f"{r} becomes the better choice if {w} {verb} above {show(t, w)} (now {show(w_price, w)})"
             ),
         ),
         _Probe(
             name,
-            runner,
+            r,
             r_price,
             -1,
             (1e-6, 1e9),
-            setter(key, runner),
-            lambda t: f"{runner} wins if it {verb} below {show(t, runner)} (now {show(r_price, runner)})",
+            _setter(assumptions, key, r),
+            lambda t: f"{r} wins if it {verb} below {show(t, r)} (now {show(r_price, r)})",
         ),
     ]
-    if workload.kind != "inference":
-        probes += [
-            _Probe(
-                "goodput",
-                winner,
-                w_est.goodput,
-                -1,
-                (0.01, 1.0),
-                setter("goodput", winner),
-                lambda t: (
-                    f"{winner} stops being the better choice below {fmt.percent(t)} goodput "
-                    f"(now {fmt.percent(w_est.goodput)})"
-                ),
+
+
+def _speed_probes(assumptions: Assumptions, winner: Estimate, runner: Estimate) -> list[_Probe]:
+    """Training only: the winner's goodput and MFU falling, and the runner-up's MFU rising."""
+    w, r = winner.system, runner.system
+    return [
+        _Probe(
+            "goodput",
+            w,
+            winner.goodput,
+            -1,
+            (0.01, 1.0),
+            _setter(assumptions, "goodput", w),
+            lambda t: (
+                f"{w} stops being the better choice below {fmt.percent(t)} goodput "
+                f"(now {fmt.percent(winner.goodput)})"
             ),
-            _Probe(
-                "mfu",
-                winner,
-                w_est.mfu,
-                -1,
-                (0.005, 1.0),
-                setter("mfu", winner),
-                lambda t: (
-                    f"{winner} stops being the better choice below {fmt.percent(t)} MFU "
-                    f"(now {fmt.percent(w_est.mfu)})"
-                ),
+        ),
+        _Probe(
+            "mfu",
+            w,
+            winner.mfu,
+            -1,
+            (0.005, 1.0),
+            _setter(assumptions, "mfu", w),
+            lambda t: (
+                f"{w} stops being the better choice below {fmt.percent(t)} MFU "
+                f"(now {fmt.percent(winner.mfu)})"
             ),
-            _Probe(
-                "mfu",
-                runner,
-                r_est.mfu,
-                +1,
-                (0.005, 1.0),
-                setter("mfu", runner),
-                lambda t: f"{runner} wins above {fmt.percent(t)} MFU (now {fmt.percent(r_est.mfu)})",
-            ),
-        ]
-    if not rent and rec.objective in ("cost", "balanced"):
-        elec = assumptions.electricity_usd_per_kwh or catalog.economics.electricity.usd_per_kwh
-        for direction, side in ((+1, "above"), (-1, "below")):
-            probes.append(
-                _Probe(
-                    "electricity",
-                    "all",
-                    elec,
-                    direction,
-                    (1e-4, 10.0),
-                    lambda value: {"electricity_usd_per_kwh": value},
-                    partial(_electricity_sentence, runner, side, elec),
-                    report_none=False,
-                )
-            )
+        ),
+        _Probe(
+            "mfu",
+            r,
+            runner.mfu,
+            +1,
+            (0.005, 1.0),
+            _setter(assumptions, "mfu", r),
+            lambda t: f"{r} wins above {fmt.percent(t)} MFU (now {fmt.percent(runner.mfu)})",
+        ),
+    ]
+
+
+def _electricity_probes(request: AdviceRequest, runner: str) -> list[_Probe]:
+    """Owning, on cost: electricity for every system rising and falling (reported only if it flips)."""
+    elec = request.assumptions.electricity_usd_per_kwh or request.catalog.economics.electricity.usd_per_kwh
+    return [
+        _Probe(
+            "electricity",
+            "all",
+            elec,
+            direction,
+            (1e-4, 10.0),
+            lambda value: {"electricity_usd_per_kwh": value},
+            partial(_electricity_sentence, runner, side, elec),
+            report_none=False,
+        )
+        for direction, side in ((+1, "above"), (-1, "below"))
+    ]
+
+
+def _probes(rec: Recommendation, request: AdviceRequest, winner: str, runner: str) -> list[_Probe]:
+    """Every input to move for this pair: price or capex, then MFU and goodput, then electricity."""
+    w_est, r_est = rec.candidate(winner).estimate, rec.candidate(runner).estimate
+    assert w_est is not None and r_est is not None
+    probes = _price_probes(request, w_est, r_est)
+    if request.workload.kind != "inference":
+        probes += _speed_probes(request.assumptions, w_est, r_est)
+    if request.workload.pricing != "rent" and rec.objective in ("cost", "balanced"):
+        probes += _electricity_probes(request, runner)
     return probes
 
 
-def break_evens(
-    rec: Recommendation,
-    workload: Workload,
-    catalog: Catalog,
-    rules: Sequence[Rule],
-    *,
-    assumptions: Assumptions,
-    today: date | None,
-    gpus_by_system: Mapping[str, int] | None = None,
-) -> tuple[str | None, list[BreakEven]]:
+def break_evens(rec: Recommendation, request: AdviceRequest) -> tuple[str | None, list[BreakEven]]:
     """Thresholds at which the runner-up overtakes the winner, one input at a time (same sizing as `rec`)."""
     ranked = [c for c in rec.candidates if c.feasible]
     if rec.winner is None or len(ranked) < 2:
         return None, []
     winner, runner = ranked[0].system, ranked[1].system
+    pair = replace(request, systems=(winner, runner))
 
     def still_wins(update: dict[str, Any]) -> bool:
-        result = advise(
-            workload,
-            catalog,
-            rules,
-            constraints=rec.constraints,
-            objective=rec.objective,
-            assumptions=assumptions.model_copy(update=update),
-            systems=[winner, runner],
-            today=today,
-            gpus_by_system=gpus_by_system,
-        )
-        return result.winner == winner
+        varied = replace(pair, assumptions=request.assumptions.model_copy(update=update))
+        return advise(varied).winner == winner
 
     found = []
-    for probe in _probes(rec, workload, catalog, assumptions, winner, runner):
+    for probe in _probes(rec, request, winner, runner):
         threshold = _bisect(
             partial(_wins_at, still_wins, probe), probe.current, probe.direction, *probe.bounds
         )

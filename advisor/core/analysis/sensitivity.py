@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date
 from typing import Any
 
 from advisor.core import fmt
@@ -21,17 +20,14 @@ from advisor.core.analysis import SAMPLES
 from advisor.core.analysis.breakeven import BreakEven, break_evens
 from advisor.core.analysis.uncertainty import (
     EstimateRange,
-    Spread,
-    estimate_range,
     input_spreads,
+    range_of,
     sample_inputs,
     sampled_outputs,
 )
 from advisor.core.decision.advise import advise, objective_metric
 from advisor.core.decision.recommendation import Recommendation
-from advisor.core.decision.rules import Rule
-from advisor.core.model.catalog import Catalog
-from advisor.core.model.workload import Assumptions, Constraints, Objective, Workload
+from advisor.core.decision.request import AdviceRequest
 
 ROBUST = 0.9
 LIKELY = 0.6
@@ -96,15 +92,18 @@ class Sensitivity:
 
 
 def robustness(
-    rec: Recommendation, spreads: Mapping[str, Mapping[str, Spread]], draws: Mapping[str, Sequence[Any]]
+    rec: Recommendation, sampled: Mapping[str, Sequence[tuple[float, float, float]]]
 ) -> Robustness | None:
-    """The share of joint samples (`draws`, per system) in which the expected winner still wins."""
+    """The share of joint samples in which the expected winner still wins.
+
+    `sampled` holds each estimated system's (time, cost, kWh) per joint draw (`sampled_outputs`).
+    """
     if rec.winner is None:
         return None
-    feasible = {c.system: c.estimate for c in rec.candidates if c.feasible and c.estimate is not None}
-    outputs = {sid: sampled_outputs(est, spreads[sid], draws[sid]) for sid, est in feasible.items()}
+    feasible = {c.system for c in rec.candidates if c.feasible and c.estimate is not None}
+    outputs = {sid: rows for sid, rows in sampled.items() if sid in feasible}
     factors = {c.system: c.rule_factor for c in rec.candidates if c.system in feasible}
-    samples = len(next(iter(draws.values()))) if draws else 0
+    samples = len(next(iter(sampled.values()))) if sampled else 0
     deadline, budget = rec.constraints.deadline_days, rec.constraints.budget_usd
     wins: dict[str, int] = dict.fromkeys(factors, 0)
     for i in range(samples):
@@ -182,75 +181,35 @@ def speed_for_price(rec: Recommendation) -> tuple[str, ...]:
 
 def analyse(
     rec: Recommendation,
-    workload: Workload,
-    catalog: Catalog,
-    rules: Sequence[Rule],
+    request: AdviceRequest,
     *,
-    assumptions: Assumptions,
-    today: date | None = None,
     widen: float = 1.0,
     samples: int = SAMPLES,
     with_break_evens: bool = True,
-    gpus_by_system: Mapping[str, int] | None = None,
 ) -> Sensitivity:
-    """Ranges, robustness, tornado and (optionally) break-even points of an existing recommendation."""
+    """Ranges, robustness, tornado and (optionally) break-even points of `rec`, the answer to `request`."""
     estimated = {c.system: c.estimate for c in rec.candidates if c.estimate is not None}
     spreads = {
-        sid: input_spreads(est, workload, catalog, assumptions, widen) for sid, est in estimated.items()
+        sid: input_spreads(est, request.workload, request.catalog, request.assumptions, widen)
+        for sid, est in estimated.items()
     }
     draws = sample_inputs(spreads, n=samples)  # one joint draw per sample: PUE and electricity shared
-    ranges = {sid: estimate_range(est, spreads[sid], draws[sid]) for sid, est in estimated.items()}
-    robust = robustness(rec, spreads, draws)
+    sampled = {sid: sampled_outputs(est, spreads[sid], draws[sid]) for sid, est in estimated.items()}
+    ranges = {sid: range_of(est, spreads[sid], sampled[sid]) for sid, est in estimated.items()}
+    robust = robustness(rec, sampled)
     bars: tuple[Bar, ...] = ()
     if rec.winner is not None and rec.winner in ranges:
         bars = tornado(ranges[rec.winner], rec.candidate(rec.winner).estimate)
     runner: str | None = None
     evens: list[BreakEven] = []
     if with_break_evens:
-        runner, evens = break_evens(
-            rec, workload, catalog, rules, assumptions=assumptions, today=today, gpus_by_system=gpus_by_system
-        )
+        runner, evens = break_evens(rec, request)
     return Sensitivity(rec.winner, runner, ranges, robust, bars, tuple(evens), speed_for_price(rec))
 
 
 def sensitivity(
-    workload: Workload,
-    catalog: Catalog,
-    rules: Sequence[Rule],
-    *,
-    constraints: Constraints | None = None,
-    objective: Objective = "cost",
-    assumptions: Assumptions | None = None,
-    systems: Sequence[str] | None = None,
-    today: date | None = None,
-    widen: float = 1.0,
-    samples: int = SAMPLES,
-    with_break_evens: bool = True,
-    gpus_by_system: Mapping[str, int] | None = None,
+    request: AdviceRequest, *, widen: float = 1.0, samples: int = SAMPLES, with_break_evens: bool = True
 ) -> tuple[Recommendation, Sensitivity]:
     """`advise()` plus `analyse()`: the recommendation with its ranges and what flips it."""
-    assumptions = assumptions or Assumptions()
-    rec = advise(
-        workload,
-        catalog,
-        rules,
-        constraints=constraints,
-        objective=objective,
-        assumptions=assumptions,
-        systems=systems,
-        today=today,
-        gpus_by_system=gpus_by_system,
-    )
-    analysis = analyse(
-        rec,
-        workload,
-        catalog,
-        rules,
-        assumptions=assumptions,
-        today=today,
-        widen=widen,
-        samples=samples,
-        with_break_evens=with_break_evens,
-        gpus_by_system=gpus_by_system,
-    )
-    return rec, analysis
+    rec = advise(request)
+    return rec, analyse(rec, request, widen=widen, samples=samples, with_break_evens=with_break_evens)

@@ -12,7 +12,9 @@ Two ranges are reported for time, cost and energy: `low`/`high`, every input at 
 unfavourable end of its range (outputs are monotone in every input, so these bound all combinations),
 and `p10`/`p90` from sampling each input from a triangular distribution (low, expected, high) with a
 fixed seed. Both are computed from the expected estimate with the model's own arithmetic (time ∝
-1 / (MFU × goodput); cost = price × GPU-hours; energy ∝ PUE × GPU-hours), so no estimate is re-run.
+1 / (MFU × goodput); cost from the estimate's typed cost parts through `run_cost_usd`, as
+`estimate()`, each part scaled by its driver and the billed hours; energy with `run_energy_kwh`), so
+no estimate is re-run.
 """
 
 from __future__ import annotations
@@ -21,9 +23,11 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from advisor.core.analysis import SAMPLES
+from advisor.core.costing.cost import DriverCost, cost_by_driver, run_cost_usd, scaled_cost_usd
+from advisor.core.costing.energy import run_energy_kwh
 from advisor.core.costing.results import Estimate, MfuBasis
 from advisor.core.model.catalog import Catalog
 from advisor.core.model.workload import Assumptions, Workload
@@ -114,131 +118,142 @@ def spread_class(basis: MfuBasis) -> str:
     return "scaled" if basis.same_model else "interpolated"
 
 
-def input_spreads(
-    est: Estimate, workload: Workload, catalog: Catalog, assumptions: Assumptions, widen: float = 1.0
-) -> dict[str, Spread]:
-    """The uncertain inputs behind `est`; `widen` scales every spread (1 = the catalog's)."""
-    econ, unc = catalog.economics, catalog.economics.uncertainty
-    system = catalog.system(est.system)
-    spreads: dict[str, Spread] = {}
+def _around(name: str, value: float, share: float, widen: float, unit: str, source: str) -> Spread:
+    """`value` ± `share` (× `widen`, at most 95%)."""
+    share = min(share * widen, 0.95)
+    return Spread(name, value * (1 - share), value, value * (1 + share), unit, source)
 
-    def around(name: str, value: float, share: float, unit: str, source: str, shared: bool = False) -> None:
-        share = min(share * widen, 0.95)
-        spreads[name] = Spread(name, value * (1 - share), value, value * (1 + share), unit, source, shared)
 
-    def between(
-        name: str, value: float, low: float, high: float, unit: str, source: str, shared: bool
-    ) -> None:
-        low_w, high_w = value - (value - low) * widen, value + (high - value) * widen
-        spreads[name] = Spread(name, max(low_w, value * 0.05), value, high_w, unit, source, shared)
+def _between(
+    name: str, value: float, low: float, high: float, widen: float, unit: str, source: str, *, shared: bool
+) -> Spread:
+    """`value` within a published `low`..`high`, the distances to it × `widen` (never below 5% of it)."""
+    low_w, high_w = value - (value - low) * widen, value + (high - value) * widen
+    return Spread(name, max(low_w, value * 0.05), value, high_w, unit, source, shared)
 
+
+def _speed_spreads(est: Estimate, catalog: Catalog, widen: float) -> list[Spread]:
+    """MFU (reference) or production efficiency, and goodput: what sets the run's hours."""
+    out = []
     if est.efficiency == "reference" and not est.mfu_basis.overridden and est.kind != "inference":
-        around("mfu", est.mfu, _mfu_share(est, catalog), "fraction", "catalog [uncertainty] mfu spread")
+        out.append(
+            _around(
+                "mfu",
+                est.mfu,
+                _mfu_share(est, catalog),
+                widen,
+                "fraction",
+                "catalog [uncertainty] mfu spread",
+            )
+        )
     if est.efficiency == "production":
         # Fitted on published end-to-end runs against the reference model, so it holds the MFU's own
         # error too (no separate MFU spread); drawn per system, as that error is.
         production = catalog.mfu_scaling.production
         factor = production.factor_for(est.model.params_total)
-        between(
-            "efficiency",
-            factor,
-            factor * production.spread_low,
-            factor * production.spread_high,
-            "share of reference throughput",
-            f"fitted on {production.runs} published end-to-end runs (catalog/mfu/scaling.toml)",
-            False,
+        source = f"fitted on {production.runs} published end-to-end runs (catalog/mfu/scaling.toml)"
+        low, high = factor * production.spread_low, factor * production.spread_high
+        out.append(
+            _between(
+                "efficiency", factor, low, high, widen, "share of reference throughput", source, shared=False
+            )
         )
     if not est.goodput_detail.overridden and est.kind != "inference":
+        unc = catalog.economics.uncertainty
         overhead = 1 / est.goodput - 1
         low_g = 1 / (1 + overhead * unc.failure_overhead_high**widen)
         high_g = 1 / (1 + overhead * unc.failure_overhead_low**widen)
-        spreads["goodput"] = Spread(
-            "goodput", low_g, est.goodput, high_g, "fraction", "catalog [uncertainty] failure overhead"
-        )
+        source = "catalog [uncertainty] failure overhead"
+        out.append(Spread("goodput", low_g, est.goodput, high_g, "fraction", source))
+    return out
+
+
+def _money_spreads(
+    est: Estimate, workload: Workload, catalog: Catalog, assumptions: Assumptions, widen: float
+) -> list[Spread]:
+    """Rental price, or capex and electricity when owning; and PUE (never below 1)."""
+    econ = catalog.economics
+    system = catalog.system(est.system)
+    out = []
     if workload.pricing == "rent":
         if assumptions.for_system("price_usd_per_gpu_hour", system.id) is None:
             offer = system.default_rental
-            between(
-                "price",
-                est.price_usd_per_gpu_hour,
-                offer.low_usd_per_gpu_hour or offer.price_usd_per_gpu_hour,
-                offer.high_usd_per_gpu_hour or offer.price_usd_per_gpu_hour,
-                "USD per GPU-hour",
-                offer.source,
-                False,
+            low = offer.low_usd_per_gpu_hour or offer.price_usd_per_gpu_hour
+            high = offer.high_usd_per_gpu_hour or offer.price_usd_per_gpu_hour
+            price = est.price_usd_per_gpu_hour
+            out.append(
+                _between("price", price, low, high, widen, "USD per GPU-hour", offer.source, shared=False)
             )
     else:
         if assumptions.for_system("capex_usd_per_node", system.id) is None:
-            around("capex", system.capex.all_in_usd_per_node, unc.capex_relative, "USD per node", unc.source)
+            unc = econ.uncertainty
+            capex = system.capex.all_in_usd_per_node
+            out.append(_around("capex", capex, unc.capex_relative, widen, "USD per node", unc.source))
         if assumptions.electricity_usd_per_kwh is None:
             e = econ.electricity
-            between(
-                "electricity",
-                e.usd_per_kwh,
-                e.usd_per_kwh_low or e.usd_per_kwh,
-                e.usd_per_kwh_high or e.usd_per_kwh,
-                "USD per kWh",
-                e.source,
-                True,
+            low, high = e.usd_per_kwh_low or e.usd_per_kwh, e.usd_per_kwh_high or e.usd_per_kwh
+            out.append(
+                _between("electricity", e.usd_per_kwh, low, high, widen, "USD per kWh", e.source, shared=True)
             )
     if assumptions.pue is None:
         f = econ.facility
-        between("pue", f.pue, f.pue_low or f.pue, f.pue_high or f.pue, "", f.source, True)
-    return spreads
+        pue = _between(
+            "pue", f.pue, f.pue_low or f.pue, f.pue_high or f.pue, widen, "", f.source, shared=True
+        )
+        out.append(Spread("pue", max(pue.low, 1.0), pue.expected, pue.high, pue.unit, pue.source, True))
+    return out
 
 
-@dataclass(frozen=True)
-class _Parts:
-    """What the estimate's arithmetic needs to be recomputed under other inputs."""
+def input_spreads(
+    est: Estimate, workload: Workload, catalog: Catalog, assumptions: Assumptions, widen: float = 1.0
+) -> dict[str, Spread]:
+    """The uncertain inputs behind `est`; `widen` scales every spread (1 = the catalog's)."""
+    spreads = [
+        *_speed_spreads(est, catalog, widen),
+        *_money_spreads(est, workload, catalog, assumptions, widen),
+    ]
+    return {spread.name: spread for spread in spreads}
 
-    compute_hours: float
-    setup_hours: float
-    wait_hours: float
-    gpus: int
-    tokens: float
-    price_parts: Mapping[str, float]
-    it_w: float
-    paid_ratio: float
+
+class _Basis(NamedTuple):
+    """What the ranges recompute from, once per estimate: its hours and its dollars by cost driver."""
+
+    est: Estimate
+    billed_hours: float
+    cost: DriverCost
 
     @classmethod
-    def of(cls, est: Estimate) -> _Parts:
-        parts = est.power_breakdown_w
-        hours = est.time_breakdown_hours
-        return cls(
-            hours["compute"] + hours.get("overhead", 0.0),
-            hours["setup"],
-            hours["wait"],
-            est.gpus,
-            est.tokens,
-            est.price_breakdown_usd_per_gpu_hour,
-            parts["gpu"] + parts["host"] + parts["network_storage"],
-            est.gpus_paid / est.gpus,
-        )
+    def of(cls, est: Estimate) -> _Basis:
+        usd = run_cost_usd(est.cost_parts, est.time_to_train_hours, est.gpus, est.gpus_paid)
+        return cls(est, est.time_to_train_hours, cost_by_driver(est.cost_parts, usd))
 
 
 def _outputs(
-    est: Estimate, parts: _Parts, values: Mapping[str, float], spreads: Mapping[str, Spread]
+    basis: _Basis, values: Mapping[str, float], spreads: Mapping[str, Spread]
 ) -> tuple[float, float, float]:
-    """(time to result hours, cost, kWh) with `values` in place of the expected inputs."""
+    """(time to result hours, cost, kWh) with `values` in place of the expected inputs.
+
+    Time is recomputed from the estimate's hours; cost from its dollars per cost driver
+    (`run_cost_usd`), each scaled by its inputs' ratios; energy with `run_energy_kwh`, as `estimate()`.
+    """
 
     def ratio(name: str) -> float:
         return values[name] / spreads[name].expected if name in spreads else 1.0
 
-    compute = parts.compute_hours / ratio("mfu") / ratio("efficiency")
+    est = basis.est
+    hours = est.time_breakdown_hours
+    compute = (hours["compute"] + hours["overhead"]) / ratio("mfu") / ratio("efficiency")
     run = compute / (values["goodput"] if "goodput" in spreads else est.goodput)
-    billed = run + parts.setup_hours
-    gpu_hours = billed * parts.gpus
+    billed = run + hours["setup"]
+    cost = scaled_cost_usd(
+        basis.cost,
+        billed / basis.billed_hours,
+        capex=ratio("capex"),
+        energy=ratio("pue") * ratio("electricity"),
+        rental=ratio("price"),
+    )
     pue = values["pue"] if "pue" in spreads else None
-    pue_ratio = ratio("pue")
-    if "rental" in parts.price_parts:
-        price = parts.price_parts["rental"] * ratio("price")
-    else:
-        p = parts.price_parts
-        capex_parts = p["capex_amortisation"] + p["cost_of_capital"] + p["maintenance"]
-        owned = (capex_parts * ratio("capex") + p["hosting"]) * parts.paid_ratio
-        price = owned + p["power"] * pue_ratio * ratio("electricity")
-    watts = est.power_w_per_gpu_all_in if pue is None else parts.it_w * pue
-    return parts.wait_hours + billed, price * gpu_hours, watts * gpu_hours / 1000.0
+    return hours["wait"] + billed, cost, run_energy_kwh(est.power_draw, billed, est.gpus, pue)
 
 
 def _corner(spreads: Mapping[str, Spread], favourable: bool) -> dict[str, float]:
@@ -264,12 +279,18 @@ def estimate_range(
     est: Estimate, spreads: Mapping[str, Spread], samples: Sequence[Mapping[str, float]] | None = None
 ) -> EstimateRange:
     """Interval bounds and sampled P10-P90 of time, cost and energy for one estimate."""
-    parts = _Parts.of(est)
-    expected = (est.time_to_result_hours, est.cost_usd, est.energy_kwh)
-    good = _outputs(est, parts, _corner(spreads, True), spreads)
-    bad = _outputs(est, parts, _corner(spreads, False), spreads)
     draws = samples if samples is not None else sample_inputs({est.system: spreads})[est.system]
-    sampled = [_outputs(est, parts, values, spreads) for values in draws]
+    return range_of(est, spreads, sampled_outputs(est, spreads, draws))
+
+
+def range_of(
+    est: Estimate, spreads: Mapping[str, Spread], sampled: Sequence[tuple[float, float, float]]
+) -> EstimateRange:
+    """`estimate_range` from outputs already sampled (`sampled_outputs`), so they are computed once."""
+    expected = (est.time_to_result_hours, est.cost_usd, est.energy_kwh)
+    basis = _Basis.of(est)
+    good = _outputs(basis, _corner(spreads, True), spreads)
+    bad = _outputs(basis, _corner(spreads, False), spreads)
 
     def make(i: int) -> Range:
         column = [s[i] for s in sampled]
@@ -315,5 +336,5 @@ def sampled_outputs(
     est: Estimate, spreads: Mapping[str, Spread], draws: Sequence[Mapping[str, float]]
 ) -> list[tuple[float, float, float]]:
     """(time, cost, kWh) for each joint draw (used to test whether the winner holds)."""
-    parts = _Parts.of(est)
-    return [_outputs(est, parts, values, spreads) for values in draws]
+    basis = _Basis.of(est)
+    return [_outputs(basis, values, spreads) for values in draws]

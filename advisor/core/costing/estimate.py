@@ -4,9 +4,22 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from advisor.core.costing.cost import HourlyCost, ownership_cost_per_gpu_hour, rental_cost_per_gpu_hour
-from advisor.core.costing.energy import co2_tonnes, energy_kwh, household_years, joules_per_token, power_draw
+from advisor.core.costing.cost import (
+    HourlyCost,
+    ownership_cost_per_gpu_hour,
+    rental_cost_per_gpu_hour,
+    run_cost_usd,
+)
+from advisor.core.costing.energy import (
+    co2_tonnes,
+    household_years,
+    joules_per_token,
+    power_draw,
+    run_energy_kwh,
+    run_energy_kwh_by_part,
+)
 from advisor.core.costing.results import (
     Estimate,
     GoodputDetail,
@@ -19,7 +32,7 @@ from advisor.core.costing.results import (
 from advisor.core.model.catalog import Catalog, Precision, System
 from advisor.core.model.flops import lora_flops_per_token, training_flops_per_token
 from advisor.core.model.goodput import Goodput, fixed_goodput, goodput_fraction
-from advisor.core.model.inference import serving_throughput
+from advisor.core.model.inference import Serving, serving_throughput
 from advisor.core.model.memory import MemoryCheck, check_memory
 from advisor.core.model.mfu import resolve_mfu
 from advisor.core.model.units import BYTES_PER_GIB, HOURS_PER_DAY, SECONDS_PER_HOUR
@@ -27,6 +40,8 @@ from advisor.core.model.workload import Assumptions, Workload
 from advisor.errors import UsageError
 
 _NO_ASSUMPTIONS = Assumptions()
+_WIDER: dict[Precision, Precision] = {"fp4": "fp8", "fp8": "bf16"}
+"""The next wider precision, for a GPU without tensor cores for the requested one."""
 
 
 def run_precision(workload: Workload, system: System) -> tuple[Precision, list[str]]:
@@ -42,10 +57,9 @@ def run_precision(workload: Workload, system: System) -> tuple[Precision, list[s
             f"{precision.upper()} requested but the software stack has no FP8 support: running BF16"
         )
         precision = "bf16"
-    wider: dict[Precision, Precision] = {"fp4": "fp8", "fp8": "bf16"}
     requested = precision
     while system.compute.peak_tflops(precision) is None:
-        precision = wider[precision]
+        precision = _WIDER[precision]
     if precision != requested:
         warnings.append(f"{system.name} has no {requested.upper()} tensor cores: running {precision.upper()}")
     return precision, warnings
@@ -229,17 +243,9 @@ def _serving(
         prefill_mfu=econ.inference.prefill_mfu,
     )
     replicas = workload.gpus // serving.replica_gpus
-    fits = replicas >= 1
-    if fits and replicas * serving.replica_gpus < workload.gpus:
-        idle = workload.gpus - replicas * serving.replica_gpus
-        warnings.append(
-            f"{workload.gpus} GPUs make {replicas} replica(s) of {serving.replica_gpus}; "
-            f"{idle} GPU(s) sit idle but are paid for"
-        )
-    usable_gib = system.memory.hbm_gb * 1e9 * econ.memory.usable_hbm_fraction / BYTES_PER_GIB
+    warnings.extend(_idle_replica_warnings(workload.gpus, replicas, serving.replica_gpus))
     replica_rate = serving.tokens_per_second_per_gpu * serving.replica_gpus
     target = workload.target_tokens_per_second
-    gpus_for_target = math.ceil(target / replica_rate) * serving.replica_gpus if target else None
     basis = (
         f"serving model: replicas of {serving.replica_gpus} GPU(s), batch {workload.serving_batch}, "
         f"decode {serving.decode_bound}-bound at {serving.decode_step_seconds * 1e3:.1f} ms per step"
@@ -251,22 +257,40 @@ def _serving(
         mfu=serving.achieved_mfu,
         mfu_basis=MfuBasis(exact=False, basis=basis, sources=(econ.inference.source,), overridden=False),
         goodput=fixed_goodput(assumptions.goodput_for(system.id) or 1.0),
-        memory=MemorySummary(
-            required_gib=(serving.weight_bytes + serving.kv_bytes) / BYTES_PER_GIB,
-            available_gib=usable_gib * workload.gpus,
-            min_gpus=serving.replica_gpus,
-            fits=fits,
-            state_gib=serving.weight_bytes / BYTES_PER_GIB,
-            activation_gib_per_gpu=serving.kv_bytes / serving.replica_gpus / BYTES_PER_GIB,
-        ),
+        memory=_serving_memory(serving, workload.gpus, system, catalog, fits=replicas >= 1),
         serving=ServingSummary(
             replica_gpus=serving.replica_gpus,
             replicas=max(replicas, 0),
             tokens_per_second=replica_rate * max(replicas, 0),
             decode_bound=serving.decode_bound,
             target_tokens_per_second=target,
-            gpus_for_target=gpus_for_target,
+            gpus_for_target=math.ceil(target / replica_rate) * serving.replica_gpus if target else None,
         ),
+    )
+
+
+def _idle_replica_warnings(gpus: int, replicas: int, replica_gpus: int) -> list[str]:
+    """GPUs left over after whole replicas: paid for, but idle."""
+    if replicas < 1 or replicas * replica_gpus >= gpus:
+        return []
+    idle = gpus - replicas * replica_gpus
+    return [
+        f"{gpus} GPUs make {replicas} replica(s) of {replica_gpus}; {idle} GPU(s) sit idle but are paid for"
+    ]
+
+
+def _serving_memory(
+    serving: Serving, gpus: int, system: System, catalog: Catalog, *, fits: bool
+) -> MemorySummary:
+    """Weights and the batch's KV cache against the usable HBM of `gpus` GPUs."""
+    usable_gib = system.memory.hbm_gb * 1e9 * catalog.economics.memory.usable_hbm_fraction / BYTES_PER_GIB
+    return MemorySummary(
+        required_gib=(serving.weight_bytes + serving.kv_bytes) / BYTES_PER_GIB,
+        available_gib=usable_gib * gpus,
+        min_gpus=serving.replica_gpus,
+        fits=fits,
+        state_gib=serving.weight_bytes / BYTES_PER_GIB,
+        activation_gib_per_gpu=serving.kv_bytes / serving.replica_gpus / BYTES_PER_GIB,
     )
 
 
@@ -277,6 +301,122 @@ def _gpus_paid(workload: Workload, unit: int) -> int:
     return math.ceil(workload.gpus / unit) * unit
 
 
+def _speed(
+    workload: Workload,
+    system: System,
+    catalog: Catalog,
+    assumptions: Assumptions,
+    precision: Precision,
+    warnings: list[str],
+) -> _Throughput:
+    """Throughput at the precision that runs (serving or training model); warns if it does not fit."""
+    peak_tflops = system.compute.peak_tflops(precision)
+    assert peak_tflops is not None  # run_precision falls back to BF16, which every system has
+    speed_model = _serving if workload.kind == "inference" else _training
+    speed = speed_model(workload, system, catalog, assumptions, precision, peak_tflops, warnings)
+    if not speed.memory.fits:
+        warnings.append(fit_message(speed.memory, workload.gpus, system.id, workload.kind))
+    return speed
+
+
+class _Hours(NamedTuple):
+    """The run's hours: waiting for capacity, setting up, computing, and computing again after failures."""
+
+    wait: float
+    setup: float
+    compute: float
+    overhead: float
+    """What a production run adds to the reference compute (0 at reference efficiency)."""
+    downtime: float
+    """Lost to failures and restarts: (compute + overhead) x (1 / goodput - 1)."""
+    billed: float
+    """Hours paid for: setup, compute, overhead and downtime."""
+
+    def breakdown(self) -> dict[str, float]:
+        """The `time_breakdown_hours` object."""
+        return {
+            "wait": self.wait,
+            "setup": self.setup,
+            "compute": self.compute,
+            "overhead": self.overhead,
+            "downtime": self.downtime,
+        }
+
+
+def _hours(
+    workload: Workload, system: System, catalog: Catalog, assumptions: Assumptions, speed: _Throughput
+) -> _Hours:
+    """Hours to process the workload's tokens at `speed`, plus setup and the wait for capacity."""
+    compute_hours = workload.tokens / (speed.tokens_per_s_per_gpu * speed.working_gpus) / SECONDS_PER_HOUR
+    overhead_hours = compute_hours * production_overhead(workload, catalog)
+    downtime_hours = (compute_hours + overhead_hours) * (1.0 / speed.goodput.fraction - 1.0)
+    setup_hours = system.setup.setup_minutes / 60.0
+    return _Hours(
+        wait=capacity_wait_hours(workload, system, assumptions),
+        setup=setup_hours,
+        compute=compute_hours,
+        overhead=overhead_hours,
+        downtime=downtime_hours,
+        billed=setup_hours + compute_hours + overhead_hours + downtime_hours,
+    )
+
+
+def _purchase_warnings(workload: Workload, system: System, gpus_paid: int) -> list[str]:
+    """Idle GPUs paid for in whole nodes, or a GPU count that splits a node."""
+    unit = system.interconnect.gpus_per_node
+    node = system.interconnect.node_name
+    if gpus_paid > workload.gpus:
+        return [
+            f"{workload.gpus} GPUs means buying {gpus_paid // unit} whole {unit}-GPU {node}(s): "
+            f"the {gpus_paid - workload.gpus} idle GPUs are paid for"
+        ]
+    if workload.gpus > unit and workload.gpus % unit:
+        return [f"{workload.gpus} GPUs is not a whole number of {unit}-GPU {node}s"]
+    return []
+
+
+def _model_summary(workload: Workload) -> ModelSummary:
+    model = workload.model
+    return ModelSummary(
+        id=model.id,
+        name=model.name,
+        family=model.family,
+        params_total=model.params_total,
+        params_active=model.params_active,
+        seq_len=model.seq_len,
+        layers=model.layers,
+        hidden=model.hidden,
+        inferred=model.inferred,
+    )
+
+
+def _goodput_detail(goodput: Goodput, overridden: bool) -> GoodputDetail:
+    return GoodputDetail(
+        interruptions_per_day=goodput.interruptions_per_day,
+        checkpoint_interval_minutes=goodput.checkpoint_interval_minutes
+        if goodput.interruptions_per_day
+        else None,
+        overridden=overridden,
+    )
+
+
+class _Money(NamedTuple):
+    """What the run costs: the GPUs paid for, one GPU-hour's typed parts, and dollars by part."""
+
+    gpus_paid: int
+    hourly: HourlyCost
+    cost_breakdown_usd: dict[str, float]
+
+
+def _money(
+    workload: Workload, system: System, catalog: Catalog, assumptions: Assumptions, hours: _Hours
+) -> _Money:
+    """The run's cost: each part of a GPU-hour over the billed hours, on the GPUs that pay it."""
+    gpus_paid = _gpus_paid(workload, system.interconnect.gpus_per_node)
+    hourly = hourly_cost(workload, system, catalog, assumptions)
+    return _Money(gpus_paid, hourly, run_cost_usd(hourly.parts, hours.billed, workload.gpus, gpus_paid))
+
+
 def estimate(
     workload: Workload, system_id: str, catalog: Catalog, assumptions: Assumptions | None = None
 ) -> Estimate:
@@ -284,48 +424,31 @@ def estimate(
     assumptions = assumptions or _NO_ASSUMPTIONS
     system = catalog.system(system_id)
     precision, warnings = run_precision(workload, system)
-    peak_tflops = system.compute.peak_tflops(precision)
-    assert peak_tflops is not None  # run_precision falls back to BF16, which every system has
-    speed_model = _serving if workload.kind == "inference" else _training
-    speed = speed_model(workload, system, catalog, assumptions, precision, peak_tflops, warnings)
-    if not speed.memory.fits:
-        warnings.append(fit_message(speed.memory, workload.gpus, system.id, workload.kind))
+    speed = _speed(workload, system, catalog, assumptions, precision, warnings)
+    hours = _hours(workload, system, catalog, assumptions, speed)
+    money = _money(workload, system, catalog, assumptions, hours)
+    warnings.extend(_purchase_warnings(workload, system, money.gpus_paid))
+    return _result(workload, system, catalog, assumptions, precision, speed, hours, money, warnings)
 
-    compute_hours = workload.tokens / (speed.tokens_per_s_per_gpu * speed.working_gpus) / SECONDS_PER_HOUR
-    overhead_hours = compute_hours * production_overhead(workload, catalog)
-    downtime_hours = (compute_hours + overhead_hours) * (1.0 / speed.goodput.fraction - 1.0)
-    run_hours = compute_hours + overhead_hours + downtime_hours
-    setup_hours = system.setup.setup_minutes / 60.0
-    wait_hours = capacity_wait_hours(workload, system, assumptions)
-    billed_hours = run_hours + setup_hours
-    gpu_hours = billed_hours * workload.gpus
 
-    unit = system.interconnect.gpus_per_node
-    gpus_paid = _gpus_paid(workload, unit)
-    hourly = hourly_cost(workload, system, catalog, assumptions)
-    # An owner pays for whole nodes or racks (capex, hosting, maintenance) but powers only those running.
-    cost_breakdown = {
-        part: value * billed_hours * (workload.gpus if part == "power" else gpus_paid)
-        for part, value in hourly.parts.items()
-    }
-    cost = sum(cost_breakdown.values())
-
+def _result(
+    workload: Workload,
+    system: System,
+    catalog: Catalog,
+    assumptions: Assumptions,
+    precision: Precision,
+    speed: _Throughput,
+    hours: _Hours,
+    money: _Money,
+    warnings: list[str],
+) -> Estimate:
+    """The `Estimate`: the stages' figures, with energy and its equivalents from the power parts."""
     econ = catalog.economics
-    draw = power_draw(system.power, assumptions.pue or econ.facility.pue)
-    kwh = energy_kwh(draw.all_in_w, gpu_hours)
-    energy_breakdown = {part: energy_kwh(watts, gpu_hours) for part, watts in draw.parts().items()}
-
-    node = system.interconnect.node_name
-    if gpus_paid > workload.gpus:
-        warnings.append(
-            f"{workload.gpus} GPUs means buying {gpus_paid // unit} whole {unit}-GPU {node}(s): "
-            f"the {gpus_paid - workload.gpus} idle GPUs are paid for"
-        )
-    elif workload.gpus > unit and workload.gpus % unit:
-        warnings.append(f"{workload.gpus} GPUs is not a whole number of {unit}-GPU {node}s")
-
-    model = workload.model
-    goodput = speed.goodput
+    power = power_draw(system.power, assumptions.pue or econ.facility.pue)
+    billed = hours.billed
+    kwh = run_energy_kwh(power, billed, workload.gpus)
+    hourly, cost_breakdown = money.hourly, money.cost_breakdown_usd
+    cost = sum(cost_breakdown.values())
     return Estimate(
         system=system.id,
         system_name=system.name,
@@ -336,55 +459,35 @@ def estimate(
         kind=workload.kind,
         software=workload.software,
         efficiency="reference" if workload.kind == "inference" else workload.efficiency,
-        model=ModelSummary(
-            id=model.id,
-            name=model.name,
-            family=model.family,
-            params_total=model.params_total,
-            params_active=model.params_active,
-            seq_len=model.seq_len,
-            layers=model.layers,
-            hidden=model.hidden,
-            inferred=model.inferred,
-        ),
+        model=_model_summary(workload),
         tokens=workload.tokens,
         flops_per_token=speed.flops_per_token,
         total_flops=speed.flops_per_token * workload.tokens,
         mfu=speed.mfu,
         mfu_basis=speed.mfu_basis,
         tokens_per_second_per_gpu=speed.tokens_per_s_per_gpu,
-        goodput=goodput.fraction,
-        goodput_detail=GoodputDetail(
-            interruptions_per_day=goodput.interruptions_per_day,
-            checkpoint_interval_minutes=goodput.checkpoint_interval_minutes
-            if goodput.interruptions_per_day
-            else None,
-            overridden=assumptions.goodput_for(system.id) is not None,
-        ),
-        time_to_train_hours=billed_hours,
-        time_to_result_hours=wait_hours + billed_hours,
-        time_breakdown_hours={
-            "wait": wait_hours,
-            "setup": setup_hours,
-            "compute": compute_hours,
-            "overhead": overhead_hours,
-            "downtime": downtime_hours,
-        },
-        gpu_hours=gpu_hours,
-        gpus_paid=gpus_paid,
+        goodput=speed.goodput.fraction,
+        goodput_detail=_goodput_detail(speed.goodput, assumptions.goodput_for(system.id) is not None),
+        time_to_train_hours=billed,
+        time_to_result_hours=hours.wait + billed,
+        time_breakdown_hours=hours.breakdown(),
+        gpu_hours=billed * workload.gpus,
+        gpus_paid=money.gpus_paid,
         price_usd_per_gpu_hour=hourly.total,
-        price_breakdown_usd_per_gpu_hour=dict(hourly.parts),
+        price_breakdown_usd_per_gpu_hour=hourly.usd_per_gpu_hour(),
         cost_usd=cost,
         cost_per_million_tokens_usd=cost / workload.tokens * 1e6,
         cost_breakdown_usd=cost_breakdown,
-        power_w_per_gpu_all_in=draw.all_in_w,
-        power_breakdown_w=draw.parts(),
+        power_w_per_gpu_all_in=power.all_in_w,
+        power_breakdown_w=power.w_per_gpu(),
         energy_kwh=kwh,
-        energy_breakdown_kwh=energy_breakdown,
+        energy_breakdown_kwh=run_energy_kwh_by_part(power, billed, workload.gpus),
         joules_per_token=joules_per_token(kwh, workload.tokens),
         household_years=household_years(kwh, econ.household.kwh_per_year),
         co2_tonnes=co2_tonnes(kwh, econ.carbon.grid_gco2_per_kwh),
         memory=speed.memory,
         warnings=tuple(dict.fromkeys(warnings)),
+        cost_parts=hourly.parts,
+        power_draw=power,
         serving=speed.serving,
     )

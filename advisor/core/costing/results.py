@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from typing import Any
 
+from advisor.core.costing.cost import CostPart
+from advisor.core.costing.energy import PowerDraw
 from advisor.core.model.catalog import Precision
 
 # Computed results are plain frozen dataclasses: built from already-checked values, fast to make.
@@ -108,11 +110,27 @@ class Estimate:
     co2_tonnes: float
     memory: MemorySummary
     warnings: tuple[str, ...]
+    cost_parts: tuple[CostPart, ...] = field(repr=False)
+    """The typed parts behind `price_breakdown_usd_per_gpu_hour` (what each scales with); not in JSON."""
+    power_draw: PowerDraw = field(repr=False)
+    """The typed parts behind `power_breakdown_w`; not in JSON."""
     serving: ServingSummary | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready data (the `estimate --json` object)."""
-        return asdict(self)
+        """Plain JSON-ready data (the `estimate --json` object): every field but the typed parts."""
+        return {name: _plain(getattr(self, name)) for name in _JSON_FIELDS}
+
+
+_JSON_FIELDS = tuple(f.name for f in fields(Estimate) if f.name not in ("cost_parts", "power_draw"))
+
+
+def _plain(value: Any) -> Any:
+    """A field's value as `dataclasses.asdict` would give it: dataclasses as dicts, dicts copied."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return asdict(value)
+    if isinstance(value, dict):
+        return dict(value)
+    return value
 
 
 def fit_message(memory: MemorySummary, gpus: int, system: str, kind: str) -> str:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from datetime import date
+from dataclasses import dataclass, field
+from typing import Any
 
 from advisor.core import fmt
 from advisor.core.costing.estimate import estimate
@@ -18,15 +19,14 @@ from advisor.core.costing.results import Estimate, fit_message
 from advisor.core.decision.facts import candidate_facts, workload_facts
 from advisor.core.decision.headline import headline_figures, headline_sentence
 from advisor.core.decision.recommendation import Candidate, FiredRule, Reason, Recommendation
+from advisor.core.decision.request import AdviceRequest
 from advisor.core.decision.rules import Rule, RuleResult, evaluate
-from advisor.core.model.catalog import Catalog, System
+from advisor.core.model.catalog import System
 from advisor.core.model.sourced import as_of_end
 from advisor.core.model.units import HOURS_PER_DAY
 from advisor.core.model.workload import Assumptions, Constraints, Objective, Workload
 from advisor.errors import AdvisorError
 
-BASELINE_SYSTEM = "h100"
-"""Speed-up and TCO ratios are against this system (SemiAnalysis's comparison)."""
 CLOSE_CALL = 0.15
 """A runner-up within this share of the winner's score gets a 'what would change' line."""
 
@@ -40,23 +40,6 @@ def _price_source(workload: Workload, system: System, assumptions: Assumptions) 
     if assumptions.for_system("capex_usd_per_node", system.id) is not None:
         return None
     return system.capex.as_of
-
-
-def capacity_assumptions(
-    workload: Workload,
-    catalog: Catalog,
-    constraints: Constraints,
-    assumptions: Assumptions,
-    systems: Sequence[str],
-) -> Assumptions:
-    """Guaranteed capacity when renting means a reservation: its lead time replaces the on-demand wait."""
-    if not (constraints.guaranteed_capacity and workload.pricing == "rent"):
-        return assumptions
-    waits = dict(assumptions.wait_hours)
-    for sid in systems:
-        if sid not in waits:
-            waits[sid] = catalog.system(sid).availability.reserved_lead_days * HOURS_PER_DAY
-    return assumptions.model_copy(update={"wait_hours": waits})
 
 
 def objective_metric(objective: str, hours: float, cost: float, kwh: float) -> float:
@@ -119,137 +102,189 @@ def _fired(result: RuleResult) -> FiredRule:
     )
 
 
-def advise(
-    workload: Workload,
-    catalog: Catalog,
-    rules: Sequence[Rule],
-    *,
-    constraints: Constraints | None = None,
-    objective: Objective = "cost",
-    assumptions: Assumptions | None = None,
-    systems: Sequence[str] | None = None,
-    baseline: str = BASELINE_SYSTEM,
-    today: date | None = None,
-    gpus_by_system: Mapping[str, int] | None = None,
-) -> Recommendation:
-    """Recommend a system for `workload`. `today` dates price ages (the shell passes the real date).
+@dataclass
+class _Judgement:
+    """One system's estimate, the reasons against or for it, and its rule factor."""
 
-    `gpus_by_system` sizes each system separately (e.g. the smallest count that meets a deadline);
-    by default every system runs the workload's GPU count.
-    """
-    constraints = constraints or Constraints()
-    system_ids = list(systems) if systems else list(catalog.systems)
-    assumptions = capacity_assumptions(
-        workload, catalog, constraints, assumptions or Assumptions(), system_ids
-    )
-    sized = {
-        sid: workload.model_copy(update={"gpus": gpus_by_system[sid]})
-        if gpus_by_system and gpus_by_system.get(sid)
-        else workload
-        for sid in system_ids
+    estimate: Estimate | None
+    reasons: list[Reason] = field(default_factory=list)
+    factor: float = 1.0
+    """Product of (1 - w) per `prefer` and (1 + w) per `penalize` rule that fired."""
+    excluded: bool = False
+    """A rule excluded it, or it could not be estimated."""
+
+    @property
+    def feasible(self) -> bool:
+        return not self.excluded and not any(r.kind == "infeasible" for r in self.reasons)
+
+
+@dataclass
+class _Trace:
+    """Every rule checked and fired, in order, and the warnings they raised."""
+
+    checked: list[RuleResult] = field(default_factory=list)
+    fired: list[FiredRule] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def record(self, result: RuleResult) -> bool:
+        """Note a checked rule; True when it fired."""
+        self.checked.append(result)
+        if result.fired:
+            self.fired.append(_fired(result))
+        return result.fired
+
+
+@dataclass(frozen=True)
+class _Ranking:
+    """Feasible systems best first, their scores, and the best raw metric the scores divide by."""
+
+    ranked: list[str]
+    scores: dict[str, float]
+    best: float | None
+
+    @property
+    def winner(self) -> str | None:
+        return self.ranked[0] if self.ranked else None
+
+
+def _estimate_all(
+    request: AdviceRequest, system_ids: Sequence[str], assumptions: Assumptions
+) -> dict[str, _Judgement]:
+    """Each system estimated at its size; one that cannot be is infeasible with the reason why."""
+    judged: dict[str, _Judgement] = {}
+    for sid in system_ids:
+        request.catalog.system(sid)
+        try:
+            judged[sid] = _Judgement(estimate(request.sized_workload(sid), sid, request.catalog, assumptions))
+        except AdvisorError as exc:
+            judged[sid] = _Judgement(
+                None, [Reason("infeasible", str(exc), constraint="estimate")], excluded=True
+            )
+    return judged
+
+
+def _baseline_estimate(
+    request: AdviceRequest, judged: Mapping[str, _Judgement], assumptions: Assumptions
+) -> Estimate | None:
+    """The baseline system's estimate (made if it is not a candidate), for the speed-up and TCO ratios."""
+    baseline, catalog = request.baseline, request.catalog
+    if baseline in judged:
+        return judged[baseline].estimate
+    if baseline in catalog.systems:
+        return estimate(request.workload, baseline, catalog, assumptions)
+    return None
+
+
+def _workload_rules(request: AdviceRequest, wl_facts: Mapping[str, Any], trace: _Trace) -> None:
+    """Rules about the workload alone: recorded, and their warnings raised."""
+    for rule in request.rules:
+        if rule.scope == "workload" and trace.record(result := evaluate(rule, wl_facts, None)):
+            trace.warnings.extend(result.because for e in rule.effects if e.kind == "warn")
+
+
+def _candidate_facts(
+    request: AdviceRequest,
+    sid: str,
+    est: Estimate,
+    base_est: Estimate | None,
+    assumptions: Assumptions,
+    wl_facts: Mapping[str, Any],
+) -> dict[str, Any]:
+    """The facts a candidate rule sees: the (sized) workload's and the system's, with the price's age."""
+    workload, constraints, today = request.workload, request.constraints, request.today
+    sized = request.sized_workload(sid)
+    system = request.catalog.system(sid)
+    as_of = _price_source(workload, system, assumptions)
+    age = (today - as_of_end(as_of)).days if (today and as_of) else None
+    return {
+        **(wl_facts if sized is workload else workload_facts(sized, constraints, request.objective)),
+        **candidate_facts(est, system, base_est, constraints, age, as_of or "set by you"),
     }
 
-    estimates: dict[str, Estimate | None] = {}
-    errors: dict[str, str] = {}
-    for sid in system_ids:
-        catalog.system(sid)
-        try:
-            estimates[sid] = estimate(sized[sid], sid, catalog, assumptions)
-        except AdvisorError as exc:
-            estimates[sid], errors[sid] = None, str(exc)
-    base_est = estimates.get(baseline)
-    if base_est is None and baseline in catalog.systems and baseline not in errors:
-        base_est = estimate(workload, baseline, catalog, assumptions)
 
-    wl_facts = workload_facts(workload, constraints, objective)
-    checked: list[RuleResult] = []
-    fired: list[FiredRule] = []
-    warnings: list[str] = []
-    for rule in rules:
-        if rule.scope == "workload":
-            result = evaluate(rule, wl_facts, None)
-            checked.append(result)
-            if result.fired:
-                fired.append(_fired(result))
-                warnings.extend(result.because for e in rule.effects if e.kind == "warn")
-
-    reasons: dict[str, list[Reason]] = {sid: [] for sid in system_ids}
-    factors: dict[str, float] = dict.fromkeys(system_ids, 1.0)
-    excluded: set[str] = set()
-    for sid in system_ids:
-        est = estimates[sid]
-        if est is None:
-            reasons[sid].append(Reason("infeasible", errors[sid], constraint="estimate"))
-            excluded.add(sid)
+def _judge(
+    request: AdviceRequest, sid: str, judgement: _Judgement, facts: Mapping[str, Any], trace: _Trace
+) -> None:
+    """Apply the hard constraints and the candidate rules to one estimated system."""
+    assert judgement.estimate is not None
+    judgement.reasons.extend(_constraint_reasons(judgement.estimate, request.constraints))
+    for rule in request.rules:
+        if rule.scope != "candidate" or not trace.record(result := evaluate(rule, facts, sid)):
             continue
-        reasons[sid].extend(_constraint_reasons(est, constraints))
-        system = catalog.system(sid)
-        as_of = _price_source(workload, system, assumptions)
-        age = (today - as_of_end(as_of)).days if (today and as_of) else None
-        facts = {
-            **(wl_facts if sized[sid] is workload else workload_facts(sized[sid], constraints, objective)),
-            **candidate_facts(est, system, base_est, constraints, age, as_of or "set by you"),
-        }
-        for rule in rules:
-            if rule.scope != "candidate":
-                continue
-            result = evaluate(rule, facts, sid)
-            checked.append(result)
-            if not result.fired:
-                continue
-            fired.append(_fired(result))
-            reasons[sid].extend(_rule_reason(result))
-            for effect in rule.effects:
-                if effect.kind == "exclude":
-                    excluded.add(sid)
-                elif effect.kind == "prefer":
-                    factors[sid] *= 1 - effect.weight
-                elif effect.kind == "penalize":
-                    factors[sid] *= 1 + effect.weight
+        judgement.reasons.extend(_rule_reason(result))
+        for effect in rule.effects:
+            if effect.kind == "exclude":
+                judgement.excluded = True
+            elif effect.kind == "prefer":
+                judgement.factor *= 1 - effect.weight
+            elif effect.kind == "penalize":
+                judgement.factor *= 1 + effect.weight
 
-    feasible = [
-        sid
-        for sid in system_ids
-        if sid not in excluded and not any(r.kind == "infeasible" for r in reasons[sid])
-    ]
-    metrics = {sid: _metric(est, objective) for sid in feasible if (est := estimates[sid]) is not None}
+
+def _rank(judged: Mapping[str, _Judgement], objective: Objective) -> _Ranking:
+    """Score = objective metric / best feasible metric x rule factor; lowest first, ties by id."""
+    metrics = {
+        sid: _metric(j.estimate, objective)
+        for sid, j in judged.items()
+        if j.feasible and j.estimate is not None
+    }
     best = min(metrics.values(), default=None)
-    scores = {sid: metrics[sid] / best * factors[sid] for sid in metrics} if best else {}
-    ranked = sorted(feasible, key=lambda sid: (scores[sid], sid))
-    winner = ranked[0] if ranked else None
+    scores = {sid: metrics[sid] / best * judged[sid].factor for sid in metrics} if best else {}
+    feasible = [sid for sid, j in judged.items() if j.feasible]
+    return _Ranking(sorted(feasible, key=lambda sid: (scores[sid], sid)), scores, best)
 
-    candidates = tuple(
+
+def _candidates(
+    request: AdviceRequest, judged: Mapping[str, _Judgement], ranking: _Ranking
+) -> tuple[Candidate, ...]:
+    """Every system as a candidate: the ranked ones first, then the rest by id."""
+    ranked, scores = ranking.ranked, ranking.scores
+    return tuple(
         Candidate(
             system=sid,
-            system_name=catalog.system(sid).name,
+            system_name=request.catalog.system(sid).name,
             feasible=sid in scores,
             score=scores.get(sid),
-            rule_factor=factors[sid],
+            rule_factor=judged[sid].factor,
             rank=ranked.index(sid) + 1 if sid in scores else None,
-            estimate=estimates[sid],
-            reasons=tuple(reasons[sid]),
+            estimate=judged[sid].estimate,
+            reasons=tuple(judged[sid].reasons),
         )
-        for sid in sorted(system_ids, key=lambda s: (ranked.index(s) if s in scores else len(ranked), s))
+        for sid in sorted(judged, key=lambda s: (ranked.index(s) if s in scores else len(ranked), s))
     )
+
+
+def advise(request: AdviceRequest) -> Recommendation:
+    """Recommend a system for the request's workload: estimate each, constrain, apply rules, rank, explain."""
+    assumptions = request.capacity_assumptions()
+    judged = _estimate_all(request, request.system_ids(), assumptions)
+    base_est = _baseline_estimate(request, judged, assumptions)
+    wl_facts = workload_facts(request.workload, request.constraints, request.objective)
+    trace = _Trace()
+    _workload_rules(request, wl_facts, trace)
+    for sid, judgement in judged.items():
+        if judgement.estimate is not None:
+            facts = _candidate_facts(request, sid, judgement.estimate, base_est, assumptions, wl_facts)
+            _judge(request, sid, judgement, facts, trace)
+    ranking = _rank(judged, request.objective)
+    candidates = _candidates(request, judged, ranking)
+    winner = ranking.winner
     if winner is not None:
-        win_est = estimates[winner]
+        win_est = judged[winner].estimate
         assert win_est is not None
-        warnings.extend(win_est.warnings)
-        warnings.extend(r.text for r in reasons[winner] if r.kind == "warn")
-    changes = _what_would_change(
-        winner, ranked, scores, estimates, reasons, objective, workload, constraints, factors, best
-    )
+        trace.warnings.extend(win_est.warnings)
+        trace.warnings.extend(r.text for r in judged[winner].reasons if r.kind == "warn")
     return Recommendation(
         winner=winner,
-        objective=objective,
+        objective=request.objective,
         candidates=candidates,
-        rules_fired=tuple(fired),
-        rules_checked=tuple(checked),
-        warnings=tuple(dict.fromkeys(warnings)),
-        what_would_change=tuple(changes),
-        headline=_headline(winner, candidates, workload, objective),
-        baseline=baseline if base_est is not None else None,
-        constraints=constraints,
+        rules_fired=tuple(trace.fired),
+        rules_checked=tuple(trace.checked),
+        warnings=tuple(dict.fromkeys(trace.warnings)),
+        what_would_change=tuple(_what_would_change(request, judged, ranking)),
+        headline=_headline(winner, candidates, request.workload, request.objective),
+        baseline=request.baseline if base_est is not None else None,
+        constraints=request.constraints,
     )
 
 
@@ -282,53 +317,57 @@ def _relaxations(est: Estimate, blockers: set[str | None], constraints: Constrai
 
 
 def _what_would_change(
-    winner: str | None,
-    ranked: list[str],
-    scores: dict[str, float],
-    estimates: dict[str, Estimate | None],
-    reasons: dict[str, list[Reason]],
-    objective: Objective,
-    workload: Workload,
-    constraints: Constraints,
-    factors: dict[str, float],
-    best: float | None,
+    request: AdviceRequest, judged: Mapping[str, _Judgement], ranking: _Ranking
 ) -> list[str]:
     """One line per near alternative: the constraint or price that would flip the answer."""
-    lines: list[str] = []
-    win_est = estimates.get(winner) if winner else None
-    win_score = scores.get(winner) if winner else None
+    return _blocked_lines(request, judged, ranking) + _close_call_lines(request, judged, ranking)
+
+
+def _blocked_lines(request: AdviceRequest, judged: Mapping[str, _Judgement], ranking: _Ranking) -> list[str]:
+    """Systems kept out only by the deadline, budget or capacity wait, and the values that let them in."""
+    winner, scores, best = ranking.winner, ranking.scores, ranking.best
     blocked: list[tuple[float, str, list[str]]] = []
-    for sid, est in estimates.items():
+    for sid, judgement in judged.items():
+        est = judgement.estimate
         if est is None or sid == winner or sid in scores:
             continue
-        blockers = {r.constraint for r in reasons[sid] if r.kind in ("infeasible", "exclude")}
+        blockers = {r.constraint for r in judgement.reasons if r.kind in ("infeasible", "exclude")}
         if blockers and blockers <= {"deadline", "budget", "capacity"}:
-            blocked.append(
-                (_metric(est, objective) * factors[sid], sid, _relaxations(est, blockers, constraints))
-            )
+            score = _metric(est, request.objective) * judgement.factor
+            blocked.append((score, sid, _relaxations(est, blockers, request.constraints)))
     blocked.sort()
+    win_score = scores.get(winner) if winner else None
     if winner is not None and best is not None and win_score is not None:
         better = [(score, sid, parts) for score, sid, parts in blocked if score / best < win_score]
         if better:
             _, sid, parts = better[0]
-            lines.append(f"{sid} wins if " + " and ".join(parts))
-    elif blocked:
-        for index, (_, sid, parts) in enumerate(blocked[:3]):
-            role = "becomes feasible, and the best choice," if index == 0 else "becomes feasible"
-            lines.append(f"{sid} {role} if " + " and ".join(parts))
-    if winner is not None and len(ranked) > 1 and win_est is not None:
-        runner = ranked[1]
-        ratio = scores[runner] / scores[winner]
-        run_est = estimates[runner]
-        assert run_est is not None
-        if ratio < 1 + CLOSE_CALL:
-            if objective == "cost":
-                price = run_est.price_usd_per_gpu_hour / ratio
-                condition = "it rented" if workload.pricing == "rent" else "its owner's TCO were"
-                lines.append(
-                    f"{runner} wins if {condition} below ${price:.2f}/GPU-hour instead of "
-                    f"${run_est.price_usd_per_gpu_hour:.2f} (it is {fmt.percent(ratio - 1)} behind {winner})"
-                )
-            else:
-                lines.append(f"{runner} is within {fmt.percent(ratio - 1)} of {winner} on {objective}")
+            return [f"{sid} wins if " + " and ".join(parts)]
+        return []
+    lines = []
+    for index, (_, sid, parts) in enumerate(blocked[:3]):
+        role = "becomes feasible, and the best choice," if index == 0 else "becomes feasible"
+        lines.append(f"{sid} {role} if " + " and ".join(parts))
     return lines
+
+
+def _close_call_lines(
+    request: AdviceRequest, judged: Mapping[str, _Judgement], ranking: _Ranking
+) -> list[str]:
+    """The runner-up, when it is within `CLOSE_CALL` of the winner: the price at which it would win."""
+    winner, ranked, scores = ranking.winner, ranking.ranked, ranking.scores
+    if winner is None or len(ranked) < 2 or judged[winner].estimate is None:
+        return []
+    runner = ranked[1]
+    ratio = scores[runner] / scores[winner]
+    run_est = judged[runner].estimate
+    assert run_est is not None
+    if ratio >= 1 + CLOSE_CALL:
+        return []
+    if request.objective != "cost":
+        return [f"{runner} is within {fmt.percent(ratio - 1)} of {winner} on {request.objective}"]
+    price = run_est.price_usd_per_gpu_hour / ratio
+    condition = "it rented" if request.workload.pricing == "rent" else "its owner's TCO were"
+    return [
+        f"{runner} wins if {condition} below ${price:.2f}/GPU-hour instead of "
+        f"${run_est.price_usd_per_gpu_hour:.2f} (it is {fmt.percent(ratio - 1)} behind {winner})"
+    ]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 
 @dataclass(frozen=True)
@@ -31,10 +32,12 @@ def interruptions_per_hour(gpus: int, mtbf_gpu_hours: float) -> float:
     return gpus / mtbf_gpu_hours
 
 
+@lru_cache(maxsize=1024)
 def goodput_fraction(
     gpus: int, mtbf_gpu_hours: float, restart_minutes: float, stall_seconds: float
 ) -> Goodput:
-    """Productive share of wall time for a job on `gpus` GPUs (see the module docstring)."""
+    """Productive share of wall time for a job on `gpus` GPUs (see the module docstring). Cached: pure,
+    and the result is immutable."""
     rate = interruptions_per_hour(gpus, mtbf_gpu_hours)
     stall_hours = stall_seconds / 3600.0
     interval_hours = math.sqrt(2 * stall_hours / rate)

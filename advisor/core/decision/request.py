@@ -1,0 +1,63 @@
+"""`AdviceRequest`: everything `advise()` needs, in one frozen value.
+
+Break-even points and sensitivity vary one field of it with `dataclasses.replace` instead of repeating
+a ten-keyword call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+
+from advisor.core.decision.rules import Rule
+from advisor.core.model.catalog import Catalog
+from advisor.core.model.units import HOURS_PER_DAY
+from advisor.core.model.workload import Assumptions, Constraints, Objective, Workload
+
+BASELINE_SYSTEM = "h100"
+"""Speed-up and TCO ratios are against this system (SemiAnalysis's comparison)."""
+
+
+@dataclass(frozen=True)
+class AdviceRequest:
+    """A workload, the catalog and rules to judge it by, and how to choose among the systems."""
+
+    workload: Workload
+    catalog: Catalog
+    rules: Sequence[Rule]
+    """The loaded rule set, applied in order."""
+    constraints: Constraints = field(default_factory=Constraints)
+    """Hard limits (deadline, budget, capacity wait) and preferences the rules read (risk, speed)."""
+    objective: Objective = "cost"
+    """What the ranking minimises: cost, time, energy or balanced."""
+    assumptions: Assumptions = field(default_factory=Assumptions)
+    """The user's overrides (prices, MFU, goodput, PUE ...); catalog values apply where unset."""
+    systems: Sequence[str] | None = None
+    """The candidate system ids; None means every system in the catalog."""
+    baseline: str = BASELINE_SYSTEM
+    """The system speed-up and TCO ratios are measured against."""
+    today: date | None = None
+    """Dates price ages (the shell passes the real date); None leaves them undated."""
+    gpus_by_system: Mapping[str, int] | None = None
+    """GPU count per system (e.g. the smallest that meets a deadline); by default the workload's."""
+
+    def system_ids(self) -> list[str]:
+        """The candidate system ids, in order."""
+        return list(self.systems) if self.systems else list(self.catalog.systems)
+
+    def sized_workload(self, system_id: str) -> Workload:
+        """The workload at the GPU count `system_id` runs it with."""
+        gpus = self.gpus_by_system.get(system_id) if self.gpus_by_system else None
+        return self.workload.model_copy(update={"gpus": gpus}) if gpus else self.workload
+
+    def capacity_assumptions(self) -> Assumptions:
+        """The assumptions with guaranteed capacity applied: when renting, a reservation's lead time
+        replaces the on-demand wait."""
+        if not (self.constraints.guaranteed_capacity and self.workload.pricing == "rent"):
+            return self.assumptions
+        waits = dict(self.assumptions.wait_hours)
+        for sid in self.system_ids():
+            if sid not in waits:
+                waits[sid] = self.catalog.system(sid).availability.reserved_lead_days * HOURS_PER_DAY
+        return self.assumptions.model_copy(update={"wait_hours": waits})
