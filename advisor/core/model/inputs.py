@@ -1,0 +1,218 @@
+"""How each user input is declared once: an `Input` in the pydantic field's `Annotated` metadata.
+
+The field's type gives the kind and the choices (a `Literal`), its `Field` constraints the valid range;
+`Input` adds what people read: a label, a one-line hint, a unit and the command-line flag. The CLI,
+the app's questions, the report's inputs table and the rule facts derive from `declared_inputs`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import types
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
+
+import annotated_types
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+
+from advisor.core.model.units import format_si, parse_number
+
+_PRODUCT = re.compile(r"^(?P<data>[^x×*]+?)\s*[x×*]\s*(?P<times>[^x×*]+)$", re.IGNORECASE)
+InputKind = Literal["number", "integer", "choice", "check", "text"]
+
+
+@dataclass(frozen=True)
+class Input:
+    """What a user reads about one input; put it in the field's `Annotated[...]` metadata."""
+
+    label: str
+    hint: str
+    unit: str = ""
+    flag: str = ""
+    """The command-line flag (`--gpus`); a check's flag sets the opposite of its default."""
+    choice_labels: Mapping[str, str] = field(default_factory=dict)
+    """How the app shows a choice's values (value: label); a value not listed shows as itself.
+    A label written `value: explanation` explains the choice (the CLI's help repeats it)."""
+    check_label: str = ""
+    """A checkbox's label in the app: what ticking it says."""
+    blank: str = ""
+    """What leaving an optional input blank means ("none", "any time")."""
+    asked_in_app: bool = True
+    """False for inputs the app deliberately leaves to scenario files and flags."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """A numeric input's valid range (None: unbounded on that side)."""
+
+    low: float | None = None
+    high: float | None = None
+    above: bool = False
+    """True when `low` itself is not allowed (`gt` rather than `ge`)."""
+
+    def allows(self, value: float) -> bool:
+        """Whether `value` is in range."""
+        if self.low is not None and (value <= self.low if self.above else value < self.low):
+            return False
+        return self.high is None or value <= self.high
+
+    def describe(self, integer: bool = False) -> str:
+        """`a whole number from 1 to 1M`, `above 0, up to 10`, `at least 1`."""
+        low, above = self.low, self.above
+        if integer and above and low is not None:
+            low, above = math.floor(low) + 1, False  # whole numbers above 0 start at 1
+        kind = "a whole number " if integer else ""
+        if low is None:
+            return f"{kind or 'a number '}up to {_shown(self.high)}" if self.high is not None else "a number"
+        if self.high is not None:
+            span = (
+                f"above {_shown(low)}, up to {_shown(self.high)}"
+                if above
+                else f"from {_shown(low)} to {_shown(self.high)}"
+            )
+        else:
+            span = f"above {_shown(low)}" if above else f"at least {_shown(low)}"
+        return kind + span
+
+
+def _shown(value: float) -> str:
+    """A bound as people write it: 1M, 36,500, 0.5."""
+    return format_si(value, digits=4) if abs(value) >= 1e6 else f"{value:,.6g}"
+
+
+@dataclass(frozen=True)
+class DeclaredInput:
+    """One declared input with what its field's type says: kind, choices, range, default."""
+
+    table: str
+    """Where it sits in a scenario: `workload`, `constraints`, `assumptions`, or "" (the top)."""
+    name: str
+    meta: Input
+    kind: InputKind
+    choices: tuple[str, ...]
+    limits: Limits
+    optional: bool
+    """None is allowed (a blank answer)."""
+    required: bool
+    default: Any
+    """The field's default (None when required)."""
+    annotation: Any
+    """The field's type, for validating one value on its own (`TypeAdapter(annotation)`)."""
+
+    @property
+    def key(self) -> str:
+        """The scenario key path, `workload.gpus` (or `objective` at the top)."""
+        return f"{self.table}.{self.name}" if self.table else self.name
+
+    @property
+    def dest(self) -> str:
+        """The argparse destination of the flag (`--no-fp8-stack` -> `no_fp8_stack`)."""
+        return self.meta.flag.removeprefix("--").replace("-", "_")
+
+    def explained_choices(self) -> tuple[str, ...]:
+        """The choice labels that explain their value (`reference: a vendor-tuned recipe`)."""
+        labels = {value: self.meta.choice_labels.get(value, "") for value in self.choices}
+        return tuple(label for value, label in labels.items() if label.startswith(f"{value}: "))
+
+    def choice_pairs(self) -> tuple[tuple[str, str], ...]:
+        """(label, value) pairs of a choice, as the app lists them."""
+        return tuple((self.meta.choice_labels.get(value, value), value) for value in self.choices)
+
+
+def _flatten(annotation: Any) -> tuple[Any, list[Any], bool]:
+    """The bare type under `Annotated` and `X | None`, the metadata found on the way, and optionality."""
+    metadata: list[Any] = []
+    optional = False
+    while True:
+        origin = get_origin(annotation)
+        if origin is Annotated:
+            annotation, *extra = get_args(annotation)
+            for item in extra:
+                metadata.extend(item.metadata if isinstance(item, FieldInfo) else [item])
+        elif origin in (Union, types.UnionType):
+            members = [a for a in get_args(annotation) if a is not type(None)]
+            optional = optional or len(members) < len(get_args(annotation))
+            if len(members) != 1:
+                return annotation, metadata, optional
+            annotation = members[0]
+        else:
+            return annotation, metadata, optional
+
+
+def _limits(metadata: list[Any]) -> Limits:
+    low = high = None
+    above = False
+    for item in metadata:
+        if isinstance(item, annotated_types.Gt):
+            low, above = float(item.gt), True  # type: ignore[arg-type]
+        elif isinstance(item, annotated_types.Ge):
+            low, above = float(item.ge), False  # type: ignore[arg-type]
+        elif isinstance(item, annotated_types.Le):
+            high = float(item.le)  # type: ignore[arg-type]
+    return Limits(low, high, above)
+
+
+def _kind(bare: Any) -> InputKind:
+    if get_origin(bare) is Literal:
+        return "choice"
+    kinds: dict[Any, InputKind] = {bool: "check", int: "integer", float: "number", str: "text"}
+    if bare not in kinds:
+        raise TypeError(f"an input must be a number, a whole number, a Literal, a bool or text, not {bare!r}")
+    return kinds[bare]
+
+
+def describe(table: str, name: str, info: FieldInfo) -> DeclaredInput | None:
+    """The declared input of one pydantic field (None when the field carries no `Input`)."""
+    bare, metadata, optional = _flatten(info.annotation)
+    metadata = [*info.metadata, *metadata]
+    meta = next((item for item in metadata if isinstance(item, Input)), None)
+    if meta is None:
+        return None
+    kind = _kind(bare)
+    choices = tuple(str(value) for value in get_args(bare)) if kind == "choice" else ()
+    required = info.is_required()
+    default = None if required else info.default
+    limits = _limits(metadata)
+    return DeclaredInput(
+        table, name, meta, kind, choices, limits, optional, required, default, info.annotation
+    )
+
+
+def declared_inputs(model: type[BaseModel], table: str = "") -> dict[str, DeclaredInput]:
+    """Every input `model` declares, by field name, in declaration order."""
+    found = {}
+    for name, info in model.model_fields.items():
+        declared = describe(table, name, info)
+        if declared is not None:
+            found[name] = declared
+    return found
+
+
+def parse_amount(text: str) -> float:
+    """A human number (`15T`, `$2.10`), or a product of two (`5T x 3`: dataset tokens times epochs)."""
+    match = _PRODUCT.match(text.strip())
+    if match:
+        return parse_number(match["data"]) * parse_number(match["times"])
+    return parse_number(text)
+
+
+def choices_of(model: type[BaseModel], name: str) -> tuple[str, ...]:
+    """The values a choice field of `model` allows (from its `Literal`)."""
+    bare, _, _ = _flatten(model.model_fields[name].annotation)
+    return tuple(str(value) for value in get_args(bare))
+
+
+def field_limits(model: type[BaseModel], name: str) -> Limits:
+    """The range a field of `model` allows."""
+    info = model.model_fields[name]
+    _, metadata, _ = _flatten(info.annotation)
+    return _limits([*info.metadata, *metadata])
+
+
+def limits_of(annotation: Any) -> Limits:
+    """The range an annotated type allows (`Annotated[float, Field(gt=0, le=1000)]`)."""
+    _, metadata, _ = _flatten(annotation)
+    return _limits(metadata)
