@@ -107,6 +107,7 @@ def scenarios(draw) -> Scenario:
         "software": draw(_maybe(st.sampled_from(["2023-06", "2024-12", "2026-01"]))),
         "fp8_stack": draw(st.booleans()),
         "lora_trainable_fraction": draw(FRACTION),
+        "efficiency": draw(st.sampled_from(["reference", "production"])),
         "seq_len": draw(_maybe(st.integers(1, 10_000_000))),
     }
     constraints = {

@@ -45,6 +45,7 @@ def start(catalog) -> Scenario:
         ("pricing", "own", "own"),
         ("objective", "time", "time"),
         ("risk", "conservative", "conservative"),
+        ("efficiency", "reference", "reference"),
         ("fp8_stack", False, False),
         ("guaranteed_capacity", True, True),
         ("iteration_speed_matters", True, True),

@@ -89,7 +89,7 @@ per-system price overrides."""
 
 LAYOUT: tuple[tuple[str, ...], ...] = (
     ("model", "params", "family", "active_params"),
-    ("kind", "finetune_method", "tokens", "precision", "fp8_stack"),
+    ("kind", "finetune_method", "tokens", "precision", "fp8_stack", "efficiency"),
     ("gpus", "deadline_days", "size_to_deadline"),
     ("pricing", "budget_usd", "electricity_usd_per_kwh", "pue", "price_override", "capex_override"),
     ("need_within_days", "guaranteed_capacity", "risk", "iteration_speed_matters", "objective"),

@@ -16,6 +16,7 @@ Pricing = Literal["rent", "own"]
 Risk = Literal["conservative", "balanced", "early-adopter"]
 Objective = Literal["cost", "time", "energy", "balanced"]
 FinetuneMethod = Literal["full", "lora"]
+Efficiency = Literal["reference", "production"]
 
 ALL_SYSTEMS = "*"
 PER_SYSTEM = ("mfu", "goodput", "price_usd_per_gpu_hour", "capex_usd_per_node", "wait_hours")
@@ -163,6 +164,22 @@ class WorkloadInputs(Frozen):
             asked_in_app=False,
         ),
     ] = None
+    efficiency: Annotated[
+        Efficiency,
+        Field(
+            description="How tuned the training stack is: a vendor-tuned recipe or a team's production run."
+        ),
+        Input(
+            "Training stack",
+            "How tuned is your training stack?",
+            flag="--efficiency",
+            choice_labels={
+                "reference": "reference: a vendor-tuned recipe, as in published benchmarks",
+                "production": "production: a team's end-to-end run, with evaluations, checkpoints, "
+                "data stalls and restarts",
+            },
+        ),
+    ] = "production"
 
 
 class Workload(WorkloadInputs):
