@@ -98,3 +98,20 @@ def test_flags_override_the_file(capsys, tmp_path):
 def test_flags_alone_make_a_report(capsys):
     code, out, _ = run(capsys, "report", "--model", "llama3-8b", "--tokens", "1T", "--gpus", "64")
     assert code == 0 and "| Tokens | 1T |" in out and "| GPUs | 64 |" in out
+
+
+@pytest.mark.parametrize(("flags", "validations"), [((), 1), (("--gpus", "16"), 2)])
+def test_report_validates_the_scenario_file_once(flags, validations, capsys, tmp_path, monkeypatch):
+    import advisor.io.scenario_files as scenario_files
+
+    calls = []
+    original = scenario_files.scenario_from_data
+
+    def counted(*args, **kwargs):
+        calls.append(args[1] if len(args) > 1 else None)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(scenario_files, "scenario_from_data", counted)
+    code, _, err = run(capsys, "report", EXAMPLE, *flags, "-o", str(tmp_path / "r.md"))
+    assert code == 0, err
+    assert len(calls) == validations  # the file once; again only when flags change it
