@@ -174,3 +174,60 @@ def test_a_rule_fact_of_a_choice_offers_the_declared_choices(item):
     fact = FACTS.get(item.name)
     if fact is not None:
         assert fact.choices == item.choices
+
+
+@pytest.mark.parametrize(
+    ("limits", "integer", "text"),
+    [
+        (Limits(0, 1_000_000, above=True), True, "a whole number from 1 to 1M"),
+        (Limits(0, 10, above=True), False, "above 0, up to 10"),
+        (Limits(1, 3), False, "from 1 to 3"),
+        (Limits(1), False, "at least 1"),
+        (Limits(0, above=True), False, "above 0"),
+        (Limits(high=36_500), False, "a number up to 36,500"),
+        (Limits(), False, "a number"),
+    ],
+)
+def test_a_range_reads_as_people_write_it(limits, integer, text):
+    assert limits.describe(integer) == text
+
+
+def test_the_declaration_reads_the_strictest_bounds_and_refuses_what_it_cannot_describe():
+    from typing import Annotated
+
+    from pydantic import BaseModel, Field
+
+    from advisor.core.model.inputs import Input, declared_inputs
+
+    class Model(BaseModel):
+        share: Annotated[
+            Annotated[float, Field(ge=0, le=5)] | None, Field(gt=0, le=2), Input("Share", "A share")
+        ] = None
+        plain: int = 3
+
+    (share,) = declared_inputs(Model, "t").values()
+    assert (share.key, share.kind, share.optional, share.limits) == (
+        "t.share",
+        "number",
+        True,
+        Limits(0, 2, True),
+    )
+
+    class Open(BaseModel):
+        below: Annotated[float, Field(lt=1), Input("Below", "Below one")] = 0.5
+
+    with pytest.raises(TypeError, match="le, not lt"):
+        declared_inputs(Open)
+
+    class Listed(BaseModel):
+        items: Annotated[list[int], Input("Items", "Some items")] = []
+
+    with pytest.raises(TypeError, match="must be a number"):
+        declared_inputs(Listed)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"), [("15T", 15e12), ("5T x 3", 15e12), ("300B × 2", 600e9), ("$2.10", 2.1), ("2k", 2000)]
+)
+def test_an_amount_is_a_human_number_or_a_product_of_two(text, value):
+    assert parse_amount(text) == pytest.approx(value)

@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from advisor.core.model.catalog import Catalog
-from advisor.core.model.inputs import DeclaredInput, Limits, parse_amount
+from advisor.core.model.inputs import DeclaredInput, Limits, format_bound, parse_amount
 from advisor.core.model.units import format_si
 from advisor.core.scenario import Scenario
 from advisor.errors import AdvisorError
@@ -140,10 +140,6 @@ def same_answer(key: str, shown: Answer, answer: Answer) -> bool:
 # --- applying --------------------------------------------------------------------------------------
 
 
-def _shown(value: float) -> str:
-    return format_si(value, digits=4) if abs(value) >= 1e6 else f"{value:,.6g}"
-
-
 def _number(text: str, limits: Limits, *, integer: bool = False, optional: bool = False) -> float | None:
     """A human number checked against its range; blank is None when `optional`."""
     text = text.strip()
@@ -157,7 +153,7 @@ def _number(text: str, limits: Limits, *, integer: bool = False, optional: bool 
     except ValueError:
         raise AnswerError(f"{text!r} is not a number (try 70B, 15T, 1.5e12, $2.10); {span}") from None
     if not limits.allows(value) or (integer and not value.is_integer()):
-        raise AnswerError(f"{span} (got {_shown(value)})")
+        raise AnswerError(f"{span} (got {format_bound(value)})")
     return int(value) if integer else value
 
 

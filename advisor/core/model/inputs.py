@@ -66,20 +66,24 @@ class Limits:
             low, above = math.floor(low) + 1, False  # whole numbers above 0 start at 1
         kind = "a whole number " if integer else ""
         if low is None:
-            return f"{kind or 'a number '}up to {_shown(self.high)}" if self.high is not None else "a number"
+            return (
+                f"{kind or 'a number '}up to {format_bound(self.high)}"
+                if self.high is not None
+                else "a number"
+            )
         if self.high is not None:
             span = (
-                f"above {_shown(low)}, up to {_shown(self.high)}"
+                f"above {format_bound(low)}, up to {format_bound(self.high)}"
                 if above
-                else f"from {_shown(low)} to {_shown(self.high)}"
+                else f"from {format_bound(low)} to {format_bound(self.high)}"
             )
         else:
-            span = f"above {_shown(low)}" if above else f"at least {_shown(low)}"
+            span = f"above {format_bound(low)}" if above else f"at least {format_bound(low)}"
         return kind + span
 
 
-def _shown(value: float) -> str:
-    """A bound as people write it: 1M, 36,500, 0.5."""
+def format_bound(value: float) -> str:
+    """A bound (or a value checked against one) as people write it: 1M, 36,500, 0.5."""
     return format_si(value, digits=4) if abs(value) >= 1e6 else f"{value:,.6g}"
 
 
@@ -90,17 +94,23 @@ class DeclaredInput:
     table: str
     """Where it sits in a scenario: `workload`, `constraints`, `assumptions`, or "" (the top)."""
     name: str
+    """The field name, also the app's question key."""
     meta: Input
+    """What people read about it."""
     kind: InputKind
+    """How it is answered: a number, a whole number, a choice, a tick or text."""
     choices: tuple[str, ...]
+    """A choice's values, from its `Literal` (empty for other kinds)."""
     limits: Limits
+    """A number's valid range, from its `Field` constraints."""
     optional: bool
     """None is allowed (a blank answer)."""
     required: bool
+    """The field has no default (a scenario must give it)."""
     default: Any
     """The field's default (None when required)."""
     annotation: Any
-    """The field's type, for validating one value on its own (`TypeAdapter(annotation)`)."""
+    """The field's whole type with its constraints, to validate one value alone (`TypeAdapter`)."""
 
     @property
     def key(self) -> str:
@@ -143,15 +153,20 @@ def _flatten(annotation: Any) -> tuple[Any, list[Any], bool]:
 
 
 def _limits(metadata: list[Any]) -> Limits:
-    low = high = None
+    """The strictest bounds among `Gt`, `Ge` and `Le` constraints (`Lt` is not used by inputs)."""
+    low: float | None = None
+    high: float | None = None
     above = False
     for item in metadata:
-        if isinstance(item, annotated_types.Gt):
-            low, above = float(item.gt), True  # type: ignore[arg-type]
-        elif isinstance(item, annotated_types.Ge):
-            low, above = float(item.ge), False  # type: ignore[arg-type]
+        if isinstance(item, annotated_types.Gt | annotated_types.Ge):
+            bound = float(item.gt if isinstance(item, annotated_types.Gt) else item.ge)  # type: ignore[arg-type]
+            strict = isinstance(item, annotated_types.Gt)
+            if low is None or bound > low or (bound == low and strict):
+                low, above = bound, strict
         elif isinstance(item, annotated_types.Le):
-            high = float(item.le)  # type: ignore[arg-type]
+            high = float(item.le) if high is None else min(high, float(item.le))  # type: ignore[arg-type]
+        elif isinstance(item, annotated_types.Lt):
+            raise TypeError("inputs bound their range with le, not lt (the surfaces describe 'up to')")
     return Limits(low, high, above)
 
 
@@ -176,9 +191,8 @@ def describe(table: str, name: str, info: FieldInfo) -> DeclaredInput | None:
     required = info.is_required()
     default = None if required else info.default
     limits = _limits(metadata)
-    return DeclaredInput(
-        table, name, meta, kind, choices, limits, optional, required, default, info.annotation
-    )
+    whole = Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation  # type: ignore[valid-type]
+    return DeclaredInput(table, name, meta, kind, choices, limits, optional, required, default, whole)
 
 
 def declared_inputs(model: type[BaseModel], table: str = "") -> dict[str, DeclaredInput]:
