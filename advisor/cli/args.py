@@ -64,11 +64,10 @@ def bounded(
 
 def validated(flag: str, annotation: Any) -> Callable[[str], Any]:
     """An argparse `type` that validates text against a field's type (a release month, say)."""
-    adapter: TypeAdapter[Any] = TypeAdapter(annotation)
 
     def convert(text: str) -> Any:
         try:
-            return adapter.validate_python(text)
+            return TypeAdapter(annotation).validate_python(text)  # built only when the flag is given
         except ValidationError as exc:
             message = str(exc.errors(include_url=False)[0]["msg"]).removeprefix("Value error, ")
             raise argparse.ArgumentTypeError(message) from None
