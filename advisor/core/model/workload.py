@@ -256,6 +256,10 @@ def _every_system(value: Any) -> Any:
 PerSystem = Annotated[dict[str, HumanPositive], BeforeValidator(_every_system)]
 PricePerGpuHour = Annotated[HumanPositive, Field(le=1000)]
 """A rental price, USD per GPU-hour."""
+ElectricityUsdPerKwh = Annotated[HumanPositive, Field(le=10)]
+"""An electricity price, USD per kWh (the scenario's assumption and the app's setting)."""
+PueRatio = Annotated[float, BeforeValidator(human_number), Field(ge=1, le=3, allow_inf_nan=False)]
+"""Facility power over IT power (the scenario's assumption and the app's setting)."""
 
 
 class Assumptions(Frozen):
@@ -268,11 +272,11 @@ class Assumptions(Frozen):
     )
     capex_usd_per_node: PerSystem = Field(default_factory=dict)
     pue: Annotated[
-        Annotated[float, BeforeValidator(human_number), Field(ge=1, le=3, allow_inf_nan=False)] | None,
+        PueRatio | None,
         Input("PUE", "Facility power over IT power; default: the catalog's (see Assumptions)", flag="--pue"),
     ] = None
     electricity_usd_per_kwh: Annotated[
-        Annotated[HumanPositive, Field(le=10)] | None,
+        ElectricityUsdPerKwh | None,
         Input(
             "Electricity",
             "USD per kWh; default: the catalog's (see Assumptions)",
