@@ -122,7 +122,7 @@ def test_human_output_is_a_table(capsys):
         (["--gpus", "2.5"], "argument --gpus: '2.5' must be a whole number"),
         (["--params", "abc"], "argument --params: 'abc' is not a number"),
         (["--precision", "int4"], "argument --precision: invalid choice: 'int4'"),
-        (["--software", "2024"], "argument --software: '2024' must be a release month like 2024-12"),
+        (["--software", "2024"], "argument --software: software '2024' must be a release month like 2024-12"),
         (["--goodput", "1.5"], "argument --goodput: '1.5' is out of range"),
     ],
 )

@@ -108,3 +108,20 @@ def test_the_command_line_offers_what_the_registry_holds(command, registry):
     subcommands = next(a for a in build_parser()._actions if a.dest == "command").choices
     fmt = next(a for a in subcommands[command]._actions if a.dest == "format")
     assert list(fmt.choices) == list(registry)
+
+
+@pytest.mark.parametrize(("flags", "validations"), [((), 1), (("--gpus", "16"), 2)])
+def test_report_validates_the_scenario_file_once(flags, validations, capsys, tmp_path, monkeypatch):
+    import advisor.io.scenario_files as scenario_files
+
+    calls = []
+    original = scenario_files.scenario_from_data
+
+    def counted(*args, **kwargs):
+        calls.append(args[1] if len(args) > 1 else None)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(scenario_files, "scenario_from_data", counted)
+    code, _, err = run(capsys, "report", EXAMPLE, *flags, "-o", str(tmp_path / "r.md"))
+    assert code == 0, err
+    assert len(calls) == validations  # the file once; again only when flags change it

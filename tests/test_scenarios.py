@@ -107,10 +107,11 @@ def scenarios(draw) -> Scenario:
         "software": draw(_maybe(st.sampled_from(["2023-06", "2024-12", "2026-01"]))),
         "fp8_stack": draw(st.booleans()),
         "lora_trainable_fraction": draw(FRACTION),
+        "efficiency": draw(st.sampled_from(["reference", "production"])),
         "seq_len": draw(_maybe(st.integers(1, 10_000_000))),
     }
     constraints = {
-        "deadline_days": draw(_maybe(POSITIVE)),
+        "deadline_days": draw(_maybe(st.floats(min_value=1e-3, max_value=36_500))),
         "budget_usd": draw(_maybe(POSITIVE)),
         "need_within_days": draw(_maybe(st.floats(min_value=0, max_value=1e4))),
         "guaranteed_capacity": draw(st.booleans()),
@@ -119,10 +120,12 @@ def scenarios(draw) -> Scenario:
     assumptions = {
         "mfu": draw(st.dictionaries(SYSTEM_KEYS, FRACTION, max_size=3)),
         "goodput": draw(_maybe(FRACTION)),
-        "price_usd_per_gpu_hour": draw(st.dictionaries(SYSTEM_KEYS, POSITIVE, max_size=3)),
+        "price_usd_per_gpu_hour": draw(
+            st.dictionaries(SYSTEM_KEYS, st.floats(min_value=1e-3, max_value=1000), max_size=3)
+        ),
         "capex_usd_per_node": draw(st.dictionaries(SYSTEM_KEYS, POSITIVE, max_size=2)),
         "pue": draw(_maybe(st.floats(min_value=1, max_value=3))),
-        "electricity_usd_per_kwh": draw(_maybe(POSITIVE)),
+        "electricity_usd_per_kwh": draw(_maybe(st.floats(min_value=1e-4, max_value=10))),
         "wait_hours": draw(st.dictionaries(SYSTEM_KEYS, st.floats(min_value=0, max_value=1e5), max_size=2)),
     }
     data = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Input, OptionList, Static
 
 from advisor.core import fmt
 from advisor.core.decision.advise import advise
@@ -63,7 +63,7 @@ async def test_answering_for_a_70b_pretrain_then_changing_the_precision(catalog)
         await pilot.press("enter", *["down"] * steps, "enter")  # Model: open the list, pick Llama 3 70B
         await pilot.press("tab", "tab", *"15T", "enter")  # Job (pretrain), then Tokens; Enter moves on
         await pilot.press("enter", "down", "enter")  # Precision: FP8
-        await pilot.press("tab", "tab", "ctrl+a", "ctrl+k", *"2048")  # FP8 stack, then GPUs
+        await pilot.press("tab", "tab", "tab", "ctrl+a", "ctrl+k", *"2048")  # FP8 stack, Training stack, GPUs
         await settle(pilot)
         workload = app.main.scenario.workload
         assert (workload.model, workload.tokens, workload.precision, workload.gpus) == (
@@ -296,3 +296,22 @@ async def test_a_bug_in_a_computation_is_reported_not_fatal(monkeypatch):
         assert "internal error" in app.main.status and "simulated bug" in app.main.status
         assert "STALE" in plain(app.main.query_one(Headline))  # the last result stays, marked
         assert app.main.advice is not None and app.main.advice.scenario.workload.gpus == 64
+
+
+@pilot_test
+async def test_the_training_stack_question_explains_its_choices():
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.main.form.focus_question("efficiency")
+        await pilot.press("enter")  # open the list
+        await pilot.pause()
+        choices = app.screen.query_one("#choices", OptionList)
+        labels = [str(choices.get_option_at_index(i).prompt) for i in range(choices.option_count)]
+        assert labels[0] == "reference: a vendor-tuned recipe, as in published benchmarks"
+        assert labels[1].startswith("production: a team's end-to-end run")
+        assert choices.region.right <= SIZE[0], "the list fits on the screen"
+        await pilot.press("up", "enter")
+        await settle(pilot)
+        assert app.main.scenario.workload.efficiency == "reference"
+        assert app.main.form.row("efficiency").control.label == "reference"

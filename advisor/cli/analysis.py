@@ -20,11 +20,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_scenario_argument(p)
     add_workload_flags(p)
     add_constraint_flags(p)
-    p.add_argument(
-        "--size-to-deadline",
-        action="store_true",
-        help="size each system to the smallest GPU count that meets --deadline-days",
-    )
     p.add_argument("--json", action="store_true", help="print the recommendation as JSON")
     p.add_argument("--save", metavar="FILE", help="write the inputs as a scenario file (TOML)")
     p.add_argument("--force", action="store_true", help="replace an existing --save file")
@@ -39,7 +34,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_scenario_argument(p)
     add_workload_flags(p)
     add_constraint_flags(p)
-    p.add_argument("--size-to-deadline", action="store_true", help="as for recommend")
     p.add_argument(
         "--widen", type=number("--widen", high=10), default=1.0, help="scale every input's range (default 1)"
     )

@@ -1,5 +1,9 @@
 """Command-line flags shared by `estimate`, `recommend`, `report` and `sensitivity`, and how they
-combine with a scenario file into a `Scenario` (flags given override the file)."""
+combine with a scenario file into a `Scenario` (flags given override the file).
+
+The flags of declared inputs (`advisor.core.scenario.INPUTS`) are derived from their declaration;
+the model flags and the per-system overrides (`--mfu`, `--price-per-gpu-hour`) are written here.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +11,13 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from advisor.core.model.sourced import check_release
-from advisor.core.model.units import parse_number
-from advisor.errors import UsageError
+from pydantic import TypeAdapter, ValidationError
 
-PRECISION_CHOICES = ("bf16", "fp8", "fp4")
+from advisor.core.model.inputs import DeclaredInput, Limits, field_limits, limits_of, parse_amount
+from advisor.core.model.sourced import Fraction
+from advisor.core.model.workload import PricePerGpuHour
+from advisor.core.scenario import INPUTS, CustomModel
+from advisor.errors import UsageError
 
 
 def number(
@@ -27,7 +33,7 @@ def number(
 
     def convert(text: str) -> float | int:
         try:
-            value = parse_number(text)
+            value = parse_amount(text)
         except ValueError:
             raise argparse.ArgumentTypeError(
                 f"{text!r} is not a number{f' (e.g. {example})' if example else ''}"
@@ -47,12 +53,62 @@ def number(
     return convert
 
 
-def release_month(text: str) -> str:
-    """argparse type for --software."""
-    try:
-        return check_release(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} must be a release month like 2024-12") from None
+def bounded(
+    flag: str, limits: Limits, *, integer: bool = False, example: str = ""
+) -> Callable[[str], float | int]:
+    """`number` for a declared range."""
+    low = -float("inf") if limits.low is None else limits.low
+    high = float("inf") if limits.high is None else limits.high
+    return number(flag, low=low, high=high, inclusive_low=not limits.above, integer=integer, example=example)
+
+
+def validated(flag: str, annotation: Any) -> Callable[[str], Any]:
+    """An argparse `type` that validates text against a field's type (a release month, say)."""
+
+    def convert(text: str) -> Any:
+        try:
+            return TypeAdapter(annotation).validate_python(text)  # built only when the flag is given
+        except ValidationError as exc:
+            message = str(exc.errors(include_url=False)[0]["msg"]).removeprefix("Value error, ")
+            raise argparse.ArgumentTypeError(message) from None
+
+    convert.__name__ = flag
+    return convert
+
+
+def _help(item: DeclaredInput) -> str:
+    """The flag's help: the declared hint, and the default (or what a check flag says)."""
+    return _help_text(item).replace("%", "%%")  # argparse formats help with %
+
+
+def _help_text(item: DeclaredInput) -> str:
+    if item.kind == "check":
+        return f"{item.meta.hint} (this flag: {'no' if item.default else 'yes'})"
+    hint = " ".join((item.meta.hint, *(f"{label}." for label in item.explained_choices())))
+    if item.default is None:
+        return hint
+    default = f"{item.default:g}" if isinstance(item.default, float) else item.default
+    return f"{hint} (default {default})"
+
+
+def add_input_flag(group: argparse._ArgumentGroup, item: DeclaredInput) -> None:
+    """The flag of one declared input: a switch, a choice, a number in range, or validated text."""
+    flag = item.meta.flag
+    if item.kind == "check":
+        group.add_argument(flag, dest=item.dest, action="store_true", default=None, help=_help(item))
+    elif item.kind == "choice":
+        group.add_argument(flag, dest=item.dest, choices=item.choices, help=_help(item))
+    elif item.kind == "text":
+        group.add_argument(flag, dest=item.dest, type=validated(flag, item.annotation), help=_help(item))
+    else:
+        convert = bounded(flag, item.limits, integer=item.kind == "integer")
+        group.add_argument(flag, dest=item.dest, type=convert, help=_help(item))
+
+
+def _add_declared(group: argparse._ArgumentGroup, tables: tuple[str, ...]) -> None:
+    for item in INPUTS.values():
+        if item.table in tables:
+            add_input_flag(group, item)
 
 
 def add_scenario_argument(parser: argparse.ArgumentParser) -> None:
@@ -63,129 +119,50 @@ def add_workload_flags(parser: argparse.ArgumentParser) -> None:
     """Flags describing the workload and assumption overrides."""
     g = parser.add_argument_group("workload")
     g.add_argument("--model", help="model preset id (e.g. llama3-70b); see `advisor models`")
+    size = field_limits(CustomModel, "params")
     g.add_argument(
         "--params",
-        type=number("--params", low=1e6, inclusive_low=True, high=1e14, example="13e9"),
+        type=bounded("--params", size, example="13e9"),
         help="custom model: total parameters (e.g. 13e9, 70B)",
     )
     g.add_argument(
         "--active-params",
-        type=number("--active-params", low=1e6, inclusive_low=True, high=1e14),
+        type=bounded("--active-params", size),
         help="custom MoE model: active parameters per token",
     )
-    g.add_argument(
-        "--layers", type=number("--layers", high=10_000, integer=True), help="custom model: layers"
-    )
-    g.add_argument(
-        "--hidden", type=number("--hidden", high=1_000_000, integer=True), help="custom model: hidden size"
-    )
-    g.add_argument(
-        "--seq-len",
-        type=number("--seq-len", high=10_000_000, integer=True),
-        help="training sequence length (default: the model's)",
-    )
-    g.add_argument(
-        "--tokens",
-        type=number("--tokens", low=1, inclusive_low=True, example="15T, 300e9"),
-        help="tokens to train (e.g. 15T, 300e9)",
-    )
-    g.add_argument(
-        "--gpus", type=number("--gpus", high=1_000_000, integer=True), help="GPUs in the cluster (default 8)"
-    )
-    g.add_argument("--precision", choices=PRECISION_CHOICES, help="training precision (default bf16)")
-    g.add_argument(
-        "--kind", choices=("pretrain", "finetune", "inference"), help="job kind (default pretrain)"
-    )
-    g.add_argument("--finetune-method", choices=("full", "lora"), help="fine-tuning method (default full)")
-    g.add_argument(
-        "--prompt-tokens",
-        type=number("--prompt-tokens", high=10_000_000, integer=True),
-        help="inference: prompt tokens per request (default 500)",
-    )
-    g.add_argument(
-        "--output-tokens",
-        type=number("--output-tokens", high=10_000_000, integer=True),
-        help="inference: generated tokens per request (default 500)",
-    )
-    g.add_argument(
-        "--serving-batch",
-        type=number("--serving-batch", high=100_000, integer=True),
-        help="inference: requests decoded together per replica (default 32)",
-    )
-    g.add_argument(
-        "--target-tokens-per-second",
-        type=number("--target-tokens-per-second", example="50k"),
-        help="inference: generated tokens per second to sustain (reports the GPUs needed)",
-    )
-    g.add_argument(
-        "--pricing", choices=("rent", "own"), help="rent by the GPU-hour, or own (TCO); default rent"
-    )
-    g.add_argument(
-        "--software",
-        type=release_month,
-        help="software release month for MFU (e.g. 2024-01); default: latest published",
-    )
-    g.add_argument(
-        "--efficiency",
-        choices=("reference", "production"),
-        help="reference: a vendor-tuned recipe, as benchmarks report; production: a team's end-to-end run "
-        "(default)",
-    )
-    g.add_argument(
-        "--no-fp8-stack",
-        action="store_true",
-        default=None,
-        help="the software stack has no FP8 support (FP8 requests run BF16)",
-    )
+    for name, what in (("layers", "layers"), ("hidden", "hidden size")):
+        limits = field_limits(CustomModel, name)
+        g.add_argument(
+            f"--{name}", type=bounded(f"--{name}", limits, integer=True), help=f"custom model: {what}"
+        )
+    _add_declared(g, ("workload",))
     a = parser.add_argument_group("assumption overrides")
+    fraction = limits_of(Fraction)
     a.add_argument(
-        "--goodput", type=number("--goodput", high=1), help="fixed goodput in (0, 1]; 1 = no downtime"
+        "--goodput", type=bounded("--goodput", fraction), help="fixed goodput in (0, 1]; 1 = no downtime"
     )
-    a.add_argument("--mfu", type=number("--mfu", high=1), help="fixed MFU in (0, 1]")
+    a.add_argument("--mfu", type=bounded("--mfu", fraction), help="fixed MFU in (0, 1]")
     a.add_argument(
         "--price-per-gpu-hour",
-        type=number("--price-per-gpu-hour", high=1000, example="2.10"),
+        type=bounded("--price-per-gpu-hour", limits_of(PricePerGpuHour), example="2.10"),
         help="rental price, USD per GPU-hour",
     )
-    a.add_argument(
-        "--pue", type=number("--pue", low=1, inclusive_low=True, high=3), help="facility PUE (1-3)"
-    )
-    a.add_argument(
-        "--electricity-usd-per-kwh",
-        type=number("--electricity-usd-per-kwh", high=10),
-        help="electricity price, USD per kWh",
-    )
+    _add_declared(a, ("assumptions",))
 
 
 def add_constraint_flags(parser: argparse.ArgumentParser) -> None:
-    c = parser.add_argument_group("constraints")
-    c.add_argument(
-        "--objective", choices=("cost", "time", "energy", "balanced"), help="what to minimise (default cost)"
-    )
-    c.add_argument(
-        "--deadline-days", type=number("--deadline-days", high=36500), help="the run must finish within"
-    )
-    c.add_argument(
-        "--budget-usd", type=number("--budget-usd", example="250k"), help="the run must cost at most"
-    )
-    c.add_argument(
-        "--need-within-days",
-        type=number("--need-within-days", inclusive_low=True, high=36500),
-        help="capacity is needed within this many days",
-    )
-    c.add_argument(
-        "--guaranteed-capacity",
-        action="store_true",
-        default=None,
-        help="capacity must be guaranteed (reserved or owned)",
-    )
-    c.add_argument("--risk", choices=("conservative", "balanced", "early-adopter"), help="risk appetite")
-    c.add_argument(
-        "--iteration-speed",
-        action="store_true",
-        default=None,
-        help="iteration speed matters more than marginal cost",
-    )
+    """Flags for the constraints and the objective."""
+    _add_declared(parser.add_argument_group("constraints"), ("", "constraints"))
+
+
+def _overlay_inputs(args: argparse.Namespace, data: dict[str, Any]) -> None:
+    """Every declared input whose flag was given, set in the scenario data."""
+    for item in INPUTS.values():
+        value = getattr(args, item.dest, None)
+        if value is None:
+            continue
+        table = data[item.table] if item.table else data
+        table[item.name] = (not item.default) if item.kind == "check" else value
 
 
 def scenario_data_from_args(
@@ -203,7 +180,7 @@ def scenario_data_from_args(
         data = {**data, **base}
         for key in ("workload", "constraints", "assumptions"):
             data[key] = dict(base.get(key, {}))
-    w, c, a = data["workload"], data["constraints"], data["assumptions"]
+    w, a = data["workload"], data["assumptions"]
 
     def given(name: str) -> bool:
         return getattr(args, name, None) is not None
@@ -227,39 +204,9 @@ def scenario_data_from_args(
             **w["custom"],
             **{k: getattr(args, k) for k in ("active_params", "layers", "hidden") if given(k)},
         }
-    for flag in (
-        "seq_len",
-        "tokens",
-        "gpus",
-        "precision",
-        "kind",
-        "pricing",
-        "software",
-        "efficiency",
-        "finetune_method",
-        "prompt_tokens",
-        "output_tokens",
-        "serving_batch",
-        "target_tokens_per_second",
-    ):
-        if given(flag):
-            w[flag] = getattr(args, flag)
-    if given("no_fp8_stack"):
-        w["fp8_stack"] = False
-    for flag in ("deadline_days", "budget_usd", "need_within_days", "risk"):
-        if given(flag):
-            c[flag] = getattr(args, flag)
-    if given("guaranteed_capacity"):
-        c["guaranteed_capacity"] = True
-    if given("iteration_speed"):
-        c["iteration_speed_matters"] = True
-    if given("objective"):
-        data["objective"] = args.objective
-    if getattr(args, "size_to_deadline", False):
-        data["size_to_deadline"] = True
-    for flag in ("goodput", "pue", "electricity_usd_per_kwh"):
-        if given(flag):
-            a[flag] = getattr(args, flag)
+    _overlay_inputs(args, data)
+    if given("goodput"):
+        a["goodput"] = args.goodput
     key = system if system and system != "all" else "*"
     if given("mfu"):
         a["mfu"] = {**a.get("mfu", {}), key: args.mfu}

@@ -34,12 +34,15 @@ def scenario_from_args(args: argparse.Namespace, catalog: Any, *, system: str | 
     """The scenario given by a file and/or flags, with every id checked against the catalog."""
     from advisor.io.scenario_files import scenario_from_data
 
-    base = None
+    base = loaded = None
     if getattr(args, "scenario", None):
         from advisor.io.scenario_files import load_scenario
 
-        base = load_scenario(args.scenario, catalog).to_data()
+        loaded = load_scenario(args.scenario, catalog)
+        base = loaded.to_data()
     data = scenario_data_from_args(args, base, system=system)
+    if loaded is not None and {k: v for k, v in data.items() if v != {}} == base:
+        return loaded  # no flag changed the file: it is validated already
     scenario = scenario_from_data(data, args.scenario or "command line")
     scenario.check_ids(catalog)
     return scenario

@@ -77,14 +77,11 @@ def _emit(text: str, output: str | None, force: bool, what: str) -> None:
 def cmd_report(args: argparse.Namespace) -> int:
     from advisor import __version__
     from advisor.cli.loading import load_catalog, load_rules, scenario_from_args
-    from advisor.io.scenario_files import load_scenario
     from advisor.report.data import build_report
 
     fmt = output_format(args.output, args.format, REPORT_FORMATS)
     catalog = load_catalog(args)
     rules = load_rules(args, catalog)
-    if args.scenario:
-        load_scenario(args.scenario, catalog)
     scenario = scenario_from_args(args, catalog)
     report = build_report(scenario, catalog, rules, today=date.today(), version=__version__)
     _emit(fmt.render(report), args.output, args.force, f"the {fmt.extension} report")

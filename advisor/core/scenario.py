@@ -12,20 +12,17 @@ from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
-from advisor.core.model.catalog import Catalog, Frozen, ModelSpec, Precision
+from advisor.core.model.catalog import Catalog, Frozen, ModelSpec
 from advisor.core.model.flops import custom_model
-from advisor.core.model.sourced import check_release
+from advisor.core.model.inputs import DeclaredInput, Input, declared_inputs
 from advisor.core.model.units import human_integer, human_number
 from advisor.core.model.workload import (
     PER_SYSTEM,
     Assumptions,
     Constraints,
-    Efficiency,
-    FinetuneMethod,
-    Kind,
     Objective,
-    Pricing,
     Workload,
+    WorkloadInputs,
 )
 from advisor.errors import CatalogError
 
@@ -39,8 +36,6 @@ def _id_list(value: Any) -> Any:
     return value
 
 
-Number = Annotated[float, BeforeValidator(human_number), Field(gt=0, allow_inf_nan=False)]
-Count = Annotated[int, BeforeValidator(human_integer), Field(gt=0, le=1_000_000)]
 SeqLen = Annotated[int, BeforeValidator(human_integer), Field(gt=0, le=10_000_000)]
 
 
@@ -62,31 +57,22 @@ class CustomModel(Frozen):
         return self
 
 
-class WorkloadSpec(Frozen):
+class WorkloadSpec(WorkloadInputs):
     """The `[workload]` table: what to run, by model preset id or `[workload.custom]` size."""
 
     model: str | None = Field(None, description="A model preset id (see `advisor models`).")
     custom: CustomModel | None = None
-    seq_len: SeqLen | None = Field(None, description="Training sequence length; default: the model's.")
-    tokens: Number
-    gpus: Count = 8
-    precision: Precision = "bf16"
-    kind: Kind = "pretrain"
-    pricing: Pricing = "rent"
-    software: str | None = None
-    fp8_stack: bool = True
-    efficiency: Efficiency = "production"
-    finetune_method: FinetuneMethod = "full"
-    lora_trainable_fraction: Annotated[float, Field(gt=0, le=1)] = 0.01
-    prompt_tokens: SeqLen = 500
-    output_tokens: SeqLen = 500
-    serving_batch: Count = 32
-    target_tokens_per_second: Number | None = None
-
-    @field_validator("software")
-    @classmethod
-    def _check_software(cls, value: str | None) -> str | None:
-        return None if value is None else check_release(value)
+    seq_len: Annotated[
+        SeqLen | None,
+        Field(description="Training sequence length; default: the model's."),
+        Input(
+            "Sequence length",
+            "Training sequence length; default: the model's",
+            "tokens",
+            "--seq-len",
+            asked_in_app=False,
+        ),
+    ] = None
 
     @model_validator(mode="after")
     def _one_model(self) -> WorkloadSpec:
@@ -109,23 +95,8 @@ class WorkloadSpec(Frozen):
 
     def workload(self, catalog: Catalog) -> Workload:
         """The core `Workload` for this spec; an unknown model id raises CatalogError with the valid ids."""
-        return Workload(
-            model=self.model_spec(catalog),
-            tokens=self.tokens,
-            gpus=self.gpus,
-            precision=self.precision,
-            kind=self.kind,
-            pricing=self.pricing,
-            software=self.software,
-            fp8_stack=self.fp8_stack,
-            efficiency=self.efficiency,
-            finetune_method=self.finetune_method,
-            lora_trainable_fraction=self.lora_trainable_fraction,
-            prompt_tokens=self.prompt_tokens,
-            output_tokens=self.output_tokens,
-            serving_batch=self.serving_batch,
-            target_tokens_per_second=self.target_tokens_per_second,
-        )
+        inputs = {name: getattr(self, name) for name in WorkloadInputs.model_fields}
+        return Workload(model=self.model_spec(catalog), **inputs)
 
 
 def _tidy(value: Any) -> Any:
@@ -143,13 +114,28 @@ class Scenario(Frozen):
     schema_: int = Field(SCHEMA_VERSION, alias="schema", ge=1)
     name: str = Field("untitled", min_length=1, max_length=200)
     notes: str = ""
-    objective: Objective = "cost"
+    objective: Annotated[
+        Objective,
+        Field(description="What the ranking minimises."),
+        Input(
+            "Optimise for",
+            "What the ranking minimises; balanced = cost and time together",
+            flag="--objective",
+        ),
+    ] = "cost"
     systems: Annotated[tuple[str, ...], BeforeValidator(_id_list)] = Field(
         (), description="Systems to consider; empty = every catalogued one."
     )
-    size_to_deadline: bool = Field(
-        False, description="Size each system to the smallest GPU count that meets the deadline."
-    )
+    size_to_deadline: Annotated[
+        bool,
+        Field(description="Size each system to the smallest GPU count that meets the deadline."),
+        Input(
+            "Size to it",
+            "Each system gets the smallest GPU count that meets the deadline",
+            flag="--size-to-deadline",
+            check_label="per system",
+        ),
+    ] = False
     workload: WorkloadSpec
     constraints: Constraints = Constraints()
     assumptions: Assumptions = Assumptions()
@@ -203,7 +189,10 @@ class Scenario(Frozen):
         always = {"model", "custom", "tokens", "gpus", "precision", "kind", "pricing"}
         workload = self.workload.model_dump(mode="json", exclude_none=True)
         changed = self.workload.model_dump(mode="json", exclude_none=True, exclude_defaults=True)
-        data["workload"] = {k: _tidy(v) for k, v in workload.items() if k in always or k in changed}
+        order = ("model", "custom", "seq_len", *WorkloadInputs.model_fields)
+        data["workload"] = {
+            k: _tidy(workload[k]) for k in order if k in workload and (k in always or k in changed)
+        }
         constraints = self.constraints.model_dump(mode="json", exclude_none=True, exclude_defaults=True)
         assumptions = self.assumptions.model_dump(mode="json", exclude_none=True, exclude_defaults=True)
         assumptions = {k: v for k, v in assumptions.items() if v != {}}
@@ -211,3 +200,17 @@ class Scenario(Frozen):
             if table:
                 data[key] = _tidy(table)
         return data
+
+
+def _all_inputs() -> dict[str, DeclaredInput]:
+    tables: tuple[tuple[str, type[Frozen]], ...] = (
+        ("", Scenario),
+        ("workload", WorkloadSpec),
+        ("constraints", Constraints),
+        ("assumptions", Assumptions),
+    )
+    return {item.key: item for table, model in tables for item in declared_inputs(model, table).values()}
+
+
+INPUTS: dict[str, DeclaredInput] = _all_inputs()
+"""Every declared input by scenario key path (`workload.gpus`, `objective`), in scenario order."""

@@ -6,7 +6,9 @@ from collections.abc import Sequence
 
 from advisor.core import fmt
 from advisor.core.model.catalog import ModelSpec
-from advisor.core.scenario import Scenario, WorkloadSpec
+from advisor.core.model.inputs import DeclaredInput
+from advisor.core.model.workload import Assumptions, Constraints
+from advisor.core.scenario import INPUTS, Scenario, WorkloadSpec
 from advisor.report.assumptions import AssumptionUsed, Value
 from advisor.report.data import ReportData
 from advisor.report.tables import DASH
@@ -29,12 +31,7 @@ def input_rows(report: ReportData) -> list[tuple[str, str]]:
         ("Job", _job(w)),
         ("Pricing", "rent by the GPU-hour" if w.pricing == "rent" else "own (total cost of ownership)"),
         ("Software release", w.software or "latest published"),
-        (
-            "Training stack",
-            "production (a team's end-to-end run)"
-            if w.efficiency == "production"
-            else "reference (a vendor-tuned recipe)",
-        ),
+        *declared_rows(s),
         ("Systems considered", ", ".join(s.systems) if s.systems else "every catalogued system"),
     ]
     if w.kind == "inference":
@@ -65,29 +62,50 @@ def override_text(row: AssumptionUsed) -> str:
     return f"{values_text(row.values)} ({row.subject})"
 
 
-INPUT_FIELDS = {
-    "scenario": ("schema_", "name", "notes", "objective", "systems", "size_to_deadline"),
-    "workload": (
-        "model",
-        "custom",
-        "seq_len",
-        "tokens",
-        "gpus",
-        "precision",
-        "kind",
-        "pricing",
-        "software",
-        "fp8_stack",
-        "efficiency",
-        "finetune_method",
-        "lora_trainable_fraction",
-        "prompt_tokens",
-        "output_tokens",
-        "serving_batch",
-        "target_tokens_per_second",
-    ),
+SHOWN_ABOVE = frozenset(
+    {
+        "objective",
+        "size_to_deadline",
+        *(f"workload.{name}" for name in ("seq_len", "tokens", "gpus", "precision", "fp8_stack", "kind")),
+        *(
+            f"workload.{name}"
+            for name in ("finetune_method", "lora_trainable_fraction", "pricing", "software")
+        ),
+        *(f"workload.{name}" for name in ("prompt_tokens", "output_tokens", "serving_batch")),
+        "workload.target_tokens_per_second",
+        *(f"constraints.{name}" for name in Constraints.model_fields),
+        *(f"assumptions.{name}" for name in Assumptions.model_fields),
+    }
+)
+"""Declared inputs `input_rows` shows in rows of its own wording; every other one gets a row from its
+declaration (`declared_rows`)."""
+
+UNDECLARED_FIELDS = {
+    "scenario": ("schema_", "name", "notes", "systems"),
+    "workload": ("model", "custom"),
 }
-"""Scenario and workload fields `input_rows` shows (a test fails when the schema gains one it lacks)."""
+"""Scenario and workload fields that are not declared inputs; `input_rows` shows them by name."""
+
+
+def declared_rows(scenario: Scenario) -> list[tuple[str, str]]:
+    """A row for each declared input not shown above: its label and its value."""
+    rows = []
+    for item in INPUTS.values():
+        if item.key not in SHOWN_ABOVE:
+            table = getattr(scenario, item.table) if item.table else scenario
+            rows.append((item.meta.label, declared_value_text(item, getattr(table, item.name))))
+    return rows
+
+
+def declared_value_text(item: DeclaredInput, value: object) -> str:
+    """`yes`, `production`, `2,048 GPUs`, or what blank means."""
+    if value is None:
+        return item.meta.blank or "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int | float):
+        return f"{value:,g}" + (f" {item.meta.unit}" if item.meta.unit else "")
+    return str(value)
 
 
 def _job(w: WorkloadSpec) -> str:
@@ -127,6 +145,14 @@ def assumption_rows(report: ReportData) -> tuple[list[str], list[list[str]]]:
     header = ["Subject", "Topic", "Values", "Source", "As of", "Flags"]
     rows = []
     for a in report.assumptions:
-        flags = ", ".join(flag.label for flag in a.flags)
-        rows.append([a.subject, a.topic, values_text(a.values), a.source, a.as_of or DASH, flags])
+        flags = [
+            flag
+            for flag, on in (
+                ("set in scenario", a.set_by_user),
+                ("assumption", a.assumption),
+                ("price over a year old", a.stale),
+            )
+            if on
+        ]
+        rows.append([a.subject, a.topic, values_text(a.values), a.source, a.as_of or DASH, ", ".join(flags)])
     return header, rows

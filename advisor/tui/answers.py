@@ -13,15 +13,16 @@ from typing import Any
 from pydantic import ValidationError
 
 from advisor.core.model.catalog import Catalog
-from advisor.core.model.units import format_si, parse_number
+from advisor.core.model.inputs import DeclaredInput, Limits, format_bound, parse_amount
+from advisor.core.model.units import format_si
 from advisor.core.scenario import Scenario
 from advisor.errors import AdvisorError
+from advisor.tui.questions import CAPEX, DECLARED, MODEL_SIZE, PRICE, QUESTIONS
 from advisor.tui.settings import Settings
 
 Answer = str | bool
 DEFAULT_MODEL = "llama3-8b"
 CUSTOM = "custom"
-_EPOCHS = re.compile(r"^(?P<data>[^x×*]+?)\s*[x×*]\s*(?P<epochs>[^x×*]+)$", re.IGNORECASE)
 
 
 class AnswerError(ValueError):
@@ -63,42 +64,46 @@ def _overrides(mapping: dict[str, float], show: Callable[[float], str]) -> str:
     return ", ".join(f"{key}={show(value)}" for key, value in mapping.items())
 
 
+def _declared_value(scenario: Scenario, item: DeclaredInput) -> Any:
+    """The value of a declared input in `scenario`."""
+    return getattr(getattr(scenario, item.table) if item.table else scenario, item.name)
+
+
+def answer_text(item: DeclaredInput, value: Any) -> Answer:
+    """A declared input's value as the form shows it: `15T`, `$250k`, `2048`, `0.12`, a choice, a tick."""
+    if item.kind == "check":
+        return bool(value)
+    if value is None:
+        return ""
+    if item.kind in ("choice", "text", "integer"):
+        return str(value)
+    if item.meta.unit == "USD":
+        return "$" + _si(value)
+    return _si(value) if item.meta.unit == "tokens" else _plain(value)
+
+
 def read_answers(scenario: Scenario, catalog: Catalog) -> dict[str, Answer]:
     """Every question's answer as the form shows it."""
-    w, c, a = scenario.workload, scenario.constraints, scenario.assumptions
+    w, a = scenario.workload, scenario.assumptions
     spec = w.model_spec(catalog)
-    return {
+    answers: dict[str, Answer] = {
         "model": w.model or CUSTOM,
         "params": _si(spec.params_total),
         "family": spec.family if w.custom is None else ("moe" if w.custom.active_params else "dense"),
         "active_params": _si(spec.params_active) if spec.family == "moe" or w.custom else "",
-        "kind": w.kind,
-        "finetune_method": w.finetune_method,
-        "tokens": _si(w.tokens),
-        "precision": w.precision,
-        "fp8_stack": w.fp8_stack,
-        "gpus": str(w.gpus),
-        "deadline_days": _plain(c.deadline_days),
-        "size_to_deadline": scenario.size_to_deadline,
-        "pricing": w.pricing,
-        "budget_usd": "" if c.budget_usd is None else "$" + _si(c.budget_usd),
-        "electricity": _plain(a.electricity_usd_per_kwh),
-        "pue": _plain(a.pue),
         "price_override": _overrides(a.price_usd_per_gpu_hour, lambda v: f"${v:g}"),
         "capex_override": _overrides(a.capex_usd_per_node, lambda v: "$" + _si(v)),
-        "need_within_days": _plain(c.need_within_days),
-        "guaranteed": c.guaranteed_capacity,
-        "risk": c.risk,
-        "iteration_speed": c.iteration_speed_matters,
-        "objective": scenario.objective,
     }
+    for key, item in DECLARED.items():
+        answers[key] = answer_text(item, _declared_value(scenario, item))
+    return {q.key: answers[q.key] for q in QUESTIONS}
 
 
 def placeholders(catalog: Catalog) -> dict[str, str]:
     """Greyed text in empty fields that default to a catalog value: the value and its date."""
     econ = catalog.economics
     return {
-        "electricity": f"{econ.electricity.usd_per_kwh:g} (catalog)",
+        "electricity_usd_per_kwh": f"{econ.electricity.usd_per_kwh:g} (catalog)",
         "pue": f"{econ.facility.pue:g} (catalog)",
     }
 
@@ -127,66 +132,32 @@ def same_answer(key: str, shown: Answer, answer: Answer) -> bool:
     if shown.strip() == answer.strip():
         return True
     try:
-        return _number_text(shown) == _number_text(answer)
+        return parse_amount(shown) == parse_amount(answer)
     except ValueError:
         return False
-
-
-def _number_text(text: str) -> float:
-    match = _EPOCHS.match(text.strip())
-    if match:
-        return parse_number(match["data"]) * parse_number(match["epochs"])
-    return parse_number(text)
 
 
 # --- applying --------------------------------------------------------------------------------------
 
 
-def _shown(value: float) -> str:
-    return format_si(value, digits=4) if abs(value) >= 1e6 else f"{value:,.6g}"
-
-
-def _number(
-    text: str,
-    *,
-    low: float | None = None,
-    high: float | None = None,
-    above: bool = False,
-    integer: bool = False,
-    optional: bool = False,
-) -> float | None:
+def _number(text: str, limits: Limits, *, integer: bool = False, optional: bool = False) -> float | None:
     """A human number checked against its range; blank is None when `optional`."""
     text = text.strip()
-    span = _range_text(low, high, above, integer)
+    span = f"must be {limits.describe(integer)}"
     if not text:
         if optional:
             return None
         raise AnswerError(f"required: {span}")
     try:
-        value = _number_text(text)
+        value = parse_amount(text)
     except ValueError:
         raise AnswerError(f"{text!r} is not a number (try 70B, 15T, 1.5e12, $2.10); {span}") from None
-    too_low = low is not None and (value <= low if above else value < low)
-    if too_low or (high is not None and value > high) or (integer and not value.is_integer()):
-        raise AnswerError(f"{span} (got {_shown(value)})")
+    if not limits.allows(value) or (integer and not value.is_integer()):
+        raise AnswerError(f"{span} (got {format_bound(value)})")
     return int(value) if integer else value
 
 
-def _range_text(low: float | None, high: float | None, above: bool, integer: bool) -> str:
-    """`must be a whole number from 1 to 1M`, `must be above 0, up to 10`."""
-    kind = "a whole number " if integer else ""
-    if low is not None and high is not None:
-        span = (
-            f"above {_shown(low)}, up to {_shown(high)}" if above else f"from {_shown(low)} to {_shown(high)}"
-        )
-    elif low is not None:
-        span = f"above {_shown(low)}" if above else f"at least {_shown(low)}"
-    else:
-        span = "a number"
-    return f"must be {kind}{span}"
-
-
-def _overrides_answer(text: str, catalog: Catalog, **limits: Any) -> dict[str, float]:
+def _overrides_answer(text: str, catalog: Catalog, limits: Limits) -> dict[str, float]:
     """`$2.10` (every system) or `h100=2.1, b200=3.9` (per system) as an assumptions map."""
     found: dict[str, float] = {}
     for item in (part for part in re.split(r"[,;\s]+", text.strip()) if part):
@@ -195,7 +166,7 @@ def _overrides_answer(text: str, catalog: Catalog, **limits: Any) -> dict[str, f
         if key != "*" and key not in catalog.systems:
             valid = ", ".join(sorted(catalog.systems))
             raise AnswerError(f"unknown system {key!r}; use one of {valid}, or a bare price for all")
-        number = _number(value, **limits)
+        number = _number(value, limits)
         assert number is not None
         found[key] = number
     return found
@@ -214,29 +185,11 @@ def _set(table: dict[str, Any], key: str, value: Any) -> None:
         table[key] = value
 
 
-_OPTIONAL_NUMBERS: dict[str, tuple[str, str, dict[str, Any]]] = {
-    "deadline_days": ("constraints", "deadline_days", {"low": 0, "high": 36_500, "above": True}),
-    "budget_usd": ("constraints", "budget_usd", {"low": 0, "above": True}),
-    "need_within_days": ("constraints", "need_within_days", {"low": 0, "high": 36_500}),
-    "electricity": ("assumptions", "electricity_usd_per_kwh", {"low": 0, "high": 10, "above": True}),
-    "pue": ("assumptions", "pue", {"low": 1, "high": 3}),
+_OVERRIDES: dict[str, tuple[str, Limits]] = {
+    "price_override": ("price_usd_per_gpu_hour", PRICE),
+    "capex_override": ("capex_usd_per_node", CAPEX),
 }
-"""Optional numeric answers: where each goes in the scenario data, and its valid range."""
-_OVERRIDES: dict[str, tuple[str, dict[str, Any]]] = {
-    "price_override": ("price_usd_per_gpu_hour", {"low": 0, "high": 1000, "above": True}),
-    "capex_override": ("capex_usd_per_node", {"low": 0, "above": True}),
-}
-_PLAIN: dict[str, tuple[str, str]] = {
-    "kind": ("workload", "kind"),
-    "finetune_method": ("workload", "finetune_method"),
-    "precision": ("workload", "precision"),
-    "pricing": ("workload", "pricing"),
-    "fp8_stack": ("workload", "fp8_stack"),
-    "guaranteed": ("constraints", "guaranteed_capacity"),
-    "iteration_speed": ("constraints", "iteration_speed_matters"),
-    "risk": ("constraints", "risk"),
-}
-"""Choices and checkboxes taken as given (the scenario's validation checks them)."""
+"""The per-system override questions: which assumptions map each sets, and its range."""
 
 
 def _apply_model(
@@ -261,7 +214,7 @@ def _apply_model(
         w.pop("custom", None)
         w["model"] = text
     elif key == "params":
-        _custom(w, "Parameters")["params"] = _number(text, low=1e6, high=1e14)
+        _custom(w, "Parameters")["params"] = _number(text, MODEL_SIZE)
     elif key == "family":
         custom = _custom(w, "Architecture")
         if answer == "moe":
@@ -269,7 +222,24 @@ def _apply_model(
         else:
             custom.pop("active_params", None)
     else:
-        _custom(w, "Active parameters")["active_params"] = _number(text, low=1e6, high=1e14)
+        _custom(w, "Active parameters")["active_params"] = _number(text, MODEL_SIZE)
+
+
+def _apply_declared(data: dict[str, Any], scenario: Scenario, item: DeclaredInput, answer: Answer) -> None:
+    """A declared input's answer: a tick, a choice, or a number checked against its range."""
+    table = data[item.table] if item.table else data
+    if item.kind == "check":
+        value: Any = bool(answer)
+    elif item.kind in ("number", "integer"):
+        text = answer if isinstance(answer, str) else ""
+        value = _number(text, item.limits, integer=item.kind == "integer", optional=item.optional)
+    else:
+        value = answer
+    _set(table, item.name, value)
+    if item.name == "deadline_days" and value is None:
+        data.pop("size_to_deadline", None)  # no deadline, nothing to size to
+    if item.name == "size_to_deadline" and value and scenario.constraints.deadline_days is None:
+        raise AnswerError("give a deadline first (the question above)")
 
 
 def apply_answer(scenario: Scenario, catalog: Catalog, key: str, answer: Answer) -> Scenario:
@@ -277,30 +247,14 @@ def apply_answer(scenario: Scenario, catalog: Catalog, key: str, answer: Answer)
     data = scenario.to_data()
     for table in ("constraints", "assumptions"):  # to_data leaves out tables that hold only defaults
         data.setdefault(table, {})
-    text = answer if isinstance(answer, str) else ""
     if key in ("model", "params", "family", "active_params"):
         _apply_model(data, scenario, catalog, key, answer)
-    elif key in _PLAIN:
-        table, name = _PLAIN[key]
-        data[table][name] = answer
-    elif key in _OPTIONAL_NUMBERS:
-        table, name, limits = _OPTIONAL_NUMBERS[key]
-        _set(data[table], name, _number(text, optional=True, **limits))
-        if key == "deadline_days" and name not in data[table]:
-            data.pop("size_to_deadline", None)  # no deadline, nothing to size to
-    elif key == "size_to_deadline":
-        if answer and scenario.constraints.deadline_days is None:
-            raise AnswerError("give a deadline first (the question above)")
-        data["size_to_deadline"] = bool(answer)
+    elif key in DECLARED:
+        _apply_declared(data, scenario, DECLARED[key], answer)
     elif key in _OVERRIDES:
         name, limits = _OVERRIDES[key]
-        _set(data["assumptions"], name, _overrides_answer(text, catalog, **limits))
-    elif key == "tokens":
-        data["workload"]["tokens"] = _number(text, low=1)
-    elif key == "gpus":
-        data["workload"]["gpus"] = _number(text, low=1, high=1_000_000, integer=True)
-    elif key == "objective":
-        data["objective"] = answer
+        text = answer if isinstance(answer, str) else ""
+        _set(data["assumptions"], name, _overrides_answer(text, catalog, limits))
     else:
         raise KeyError(key)
     return _validated(data, catalog)

@@ -1,12 +1,17 @@
 """The questions the app asks, in the order of the guided flow: label, one-line hint, control.
 
-This is vocabulary, not logic: `answers.py` reads and applies the answers against a `Scenario`.
+A declared input's question comes from its declaration (`advisor.core.scenario.INPUTS`); the model
+and the per-system price questions are written here. `answers.py` reads and applies the answers.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Literal
+
+from advisor.core.model.inputs import DeclaredInput, field_limits, limits_of
+from advisor.core.model.workload import HumanPositive, PricePerGpuHour
+from advisor.core.scenario import INPUTS, CustomModel
 
 Control = Literal["text", "choice", "check"]
 
@@ -34,146 +39,86 @@ def _q(key: str, section: int, label: str, hint: str, **extra: object) -> Questi
     return Question(key, section, label, hint, **extra)  # type: ignore[arg-type]
 
 
-QUESTIONS: tuple[Question, ...] = (
-    _q("model", 0, "Model", "A catalogued model (size shown), or Custom size", control="choice"),
-    _q("params", 0, "Parameters", "Custom: total parameters, 1M-100T, e.g. 70B or 1.5e12"),
-    _q(
-        "family",
-        0,
-        "Architecture",
-        "Custom: dense, or mixture of experts (fewer active parameters)",
-        control="choice",
-        choices=(("dense", "dense"), ("mixture of experts", "moe")),
-    ),
-    _q("active_params", 0, "Active params", "MoE: parameters used per token, at most the total"),
-    _q(
-        "kind",
-        1,
-        "Job",
-        "Pretrain, fine-tune, or serve (inference: tokens generated)",
-        control="choice",
-        choices=(("pretrain", "pretrain"), ("fine-tune", "finetune"), ("inference", "inference")),
-    ),
-    _q(
-        "finetune_method",
-        1,
-        "Fine-tune how",
-        "Fine-tune: all weights, or LoRA adapters (1% trainable)",
-        control="choice",
-        choices=(("full", "full"), ("LoRA", "lora")),
-    ),
-    _q("tokens", 1, "Tokens", "At least 1: 15T, 1.5e12, or dataset x epochs: 5T x 3"),
-    _q(
-        "precision",
-        1,
-        "Precision",
-        "Training number format; FP8/FP4 run BF16 where unsupported",
-        control="choice",
-        choices=(("BF16", "bf16"), ("FP8", "fp8"), ("FP4", "fp4")),
-    ),
-    _q(
-        "fp8_stack",
-        1,
-        "FP8 stack",
-        "Ticked: our software stack runs FP8 (else FP8 runs as BF16)",
-        control="check",
-        check_label="we support FP8",
-    ),
-    _q("gpus", 2, "GPUs", "Whole number, 1-1,000,000, e.g. 2048 or 2k"),
-    _q(
-        "deadline_days",
-        2,
-        "Deadline, days",
-        "Optional, up to 36,500: Sizing proposes a GPU count per system",
-        placeholder="none",
-    ),
-    _q(
-        "size_to_deadline",
-        2,
-        "Size to it",
-        "Ticked: each system gets the smallest GPU count that meets the deadline",
-        control="check",
-        check_label="per system",
-    ),
-    _q(
-        "pricing",
-        3,
-        "Rent or own",
-        "Rent by the GPU-hour, or buy and own (TCO)",
-        control="choice",
-        choices=(("rent", "rent"), ("own", "own")),
-    ),
-    _q(
-        "budget_usd",
-        3,
-        "Budget",
-        "Optional, above $0: the most the run may cost, e.g. $250k",
-        placeholder="none",
-    ),
-    _q(
-        "electricity",
-        3,
-        "Electricity",
-        "USD per kWh, above 0 up to 10; blank: the catalog's (see Assumptions)",
-    ),
-    _q("pue", 3, "PUE", "Facility power over IT power, 1-3; blank: the catalog's (see Assumptions)"),
-    _q(
-        "price_override",
-        3,
-        "Rent price",
-        "Optional $/GPU-hour, 0-1000: $2.10 for all, or h100=2.1, b200=3.9",
-        placeholder="catalog",
-    ),
-    _q(
-        "capex_override",
-        3,
-        "Capex/node",
-        "Optional USD per node or rack: $250k for all, or h100=250k",
-        placeholder="catalog",
-    ),
-    _q(
-        "need_within_days",
-        4,
-        "Needed within",
-        "Optional days, 0-36,500, until capacity must be running",
-        placeholder="any time",
-    ),
-    _q(
-        "guaranteed",
-        4,
-        "Guaranteed",
-        "Ticked: capacity must be reserved or owned, not on demand",
-        control="check",
-        check_label="must be guaranteed",
-    ),
-    _q(
-        "risk",
-        4,
-        "Risk appetite",
-        "Conservative avoids systems unproven at scale",
-        control="choice",
-        choices=(
-            ("conservative", "conservative"),
-            ("balanced", "balanced"),
-            ("early adopter", "early-adopter"),
+MODEL_SIZE = field_limits(CustomModel, "params")
+"""The range of a custom model's (total or active) parameters."""
+PRICE = limits_of(PricePerGpuHour)
+"""The range of a rental price override."""
+CAPEX = limits_of(HumanPositive)
+"""The range of a capex override."""
+
+DECLARED: dict[str, DeclaredInput] = {item.name: item for item in INPUTS.values() if item.meta.asked_in_app}
+"""The declared inputs the app asks, by question key (the field name)."""
+
+_OWN: dict[str, Question] = {
+    q.key: q
+    for q in (
+        _q("model", 0, "Model", "A catalogued model (size shown), or Custom size", control="choice"),
+        _q(
+            "params",
+            0,
+            "Parameters",
+            f"Custom: total parameters, {MODEL_SIZE.describe()}, e.g. 70B or 1.5e12",
         ),
-    ),
-    _q(
-        "iteration_speed",
-        4,
-        "Iteration speed",
-        "Ticked: finishing sooner matters more than the last dollar",
-        control="check",
-        check_label="matters most",
-    ),
-    _q(
-        "objective",
-        4,
-        "Optimise for",
-        "What the ranking minimises; balanced = cost and time together",
-        control="choice",
-        choices=(("cost", "cost"), ("time", "time"), ("energy", "energy"), ("balanced", "balanced")),
-    ),
+        _q(
+            "family",
+            0,
+            "Architecture",
+            "Custom: dense, or mixture of experts (fewer active parameters)",
+            control="choice",
+            choices=(("dense", "dense"), ("mixture of experts", "moe")),
+        ),
+        _q("active_params", 0, "Active params", "MoE: parameters used per token, at most the total"),
+        _q(
+            "price_override",
+            3,
+            "Rent price",
+            f"Optional $/GPU-hour, {PRICE.describe()}: $2.10 for all, or h100=2.1, b200=3.9",
+            placeholder="catalog",
+        ),
+        _q(
+            "capex_override",
+            3,
+            "Capex/node",
+            "Optional USD per node or rack: $250k for all, or h100=250k",
+            placeholder="catalog",
+        ),
+    )
+}
+"""Questions that are not one declared input: the model (a preset or a custom size) and the
+per-system price overrides."""
+
+LAYOUT: tuple[tuple[str, ...], ...] = (
+    ("model", "params", "family", "active_params"),
+    ("kind", "finetune_method", "tokens", "precision", "fp8_stack", "efficiency"),
+    ("gpus", "deadline_days", "size_to_deadline"),
+    ("pricing", "budget_usd", "electricity_usd_per_kwh", "pue", "price_override", "capex_override"),
+    ("need_within_days", "guaranteed_capacity", "risk", "iteration_speed_matters", "objective"),
 )
+"""The question keys of each section, in the order the guided flow asks them."""
+
+
+def question_of(item: DeclaredInput, section: int) -> Question:
+    """The question for a declared input: its label, its hint with the valid range, its control."""
+    meta = item.meta
+    if item.kind == "check":
+        return Question(item.name, section, meta.label, meta.hint, "check", check_label=meta.check_label)
+    if item.kind == "choice":
+        return Question(item.name, section, meta.label, meta.hint, "choice", choices=item.choice_pairs())
+    hint = meta.hint
+    if item.kind in ("number", "integer"):
+        hint = f"{hint} ({item.limits.describe(item.kind == 'integer')})"
+    return Question(item.name, section, meta.label, hint, placeholder=meta.blank)
+
+
+def _questions() -> tuple[Question, ...]:
+    found = []
+    for section, keys in enumerate(LAYOUT):
+        for key in keys:
+            found.append(_OWN[key] if key in _OWN else question_of(DECLARED[key], section))
+    return tuple(found)
+
+
+QUESTIONS: tuple[Question, ...] = _questions()
+"""Every question, section by section."""
 
 QUESTION_BY_KEY = {q.key: q for q in QUESTIONS}

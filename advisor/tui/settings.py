@@ -7,12 +7,11 @@ file means the defaults; a corrupt one means the defaults plus a message for the
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
 import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from advisor.core.model.workload import Pricing
+from advisor.core.model.workload import ElectricityUsdPerKwh, Pricing, PueRatio
 from advisor.errors import AdvisorError, ScenarioError
 from advisor.io.atomic import write_atomic
 from advisor.io.paths import user_config_dir
@@ -30,12 +29,10 @@ class Settings(BaseModel):
 
     theme: str = Field(DARK_THEME, min_length=1, description="A Textual theme name.")
     pricing: Pricing = Field("rent", description="Pricing of a new scenario: rent or own.")
-    electricity_usd_per_kwh: Annotated[float, Field(gt=0, le=10)] | None = Field(
+    electricity_usd_per_kwh: ElectricityUsdPerKwh | None = Field(
         None, description="Electricity price of a new scenario; None = the catalog's."
     )
-    pue: Annotated[float, Field(ge=1, le=3)] | None = Field(
-        None, description="Facility PUE of a new scenario; None = the catalog's."
-    )
+    pue: PueRatio | None = Field(None, description="Facility PUE of a new scenario; None = the catalog's.")
 
 
 def settings_path() -> Path:

@@ -7,15 +7,18 @@ A rule naming anything else fails to load. `workload_facts` and `candidate_facts
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
+from advisor.core.model.catalog import System
+from advisor.core.model.inputs import choices_of
 from advisor.core.model.units import HOURS_PER_DAY
+from advisor.core.model.workload import Constraints, Objective, WorkloadInputs
 
 if TYPE_CHECKING:
     from advisor.core.costing.estimate import Estimate
-    from advisor.core.model.catalog import System
-    from advisor.core.model.workload import Constraints, Workload
+    from advisor.core.model.workload import Workload
 
+PRECISIONS = choices_of(WorkloadInputs, "precision")
 FactType = Literal["number", "bool", "text"]
 
 
@@ -46,8 +49,8 @@ FACTS: dict[str, Fact] = {
         _w("active_params_b", "number", "billion parameters", "Parameters active per token (MoE: fewer)."),
         _w("is_moe", "bool", "", "The model is a mixture of experts."),
         _w("tokens_b", "number", "billion tokens", "Tokens to train (or generate, for inference)."),
-        _w("kind", "text", "", "What the job is.", ("pretrain", "finetune", "inference")),
-        _w("precision", "text", "", "Precision requested.", ("bf16", "fp8", "fp4")),
+        _w("kind", "text", "", "What the job is.", choices_of(WorkloadInputs, "kind")),
+        _w("precision", "text", "", "Precision requested.", PRECISIONS),
         _w("fp8_stack", "bool", "", "The software stack supports FP8 (Transformer Engine or equivalent)."),
         _w("gpus", "number", "GPUs", "GPUs in the cluster."),
         _w(
@@ -59,7 +62,13 @@ FACTS: dict[str, Fact] = {
         _w("budget_usd", "number", "USD", "The run must cost at most this (unset: no budget)."),
         _w("has_deadline", "bool", "", "A deadline is set."),
         _w("has_budget", "bool", "", "A budget is set."),
-        _w("pricing", "text", "", "Rent by the GPU-hour or own the hardware.", ("rent", "own")),
+        _w(
+            "pricing",
+            "text",
+            "",
+            "Rent by the GPU-hour or own the hardware.",
+            choices_of(WorkloadInputs, "pricing"),
+        ),
         _w(
             "need_within_days",
             "number",
@@ -67,11 +76,11 @@ FACTS: dict[str, Fact] = {
             "Capacity is needed within this many days (unset: no limit).",
         ),
         _w("guaranteed_capacity", "bool", "", "Capacity must be guaranteed (reserved or owned)."),
-        _w("risk", "text", "", "The team's risk appetite.", ("conservative", "balanced", "early-adopter")),
+        _w("risk", "text", "", "The team's risk appetite.", choices_of(Constraints, "risk")),
         _w("iteration_speed_matters", "bool", "", "Iteration speed matters more than marginal cost."),
-        _w("objective", "text", "", "What the ranking minimises.", ("cost", "time", "energy", "balanced")),
+        _w("objective", "text", "", "What the ranking minimises.", get_args(Objective)),
         _c("system", "text", "", "Catalog id of the candidate system."),
-        _c("maturity", "text", "", "How proven the system is at scale.", ("mature", "established", "new")),
+        _c("maturity", "text", "", "How proven the system is at scale.", choices_of(System, "maturity")),
         _c("nvlink_domain", "number", "GPUs", "GPUs in one NVLink domain."),
         _c("hbm_gb", "number", "GB", "HBM per GPU."),
         _c("days", "number", "days", "Estimated time to train: setup, compute and downtime."),
@@ -96,7 +105,7 @@ FACTS: dict[str, Fact] = {
             "text",
             "",
             "Precision that actually runs (after fallbacks).",
-            ("bf16", "fp8", "fp4"),
+            PRECISIONS,
         ),
         _c("memory_fits", "bool", "", "Training state and activations fit in the cluster's HBM."),
         _c("memory_use", "number", "fraction", "Required over usable HBM."),

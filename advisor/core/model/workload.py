@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import math
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, field_validator, model_validator
+from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 
-from advisor.core.model.catalog import Fraction, Frozen, ModelSpec, Positive, PositiveInt, Precision
+from advisor.core.model.catalog import Fraction, Frozen, ModelSpec, Precision
+from advisor.core.model.inputs import Input
 from advisor.core.model.sourced import check_release
-from advisor.core.model.units import human_number
+from advisor.core.model.units import human_integer, human_number
 
 Kind = Literal["pretrain", "finetune", "inference"]
 Pricing = Literal["rent", "own"]
@@ -22,67 +22,228 @@ ALL_SYSTEMS = "*"
 PER_SYSTEM = ("mfu", "goodput", "price_usd_per_gpu_hour", "capex_usd_per_node", "wait_hours")
 """Assumptions that may be set per system (a map of system id or '*' to value)."""
 
-
-class Workload(Frozen):
-    """A training, fine-tuning or inference job: model, tokens, precision, scale and pricing."""
-
-    model: ModelSpec
-    tokens: Positive = Field(description="Tokens trained (or generated, for inference).")
-    gpus: PositiveInt = Field(8, le=1_000_000, description="GPUs in the cluster.")
-    precision: Precision = "bf16"
-    kind: Kind = "pretrain"
-    pricing: Pricing = "rent"
-    software: str | None = Field(None, description="Software release month YYYY-MM; None = latest.")
-    fp8_stack: bool = Field(True, description="Whether the team's software stack supports FP8.")
-    finetune_method: FinetuneMethod = "full"
-    efficiency: Efficiency = Field(
-        "production",
-        description="reference: a vendor-tuned recipe, as benchmarks report; production: a team's "
-        "end-to-end run (evaluations, checkpoints, data stalls, restarts).",
-    )
-    lora_trainable_fraction: Annotated[float, Field(gt=0, le=1)] = Field(
-        0.01, description="LoRA: trainable parameters as a fraction of the model's."
-    )
-    prompt_tokens: Annotated[int, Field(gt=0, le=10_000_000)] = Field(
-        500, description="Inference: prompt tokens per request (default: a chat turn, an assumption)."
-    )
-    output_tokens: Annotated[int, Field(gt=0, le=10_000_000)] = Field(
-        500, description="Inference: generated tokens per request."
-    )
-    serving_batch: Annotated[int, Field(gt=0, le=100_000)] = Field(
-        32, description="Inference: requests decoded together per replica."
-    )
-    target_tokens_per_second: Positive | None = Field(
-        None, description="Inference: generated tokens per second to sustain (sizes the fleet)."
-    )
-
-    @field_validator("software")
-    @classmethod
-    def _check_software(cls, value: str | None) -> str | None:
-        return None if value is None else check_release(value)
-
-    @field_validator("tokens")
-    @classmethod
-    def _check_tokens(cls, value: float) -> float:
-        if value < 1 or not math.isfinite(value):
-            raise ValueError("tokens must be at least 1")
-        return value
-
-
 HumanPositive = Annotated[float, BeforeValidator(human_number), Field(gt=0, allow_inf_nan=False)]
 """A positive number that may be written "250k", "$2.10", "15T" in a scenario file."""
 HumanNonNegative = Annotated[float, BeforeValidator(human_number), Field(ge=0, allow_inf_nan=False)]
+HumanCount = Annotated[int, BeforeValidator(human_integer)]
+"""A whole number that may be written "2k" or "2048.0"; the field adds its range."""
+Days = Annotated[float, BeforeValidator(human_number), Field(le=36_500, allow_inf_nan=False)]
+"""Days, up to a century."""
+Release = Annotated[str, AfterValidator(check_release)]
+"""A software release month, YYYY-MM."""
+
+
+class WorkloadInputs(Frozen):
+    """The workload's inputs besides the model: shared by the core `Workload` and the scenario's."""
+
+    tokens: Annotated[
+        float,
+        BeforeValidator(human_number),
+        Field(ge=1, allow_inf_nan=False, description="Tokens trained (or generated, for inference)."),
+        Input(
+            "Tokens",
+            "Tokens to train or generate: 15T, 1.5e12, or dataset x epochs: 5T x 3",
+            "tokens",
+            "--tokens",
+        ),
+    ]
+    gpus: Annotated[
+        HumanCount,
+        Field(gt=0, le=1_000_000, description="GPUs in the cluster."),
+        Input("GPUs", "GPUs in the cluster, e.g. 2048 or 2k", "GPUs", "--gpus"),
+    ] = 8
+    precision: Annotated[
+        Precision,
+        Field(description="Training number format requested."),
+        Input(
+            "Precision",
+            "Training number format; FP8/FP4 run BF16 where unsupported",
+            flag="--precision",
+            choice_labels={"bf16": "BF16", "fp8": "FP8", "fp4": "FP4"},
+        ),
+    ] = "bf16"
+    kind: Annotated[
+        Kind,
+        Field(description="What the job is."),
+        Input(
+            "Job",
+            "Pretrain, fine-tune, or serve (inference: tokens generated)",
+            flag="--kind",
+            choice_labels={"finetune": "fine-tune"},
+        ),
+    ] = "pretrain"
+    pricing: Annotated[
+        Pricing,
+        Field(description="Rent by the GPU-hour, or own the hardware (total cost of ownership)."),
+        Input("Rent or own", "Rent by the GPU-hour, or buy and own (TCO)", flag="--pricing"),
+    ] = "rent"
+    software: Annotated[
+        Release | None,
+        Field(description="Software release month YYYY-MM; None = latest."),
+        Input(
+            "Software release",
+            "Software release month for MFU, e.g. 2024-01; default: the latest published",
+            flag="--software",
+            asked_in_app=False,
+        ),
+    ] = None
+    fp8_stack: Annotated[
+        bool,
+        Field(description="Whether the team's software stack supports FP8."),
+        Input(
+            "FP8 stack",
+            "Whether our software stack runs FP8 (else FP8 runs as BF16)",
+            flag="--no-fp8-stack",
+            check_label="we support FP8",
+        ),
+    ] = True
+    finetune_method: Annotated[
+        FinetuneMethod,
+        Field(description="Fine-tuning: all weights, or LoRA adapters."),
+        Input(
+            "Fine-tune how",
+            "Fine-tune: all weights, or LoRA adapters (1% trainable)",
+            flag="--finetune-method",
+            choice_labels={"lora": "LoRA"},
+        ),
+    ] = "full"
+    lora_trainable_fraction: Annotated[
+        float,
+        BeforeValidator(human_number),
+        Field(gt=0, le=1, description="LoRA: trainable parameters as a fraction of the model's."),
+        Input(
+            "LoRA trainable share",
+            "LoRA: trainable parameters as a fraction of the model's",
+            flag="--lora-trainable-fraction",
+            asked_in_app=False,
+        ),
+    ] = 0.01
+    prompt_tokens: Annotated[
+        HumanCount,
+        Field(
+            gt=0, le=10_000_000, description="Inference: prompt tokens per request (default: a chat turn)."
+        ),
+        Input(
+            "Prompt tokens",
+            "Inference: prompt tokens per request",
+            "tokens",
+            "--prompt-tokens",
+            asked_in_app=False,
+        ),
+    ] = 500
+    output_tokens: Annotated[
+        HumanCount,
+        Field(gt=0, le=10_000_000, description="Inference: generated tokens per request."),
+        Input(
+            "Output tokens",
+            "Inference: generated tokens per request",
+            "tokens",
+            "--output-tokens",
+            asked_in_app=False,
+        ),
+    ] = 500
+    serving_batch: Annotated[
+        HumanCount,
+        Field(gt=0, le=100_000, description="Inference: requests decoded together per replica."),
+        Input(
+            "Serving batch",
+            "Inference: requests decoded together per replica",
+            "requests",
+            "--serving-batch",
+            asked_in_app=False,
+        ),
+    ] = 32
+    target_tokens_per_second: Annotated[
+        HumanPositive | None,
+        Field(description="Inference: generated tokens per second to sustain (sizes the fleet)."),
+        Input(
+            "Target tokens/s",
+            "Inference: generated tokens per second to sustain (reports the GPUs needed), e.g. 50k",
+            "tokens/s",
+            "--target-tokens-per-second",
+            asked_in_app=False,
+        ),
+    ] = None
+    efficiency: Annotated[
+        Efficiency,
+        Field(
+            description="How tuned the training stack is: a vendor-tuned recipe or a team's production run."
+        ),
+        Input(
+            "Training stack",
+            "How tuned is your training stack?",
+            flag="--efficiency",
+            choice_labels={
+                "reference": "reference: a vendor-tuned recipe, as in published benchmarks",
+                "production": "production: a team's end-to-end run, with evaluations, checkpoints, "
+                "data stalls and restarts",
+            },
+        ),
+    ] = "production"
+
+
+class Workload(WorkloadInputs):
+    """A training, fine-tuning or inference job: model, tokens, precision, scale and pricing."""
+
+    model: ModelSpec
 
 
 class Constraints(Frozen):
     """Limits and preferences that decide between systems (used by `advise`)."""
 
-    deadline_days: HumanPositive | None = None
-    budget_usd: HumanPositive | None = None
-    need_within_days: HumanNonNegative | None = None
-    guaranteed_capacity: bool = False
-    risk: Risk = "balanced"
-    iteration_speed_matters: bool = False
+    deadline_days: Annotated[
+        Annotated[Days, Field(gt=0)] | None,
+        Input(
+            "Deadline, days",
+            "Optional: the run must finish within; Sizing then proposes GPUs",
+            "days",
+            "--deadline-days",
+            blank="none",
+        ),
+    ] = None
+    budget_usd: Annotated[
+        HumanPositive | None,
+        Input(
+            "Budget", "Optional: the most the run may cost, e.g. $250k", "USD", "--budget-usd", blank="none"
+        ),
+    ] = None
+    need_within_days: Annotated[
+        Annotated[Days, Field(ge=0)] | None,
+        Input(
+            "Needed within",
+            "Optional days until capacity must be running",
+            "days",
+            "--need-within-days",
+            blank="any time",
+        ),
+    ] = None
+    guaranteed_capacity: Annotated[
+        bool,
+        Input(
+            "Guaranteed",
+            "Capacity must be reserved or owned, not on demand",
+            flag="--guaranteed-capacity",
+            check_label="must be guaranteed",
+        ),
+    ] = False
+    risk: Annotated[
+        Risk,
+        Input(
+            "Risk appetite",
+            "Conservative avoids systems unproven at scale",
+            flag="--risk",
+            choice_labels={"early-adopter": "early adopter"},
+        ),
+    ] = "balanced"
+    iteration_speed_matters: Annotated[
+        bool,
+        Input(
+            "Iteration speed",
+            "Finishing sooner matters more than the last dollar",
+            flag="--iteration-speed",
+            check_label="matters most",
+        ),
+    ] = False
 
 
 def _every_system(value: Any) -> Any:
@@ -93,6 +254,12 @@ def _every_system(value: Any) -> Any:
 
 
 PerSystem = Annotated[dict[str, HumanPositive], BeforeValidator(_every_system)]
+PricePerGpuHour = Annotated[HumanPositive, Field(le=1000)]
+"""A rental price, USD per GPU-hour."""
+ElectricityUsdPerKwh = Annotated[HumanPositive, Field(le=10)]
+"""An electricity price, USD per kWh (the scenario's assumption and the app's setting)."""
+PueRatio = Annotated[float, BeforeValidator(human_number), Field(ge=1, le=3, allow_inf_nan=False)]
+"""Facility power over IT power (the scenario's assumption and the app's setting)."""
 
 
 class Assumptions(Frozen):
@@ -100,10 +267,23 @@ class Assumptions(Frozen):
 
     mfu: Annotated[dict[str, Fraction], BeforeValidator(_every_system)] = Field(default_factory=dict)
     goodput: Fraction | dict[str, Fraction] | None = None
-    price_usd_per_gpu_hour: PerSystem = Field(default_factory=dict)
+    price_usd_per_gpu_hour: Annotated[dict[str, PricePerGpuHour], BeforeValidator(_every_system)] = Field(
+        default_factory=dict
+    )
     capex_usd_per_node: PerSystem = Field(default_factory=dict)
-    pue: Annotated[float, BeforeValidator(human_number), Field(ge=1, le=3)] | None = None
-    electricity_usd_per_kwh: HumanPositive | None = None
+    pue: Annotated[
+        PueRatio | None,
+        Input("PUE", "Facility power over IT power; default: the catalog's (see Assumptions)", flag="--pue"),
+    ] = None
+    electricity_usd_per_kwh: Annotated[
+        ElectricityUsdPerKwh | None,
+        Input(
+            "Electricity",
+            "USD per kWh; default: the catalog's (see Assumptions)",
+            "USD/kWh",
+            "--electricity-usd-per-kwh",
+        ),
+    ] = None
     wait_hours: Annotated[dict[str, Annotated[float, Field(ge=0)]], BeforeValidator(_every_system)] = Field(
         default_factory=dict
     )

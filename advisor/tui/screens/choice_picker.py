@@ -33,8 +33,9 @@ class ChoicePicker(ModalScreen[str | None]):
         choices.highlighted = values.index(self.value) if self.value in values else 0
         height = min(len(self.options) + 2, max(3, self.size.height - 2))
         top = max(0, min(self.near.y, self.size.height - height))
-        choices.styles.offset = (self.near.x, top)
-        choices.styles.width = max(self.near.width, *(len(label) + 4 for label, _ in self.options))
+        width = max(self.near.width, *(len(label) + 4 for label, _ in self.options))
+        choices.styles.offset = (max(0, min(self.near.x, self.size.width - width)), top)  # long labels fit
+        choices.styles.width = width
         choices.styles.max_height = height
         choices.focus()
 

@@ -46,7 +46,9 @@ class ChoiceField(Widget, can_focus=True):
 
     @property
     def label(self) -> str:
-        return next((label for label, value in self.options if value == self.value), self.value)
+        """The chosen option's label; one written `value: explanation` shows as its value."""
+        label = next((label for label, value in self.options if value == self.value), self.value)
+        return self.value if label.startswith(f"{self.value}: ") else label
 
     def render(self) -> Text:
         room = max(1, self.size.width - 4)

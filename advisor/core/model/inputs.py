@@ -1,0 +1,232 @@
+"""How each user input is declared once: an `Input` in the pydantic field's `Annotated` metadata.
+
+The field's type gives the kind and the choices (a `Literal`), its `Field` constraints the valid range;
+`Input` adds what people read: a label, a one-line hint, a unit and the command-line flag. The CLI,
+the app's questions, the report's inputs table and the rule facts derive from `declared_inputs`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import types
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
+
+import annotated_types
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+
+from advisor.core.model.units import format_si, parse_number
+
+_PRODUCT = re.compile(r"^(?P<data>[^x×*]+?)\s*[x×*]\s*(?P<times>[^x×*]+)$", re.IGNORECASE)
+InputKind = Literal["number", "integer", "choice", "check", "text"]
+
+
+@dataclass(frozen=True)
+class Input:
+    """What a user reads about one input; put it in the field's `Annotated[...]` metadata."""
+
+    label: str
+    hint: str
+    unit: str = ""
+    flag: str = ""
+    """The command-line flag (`--gpus`); a check's flag sets the opposite of its default."""
+    choice_labels: Mapping[str, str] = field(default_factory=dict)
+    """How the app shows a choice's values (value: label); a value not listed shows as itself.
+    A label written `value: explanation` explains the choice (the CLI's help repeats it)."""
+    check_label: str = ""
+    """A checkbox's label in the app: what ticking it says."""
+    blank: str = ""
+    """What leaving an optional input blank means ("none", "any time")."""
+    asked_in_app: bool = True
+    """False for inputs the app deliberately leaves to scenario files and flags."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """A numeric input's valid range (None: unbounded on that side)."""
+
+    low: float | None = None
+    high: float | None = None
+    above: bool = False
+    """True when `low` itself is not allowed (`gt` rather than `ge`)."""
+
+    def allows(self, value: float) -> bool:
+        """Whether `value` is in range."""
+        if self.low is not None and (value <= self.low if self.above else value < self.low):
+            return False
+        return self.high is None or value <= self.high
+
+    def describe(self, integer: bool = False) -> str:
+        """`a whole number from 1 to 1M`, `above 0, up to 10`, `at least 1`."""
+        low, above = self.low, self.above
+        if integer and above and low is not None:
+            low, above = math.floor(low) + 1, False  # whole numbers above 0 start at 1
+        kind = "a whole number " if integer else ""
+        if low is None:
+            return (
+                f"{kind or 'a number '}up to {format_bound(self.high)}"
+                if self.high is not None
+                else "a number"
+            )
+        if self.high is not None:
+            span = (
+                f"above {format_bound(low)}, up to {format_bound(self.high)}"
+                if above
+                else f"from {format_bound(low)} to {format_bound(self.high)}"
+            )
+        else:
+            span = f"above {format_bound(low)}" if above else f"at least {format_bound(low)}"
+        return kind + span
+
+
+def format_bound(value: float) -> str:
+    """A bound (or a value checked against one) as people write it: 1M, 36,500, 0.5."""
+    return format_si(value, digits=4) if abs(value) >= 1e6 else f"{value:,.6g}"
+
+
+@dataclass(frozen=True)
+class DeclaredInput:
+    """One declared input with what its field's type says: kind, choices, range, default."""
+
+    table: str
+    """Where it sits in a scenario: `workload`, `constraints`, `assumptions`, or "" (the top)."""
+    name: str
+    """The field name, also the app's question key."""
+    meta: Input
+    """What people read about it."""
+    kind: InputKind
+    """How it is answered: a number, a whole number, a choice, a tick or text."""
+    choices: tuple[str, ...]
+    """A choice's values, from its `Literal` (empty for other kinds)."""
+    limits: Limits
+    """A number's valid range, from its `Field` constraints."""
+    optional: bool
+    """None is allowed (a blank answer)."""
+    required: bool
+    """The field has no default (a scenario must give it)."""
+    default: Any
+    """The field's default (None when required)."""
+    annotation: Any
+    """The field's whole type with its constraints, to validate one value alone (`TypeAdapter`)."""
+
+    @property
+    def key(self) -> str:
+        """The scenario key path, `workload.gpus` (or `objective` at the top)."""
+        return f"{self.table}.{self.name}" if self.table else self.name
+
+    @property
+    def dest(self) -> str:
+        """The argparse destination of the flag (`--no-fp8-stack` -> `no_fp8_stack`)."""
+        return self.meta.flag.removeprefix("--").replace("-", "_")
+
+    def explained_choices(self) -> tuple[str, ...]:
+        """The choice labels that explain their value (`reference: a vendor-tuned recipe`)."""
+        labels = {value: self.meta.choice_labels.get(value, "") for value in self.choices}
+        return tuple(label for value, label in labels.items() if label.startswith(f"{value}: "))
+
+    def choice_pairs(self) -> tuple[tuple[str, str], ...]:
+        """(label, value) pairs of a choice, as the app lists them."""
+        return tuple((self.meta.choice_labels.get(value, value), value) for value in self.choices)
+
+
+def _flatten(annotation: Any) -> tuple[Any, list[Any], bool]:
+    """The bare type under `Annotated` and `X | None`, the metadata found on the way, and optionality."""
+    metadata: list[Any] = []
+    optional = False
+    while True:
+        origin = get_origin(annotation)
+        if origin is Annotated:
+            annotation, *extra = get_args(annotation)
+            for item in extra:
+                metadata.extend(item.metadata if isinstance(item, FieldInfo) else [item])
+        elif origin in (Union, types.UnionType):
+            members = [a for a in get_args(annotation) if a is not type(None)]
+            optional = optional or len(members) < len(get_args(annotation))
+            if len(members) != 1:
+                return annotation, metadata, optional
+            annotation = members[0]
+        else:
+            return annotation, metadata, optional
+
+
+def _limits(metadata: list[Any]) -> Limits:
+    """The strictest bounds among `Gt`, `Ge` and `Le` constraints (`Lt` is not used by inputs)."""
+    low: float | None = None
+    high: float | None = None
+    above = False
+    for item in metadata:
+        if isinstance(item, annotated_types.Gt | annotated_types.Ge):
+            bound = float(item.gt if isinstance(item, annotated_types.Gt) else item.ge)  # type: ignore[arg-type]
+            strict = isinstance(item, annotated_types.Gt)
+            if low is None or bound > low or (bound == low and strict):
+                low, above = bound, strict
+        elif isinstance(item, annotated_types.Le):
+            high = float(item.le) if high is None else min(high, float(item.le))  # type: ignore[arg-type]
+        elif isinstance(item, annotated_types.Lt):
+            raise TypeError("inputs bound their range with le, not lt (the surfaces describe 'up to')")
+    return Limits(low, high, above)
+
+
+def _kind(bare: Any) -> InputKind:
+    if get_origin(bare) is Literal:
+        return "choice"
+    kinds: dict[Any, InputKind] = {bool: "check", int: "integer", float: "number", str: "text"}
+    if bare not in kinds:
+        raise TypeError(f"an input must be a number, a whole number, a Literal, a bool or text, not {bare!r}")
+    return kinds[bare]
+
+
+def describe(table: str, name: str, info: FieldInfo) -> DeclaredInput | None:
+    """The declared input of one pydantic field (None when the field carries no `Input`)."""
+    bare, metadata, optional = _flatten(info.annotation)
+    metadata = [*info.metadata, *metadata]
+    meta = next((item for item in metadata if isinstance(item, Input)), None)
+    if meta is None:
+        return None
+    kind = _kind(bare)
+    choices = tuple(str(value) for value in get_args(bare)) if kind == "choice" else ()
+    required = info.is_required()
+    default = None if required else info.default
+    limits = _limits(metadata)
+    whole = Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation  # type: ignore[valid-type]
+    return DeclaredInput(table, name, meta, kind, choices, limits, optional, required, default, whole)
+
+
+def declared_inputs(model: type[BaseModel], table: str = "") -> dict[str, DeclaredInput]:
+    """Every input `model` declares, by field name, in declaration order."""
+    found = {}
+    for name, info in model.model_fields.items():
+        declared = describe(table, name, info)
+        if declared is not None:
+            found[name] = declared
+    return found
+
+
+def parse_amount(text: str) -> float:
+    """A human number (`15T`, `$2.10`), or a product of two (`5T x 3`: dataset tokens times epochs)."""
+    match = _PRODUCT.match(text.strip())
+    if match:
+        return parse_number(match["data"]) * parse_number(match["times"])
+    return parse_number(text)
+
+
+def choices_of(model: type[BaseModel], name: str) -> tuple[str, ...]:
+    """The values a choice field of `model` allows (from its `Literal`)."""
+    bare, _, _ = _flatten(model.model_fields[name].annotation)
+    return tuple(str(value) for value in get_args(bare))
+
+
+def field_limits(model: type[BaseModel], name: str) -> Limits:
+    """The range a field of `model` allows."""
+    info = model.model_fields[name]
+    _, metadata, _ = _flatten(info.annotation)
+    return _limits([*info.metadata, *metadata])
+
+
+def limits_of(annotation: Any) -> Limits:
+    """The range an annotated type allows (`Annotated[float, Field(gt=0, le=1000)]`)."""
+    _, metadata, _ = _flatten(annotation)
+    return _limits(metadata)

@@ -1,0 +1,233 @@
+"""Every declared input reaches every surface: CLI flags, scenario files, the app, the report, TOML.
+
+The inputs are enumerated from `advisor.core.scenario.INPUTS`, so a new declaration is checked on
+every surface without a line here; one that misses a surface fails.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from typing import Any
+
+import pytest
+import tomli_w
+
+from advisor.cli.args import scenario_data_from_args
+from advisor.cli.main import build_parser
+from advisor.core.decision.facts import FACTS
+from advisor.core.model.inputs import DeclaredInput, Limits, parse_amount
+from advisor.core.model.workload import WorkloadInputs
+from advisor.core.scenario import INPUTS, Scenario
+from advisor.io.rule_files import load_rules
+from advisor.io.scenario_files import scenario_from_data, scenario_toml
+from advisor.report import build_report
+from advisor.report.inputs import input_rows
+from advisor.tui.answers import answer_text, apply_answer
+from advisor.tui.questions import QUESTION_BY_KEY, QUESTIONS
+from tests.conftest import shipped_catalog
+from tests.golden import TODAY, VERSION
+
+NOT_ASKED_IN_APP = {
+    "workload.seq_len",
+    "workload.software",
+    "workload.lora_trainable_fraction",
+    "workload.prompt_tokens",
+    "workload.output_tokens",
+    "workload.serving_batch",
+    "workload.target_tokens_per_second",
+}
+"""Inputs the app leaves to scenario files and flags (each declared so, with `asked_in_app=False`)."""
+
+TEXT_SAMPLES = {"workload.software": "2024-01"}
+"""A valid value for each free-text input (its type cannot suggest one)."""
+
+CONTEXT: dict[str, dict[str, Any]] = {
+    "workload.finetune_method": {"workload": {"kind": "finetune"}},
+    "workload.lora_trainable_fraction": {"workload": {"kind": "finetune", "finetune_method": "lora"}},
+    "workload.prompt_tokens": {"workload": {"kind": "inference"}},
+    "workload.output_tokens": {"workload": {"kind": "inference"}},
+    "workload.serving_batch": {"workload": {"kind": "inference"}},
+    "workload.target_tokens_per_second": {"workload": {"kind": "inference"}},
+    "size_to_deadline": {"constraints": {"deadline_days": 30}},
+}
+"""What else a scenario needs for an input to matter (and so to show in the report)."""
+
+BASE = {"schema": 1, "name": "inputs", "systems": ["h100", "a100"], "workload": {"model": "llama3-8b"}}
+BASE_FLAGS = ("--model", "llama3-8b")
+DECLARED = list(INPUTS.values())
+IDS = [item.key for item in DECLARED]
+
+
+def sample(item: DeclaredInput) -> Any:
+    """A valid value of `item` other than its default."""
+    if item.kind == "choice":
+        return next(choice for choice in item.choices if choice != item.default)
+    if item.kind == "check":
+        return not item.default
+    if item.kind == "text":
+        assert item.key in TEXT_SAMPLES, f"{item.key}: add a valid sample to TEXT_SAMPLES"
+        return TEXT_SAMPLES[item.key]
+    limits: Limits = item.limits
+    value = 2 * item.default if item.default else (limits.low or 0) + 2
+    if not limits.allows(value) and limits.high is not None:
+        value = limits.high
+    return int(value) if item.kind == "integer" else float(value)
+
+
+def scenario_data(item: DeclaredInput | None = None, value: Any = None) -> dict[str, Any]:
+    """BASE with the input's context (and the input set to `value`, when given)."""
+    data: dict[str, Any] = {
+        **BASE,
+        "workload": {**BASE["workload"], "tokens": 1e12},
+        "constraints": {},
+        "assumptions": {},
+    }
+    if item is not None:
+        for table, values in CONTEXT.get(item.key, {}).items():
+            data[table].update(values)
+        if value is not None:
+            (data[item.table] if item.table else data)[item.name] = value
+    return data
+
+
+def value_of(scenario: Scenario, item: DeclaredInput) -> Any:
+    return getattr(getattr(scenario, item.table) if item.table else scenario, item.name)
+
+
+def test_the_samples_are_valid_and_not_the_defaults():
+    for item in DECLARED:
+        value = sample(item)
+        assert value != item.default, item.key
+        assert value_of(Scenario.model_validate(scenario_data(item, value)), item) == value, item.key
+
+
+@pytest.mark.parametrize("command", ["recommend", "report", "sensitivity"])
+@pytest.mark.parametrize("item", DECLARED, ids=IDS)
+def test_the_cli_sets_it(command, item):
+    value = sample(item)
+    flags = [item.meta.flag] if item.kind == "check" else [item.meta.flag, str(value)]
+    context = [
+        f"--{k.replace('_', '-')}={v}"
+        for table in CONTEXT.get(item.key, {}).values()
+        for k, v in table.items()
+    ]
+    args = build_parser().parse_args([command, *BASE_FLAGS, "--tokens", "1T", *context, *flags])
+    scenario = scenario_from_data(scenario_data_from_args(args, None, system=None))
+    assert value_of(scenario, item) == value
+
+
+@pytest.mark.parametrize("item", DECLARED, ids=IDS)
+def test_a_scenario_file_sets_it_and_it_round_trips_through_toml(item):
+    value = sample(item)
+    text = tomli_w.dumps(scenario_data(item, value))
+    scenario = scenario_from_data(tomllib.loads(text), "inputs.toml", text)
+    assert value_of(scenario, item) == value
+    if item.name in WorkloadInputs.model_fields:  # and the core's Workload gets it
+        assert getattr(scenario.workload.workload(shipped_catalog()), item.name) == value
+    saved = scenario_toml(scenario)
+    assert scenario_from_data(tomllib.loads(saved)) == scenario
+    assert scenario_toml(scenario_from_data(scenario_data(item))) != saved, "a value off its default is saved"
+
+
+@pytest.mark.parametrize("item", DECLARED, ids=IDS)
+def test_the_app_asks_it(item):
+    if item.key in NOT_ASKED_IN_APP:
+        assert not item.meta.asked_in_app and item.name not in QUESTION_BY_KEY
+        return
+    assert item.meta.asked_in_app, f"{item.key} is not asked: declare it so, and list it in NOT_ASKED_IN_APP"
+    assert item.name in QUESTION_BY_KEY, (
+        f"{item.key}: place its question in LAYOUT (advisor/tui/questions.py)"
+    )
+    question = QUESTION_BY_KEY[item.name]
+    assert question.label == item.meta.label and question.hint.startswith(item.meta.hint)
+    start = Scenario.model_validate(scenario_data(item))
+    value = sample(item)
+    answer = answer_text(item, value)
+    scenario = apply_answer(start, shipped_catalog(), item.name, answer)
+    assert value_of(scenario, item) == value
+    if isinstance(answer, str) and item.kind in ("number", "integer"):
+        assert parse_amount(answer.removeprefix("$")) == pytest.approx(value)
+
+
+def test_the_app_asks_nothing_twice():
+    keys = [q.key for q in QUESTIONS]
+    assert len(keys) == len(set(keys))
+
+
+@cache
+def _rows(data_text: str) -> tuple[tuple[str, str], ...]:
+    scenario = scenario_from_data(tomllib.loads(data_text))
+    report = build_report(scenario, shipped_catalog(), load_rules(), today=TODAY, version=VERSION)
+    return tuple(input_rows(report))
+
+
+@pytest.mark.parametrize("item", DECLARED, ids=IDS)
+def test_the_report_shows_it(item):
+    default_rows = _rows(tomli_w.dumps(scenario_data(item)))
+    rows = _rows(tomli_w.dumps(scenario_data(item, sample(item))))
+    assert rows != default_rows, f"{item.key} set to {sample(item)!r} changes nothing in the inputs table"
+
+
+@pytest.mark.parametrize("item", [i for i in DECLARED if i.kind == "choice"], ids=lambda i: i.key)
+def test_a_rule_fact_of_a_choice_offers_the_declared_choices(item):
+    fact = FACTS.get(item.name)
+    if fact is not None:
+        assert fact.choices == item.choices
+
+
+@pytest.mark.parametrize(
+    ("limits", "integer", "text"),
+    [
+        (Limits(0, 1_000_000, above=True), True, "a whole number from 1 to 1M"),
+        (Limits(0, 10, above=True), False, "above 0, up to 10"),
+        (Limits(1, 3), False, "from 1 to 3"),
+        (Limits(1), False, "at least 1"),
+        (Limits(0, above=True), False, "above 0"),
+        (Limits(high=36_500), False, "a number up to 36,500"),
+        (Limits(), False, "a number"),
+    ],
+)
+def test_a_range_reads_as_people_write_it(limits, integer, text):
+    assert limits.describe(integer) == text
+
+
+def test_the_declaration_reads_the_strictest_bounds_and_refuses_what_it_cannot_describe():
+    from typing import Annotated
+
+    from pydantic import BaseModel, Field
+
+    from advisor.core.model.inputs import Input, declared_inputs
+
+    class Model(BaseModel):
+        share: Annotated[
+            Annotated[float, Field(ge=0, le=5)] | None, Field(gt=0, le=2), Input("Share", "A share")
+        ] = None
+        plain: int = 3
+
+    (share,) = declared_inputs(Model, "t").values()
+    assert (share.key, share.kind, share.optional, share.limits) == (
+        "t.share",
+        "number",
+        True,
+        Limits(0, 2, True),
+    )
+
+    class Open(BaseModel):
+        below: Annotated[float, Field(lt=1), Input("Below", "Below one")] = 0.5
+
+    with pytest.raises(TypeError, match="le, not lt"):
+        declared_inputs(Open)
+
+    class Listed(BaseModel):
+        items: Annotated[list[int], Input("Items", "Some items")] = []
+
+    with pytest.raises(TypeError, match="must be a number"):
+        declared_inputs(Listed)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"), [("15T", 15e12), ("5T x 3", 15e12), ("300B × 2", 600e9), ("$2.10", 2.1), ("2k", 2000)]
+)
+def test_an_amount_is_a_human_number_or_a_product_of_two(text, value):
+    assert parse_amount(text) == pytest.approx(value)
