@@ -32,6 +32,7 @@ from tests.test_tui_helpers import (
     plain,
     settle,
     type_into,
+    until,
 )
 
 pytestmark = pytest.mark.usefixtures(fewer_collections.__name__, no_ranges.__name__)
@@ -227,8 +228,9 @@ async def test_compare_sorts_and_picks_a_system_for_the_breakdown():
         picked = table.get_row_at(table.cursor_row)[1].plain
         assert [table.get_row_at(i)[1].plain for i in range(table.row_count)] == sorted(systems, reverse=True)
         await pilot.press("enter")
-        await pilot.pause()
-        assert app.main.query_one("TabbedContent").active == "breakdown"
+        await until(
+            pilot, lambda: app.main.query_one("TabbedContent").active == "breakdown", "the Breakdown tab"
+        )
         assert app.main.selected_system == picked
         assert plain(app.main.query_one("#breakdown-charts", Static)).startswith(picked)
 

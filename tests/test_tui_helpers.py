@@ -72,6 +72,15 @@ def app_for_test(**kwargs: object) -> AdvisorApp:
     return make_app(today=TODAY, **kwargs)  # type: ignore[arg-type]
 
 
+async def until(pilot: Pilot, condition: Callable[[], bool], what: str, seconds: float = 6.0) -> None:
+    """Wait until `condition()` holds (a loaded machine handles keys late); fail naming `what`."""
+    for _ in range(int(seconds / 0.02)):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
 async def settle(pilot: Pilot, *, analysis: bool = False) -> None:
     """Wait until the advice (and, if asked, the ranges) match the answers shown."""
     app = pilot.app
