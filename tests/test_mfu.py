@@ -32,7 +32,17 @@ def test_every_point_is_reproduced_exactly(catalog, cal):
         model = model.model_copy(update={"seq_len": cal.seq_len})
     found = resolve_mfu(catalog, p.system, p.precision, model, p.gpus, p.software)
     assert found.exact
-    assert found.mfu == cal.mfu
+    # Two publications of one configuration, release and size are averaged (GPT-3 on 128 H100, NeMo
+    # 24.12: SemiAnalysis 54% and DGX Cloud Benchmarking 53.8%); every other point exactly.
+    same = [
+        c.mfu
+        for c in mfu_index(catalog).calibrated_points()
+        if (c.point.system, c.point.precision, c.point.model, c.point.gpus, c.seq_len, c.point.software)
+        == (p.system, p.precision, p.model, p.gpus, cal.seq_len, p.software)
+    ]
+    assert found.mfu == pytest.approx(sum(same) / len(same))
+    if len(same) > 1:
+        return
     if p.mfu is not None:
         assert found.mfu == p.mfu
     else:  # published tokens/s comes back exactly through the estimate
@@ -44,7 +54,8 @@ def test_every_point_is_reproduced_exactly(catalog, cal):
 
 def test_default_is_latest_release(catalog):
     latest = resolve_mfu(catalog, "h100", "fp8", catalog.model("gpt3-175b"), 128)
-    assert latest.mfu == 0.395 and latest.exact
+    # NeMo 24.12: SemiAnalysis 39.5% and DGX Cloud Benchmarking v25.02 39.7%, averaged.
+    assert latest.mfu == pytest.approx(0.396, abs=0.001) and latest.exact
 
 
 def test_software_selects_older_release(catalog):
@@ -148,13 +159,12 @@ def test_h200_is_never_slower_than_h100(catalog, model, precision):
 
 
 @pytest.mark.parametrize(("model", "gpus"), [("llama3-8b", 8), ("llama3-70b", 64), ("llama3-405b", 256)])
-def test_gb200_bf16_dense_is_its_fp8_dense_figure_times_the_ratio(catalog, model, gpus):
-    # GB200's only BF16 figure is a MoE run; a dense BF16 workload takes the dense FP8 calibration x 1.39,
-    # not the MoE figure converted to dense (at the published GPU counts, where no scaling loss applies).
+def test_gb200_dense_bf16_never_comes_from_a_moe_figure(catalog, model, gpus):
+    # GB200 has MoE and dense BF16 figures (Megatron-Bridge DeepSeek-V3; DGX Cloud Benchmarking Llama 3.1
+    # 405B and Nemotron-4 340B): a dense BF16 workload takes the dense ones, never MoE x moe_per_dense.
     bf16 = resolve_mfu(catalog, "gb200-nvl72", "bf16", catalog.model(model), gpus)
-    fp8 = resolve_mfu(catalog, "gb200-nvl72", "fp8", catalog.model(model), gpus)
-    assert bf16.mfu == pytest.approx(fp8.mfu * 1.39)
-    assert "moe_per_dense" not in bf16.basis
+    assert "moe_per_dense" not in bf16.basis and not bf16.transferred
+    assert "deepseek" not in bf16.basis
 
 
 def test_fp4_on_hopper_runs_fp8(catalog):
@@ -176,14 +186,7 @@ def _derived_points(catalog):
 def test_scaling_constants_are_the_published_arithmetic(catalog):
     scaling, p = catalog.mfu_scaling, _derived_points(catalog)
     sa = "2025-08"
-    fp8_loss = 1 - (
-        p[("h100", "llama3-70b", sa, 2048, "fp8")] / p[("h100", "llama3-70b", sa, 64, "fp8")]
-    ) ** (1 / 5)
-    bf16_loss = 1 - (
-        p[("h100", "llama3-70b", sa, 2048, "bf16")] / p[("h100", "llama3-70b", sa, 64, "bf16")]
-    ) ** (1 / 5)
-    assert scaling.loss_per_doubling["fp8"] == pytest.approx(fp8_loss, abs=0.0005)
-    assert scaling.loss_per_doubling["bf16"] == pytest.approx(bf16_loss, abs=0.0005)
+    # loss_per_doubling is fitted on the multi-scale series (tests/test_validation.py refits it).
     bf16_per_fp8 = [
         p[("h100", "gpt3-175b", "2024-12", 128, "bf16")] / p[("h100", "gpt3-175b", "2024-12", 128, "fp8")],
         p[("h100", "llama3-70b", sa, 64, "bf16")] / p[("h100", "llama3-70b", sa, 64, "fp8")],

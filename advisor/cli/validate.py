@@ -109,7 +109,9 @@ def _render(result: Any) -> None:
             f"reference throughput at {p.reference_params:.3g} parameters, x (parameters / that)"
             f"^{p.size_exponent:.3f}; spread x{p.spread_low:.3f}-x{p.spread_high:.3f}."
         )
-    exponents = ", ".join(f"{k} {v:.3f}" for k, v in result.small_model_exponent.items())
+    losses = ", ".join(f"{k} {v:.2%}" for k, v in result.scaling.loss_per_doubling.items())
+    console.print(f"Weak-scaling loss per doubling beyond a published cluster size: {losses}.")
+    exponents = ", ".join(f"{k} {v:.3f}" for k, v in result.scaling.small_model_exponent.items())
     console.print(f"Small-model MFU exponent (below the smallest published model): {exponents}.")
     shares = ", ".join(f"{k.removeprefix('mfu_')} ±{v:.1%}" for k, v in result.reference_spreads.items())
     console.print(f"Reference MFU spread by how the MFU was found: {shares}.")

@@ -121,7 +121,7 @@ class Validation:
 
     cases: tuple[CaseResult, ...]
     production: ProductionEfficiency | None
-    small_model_exponent: dict[str, float]
+    scaling: ScalingFit
     reference_spreads: dict[str, float]
     """The catalog's `[uncertainty]` MFU shares, fitted on the benchmark residuals."""
     held_out: bool = False
@@ -143,7 +143,8 @@ class Validation:
             "method": "held out (shipped constants)" if self.held_out else "leave-one-out",
             "fitted": {
                 "production": self.production.model_dump() if self.production else None,
-                "small_model_exponent": self.small_model_exponent,
+                "loss_per_doubling": self.scaling.loss_per_doubling,
+                "small_model_exponent": self.scaling.small_model_exponent,
                 "uncertainty": self.reference_spreads,
             },
         }
@@ -314,32 +315,64 @@ def _line(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float]:
 
 
 @dataclass(frozen=True)
-class _SizeCase:
-    """A calibration point predicted without itself, before the small-model exponent."""
+class _Probe:
+    """A calibration point predicted without itself, with the constants being fitted switched off."""
 
     family: str
+    precision: str
     log_size_ratio: float
+    """log(active parameters ÷ the smallest published model's) when below it, else 0."""
+    doublings_beyond: float
+    """Doublings of the cluster beyond its own configuration's published range, in the same release
+    (0 across models, or when the prediction rests on another release: software moved it too)."""
     log_ratio: float
+    """log(published ÷ predicted speed)."""
 
 
-def _size_case(run: EvidenceRun, point: MfuPoint, catalog: Catalog) -> _SizeCase:
-    loo = _with_scaling(_without_point(catalog, point), small_model_exponent={"dense": 0.0, "moe": 0.0})
+_NO_SMALL_MODEL_LOSS = {"dense": 0.0, "moe": 0.0}
+
+
+def _probe(run: EvidenceRun, point: MfuPoint, catalog: Catalog, **scaling: Any) -> _Probe:
+    loo = _with_scaling(_without_point(catalog, point), **scaling)
     workload, assumptions = run_workload(run, loo)
     precision, _ = run_precision(workload, loo.system(run.system))
     found = resolve_mfu(loo, run.system, precision, workload.model, run.gpus, run.software)
     est = estimate(workload, run.system, loo, assumptions)
     predicted = quantity_of(est, run.published.quantity, _peak(loo, est))
     ratio = speed_ratio(run.published.value, predicted, run.published.quantity)
-    return _SizeCase(workload.model.family, math.log(found.size_ratio), math.log(ratio))
+    beyond = 0.0 if found.other_release else found.doublings_beyond
+    return _Probe(workload.model.family, precision, math.log(found.size_ratio), beyond, math.log(ratio))
 
 
-def fit_small_model_exponents(cases: Sequence[_SizeCase], skip: int | None = None) -> dict[str, float]:
+def fit_small_model_exponents(cases: Sequence[_Probe], skip: int | None = None) -> dict[str, float]:
     """Per family, the exponent b with log(published/predicted) ≈ b·log(size ratio), clipped to [0, 2]."""
     out = {}
     for family in ("dense", "moe"):
         chosen = [c for i, c in enumerate(cases) if c.family == family and c.log_size_ratio < 0 and i != skip]
         xs = [c.log_size_ratio for c in chosen]
         out[family] = round(_slope_through_origin(xs, [c.log_ratio for c in chosen], 0.0, 2.0), 3)
+    return out
+
+
+MIN_SCALING_CASES = 4
+"""A precision with fewer cases beyond a published range takes the loss fitted on all precisions."""
+
+
+def fit_loss_per_doubling(
+    cases: Sequence[_Probe], precisions: Iterable[str], skip: int | None = None
+) -> dict[str, float]:
+    """Per precision, the weak-scaling loss: log(published/predicted) ≈ doublings·log(1 − loss)."""
+
+    def loss(chosen: list[_Probe]) -> float:
+        xs, ys = [c.doublings_beyond for c in chosen], [c.log_ratio for c in chosen]
+        return round(-math.expm1(_slope_through_origin(xs, ys, math.log(0.8), 0.0)), 4) + 0.0
+
+    beyond = [c for i, c in enumerate(cases) if c.doublings_beyond != 0 and i != skip]
+    pooled = loss(beyond)
+    out = {}
+    for precision in precisions:
+        own = [c for c in beyond if c.precision == precision]
+        out[precision] = loss(own) if len(own) >= MIN_SCALING_CASES else pooled
     return out
 
 
@@ -407,26 +440,48 @@ def _with_reference_spreads(catalog: Catalog, shares: dict[str, float]) -> Catal
     return Catalog.model_construct(**fields)
 
 
+@dataclass(frozen=True)
+class ScalingFit:
+    """The MFU scaling constants fitted on the calibration points."""
+
+    loss_per_doubling: dict[str, float]
+    small_model_exponent: dict[str, float]
+
+
 def _benchmark_cases(
     runs: Sequence[EvidenceRun], catalog: Catalog
-) -> tuple[list[tuple[EvidenceRun, Catalog]], dict[str, float]]:
-    """Each benchmark with the catalog it is predicted from (calibration points without themselves and
-    with the small-model exponents fitted without them), and the exponents fitted on every point."""
+) -> tuple[list[tuple[EvidenceRun, Catalog]], ScalingFit]:
+    """Each benchmark with the catalog it is predicted from: a calibration point without itself, with
+    the weak-scaling loss and the small-model exponents fitted without it. Then the fit on every point."""
     calibration = calibration_runs(catalog)
-    size_cases = [_size_case(run, point, catalog) for run, point in calibration]
-    exponents = fit_small_model_exponents(size_cases)
+    precisions = list(catalog.mfu_scaling.loss_per_doubling)
+    no_loss = dict.fromkeys(precisions, 0.0)
+    scale = [
+        _probe(r, p, catalog, loss_per_doubling=no_loss, small_model_exponent=_NO_SMALL_MODEL_LOSS)
+        for r, p in calibration
+    ]
+    losses = fit_loss_per_doubling(scale, precisions)
+    size = [
+        _probe(r, p, catalog, loss_per_doubling=losses, small_model_exponent=_NO_SMALL_MODEL_LOSS)
+        for r, p in calibration
+    ]
+    fit = ScalingFit(losses, fit_small_model_exponents(size))
     out = [
         (
             run,
             _with_scaling(
-                _without_point(catalog, point), small_model_exponent=fit_small_model_exponents(size_cases, i)
+                _without_point(catalog, point),
+                loss_per_doubling=fit_loss_per_doubling(scale, precisions, i),
+                small_model_exponent=fit_small_model_exponents(size, i),
             ),
         )
         for i, (run, point) in enumerate(calibration)
     ]
-    fitted = _with_scaling(catalog, small_model_exponent=exponents)
+    fitted = _with_scaling(
+        catalog, loss_per_doubling=fit.loss_per_doubling, small_model_exponent=fit.small_model_exponent
+    )
     out += [(run, fitted) for run in runs if run.kind == "benchmark"]
-    return out, exponents
+    return out, fit
 
 
 def _production_cases(
@@ -459,23 +514,33 @@ def validate(runs: Sequence[EvidenceRun], catalog: Catalog) -> Validation:
     Benchmarks are predicted twice: first for their residuals, then with the reference MFU spread
     fitted on the other benchmarks' residuals, so the P10-P90 shown is the one the tool would give.
     """
-    benchmarks, exponents = _benchmark_cases(runs, catalog)
+    benchmarks, scaling = _benchmark_cases(runs, catalog)
     first = [predict(run, loo) for run, loo in benchmarks]
     spreads = reference_spreads(first)
     cases = [
         predict(run, _with_reference_spreads(loo, reference_spreads(first, skip=case)))
         for (run, loo), case in zip(benchmarks, first, strict=True)
     ]
-    fitted_catalog = _with_reference_spreads(_with_scaling(catalog, small_model_exponent=exponents), spreads)
+    fitted_catalog = _with_reference_spreads(
+        _with_scaling(
+            catalog,
+            loss_per_doubling=scaling.loss_per_doubling,
+            small_model_exponent=scaling.small_model_exponent,
+        ),
+        spreads,
+    )
     production, efficiency = _production_cases(runs, fitted_catalog)
     cases += [predict(run, loo) for run, loo in production]
-    return Validation(tuple(cases), efficiency, exponents, spreads)
+    return Validation(tuple(cases), efficiency, scaling, spreads)
 
 
 def held_out(runs: Sequence[EvidenceRun], catalog: Catalog) -> Validation:
     """Runs outside the shipped evidence, each predicted with the shipped (fitted) catalog as it is."""
     unc = catalog.economics.uncertainty
     spreads = {f"mfu_{cls}": getattr(unc, f"mfu_{cls}") for cls in FITTED_SPREADS}
-    exponents = {str(k): v for k, v in catalog.mfu_scaling.small_model_exponent.items()}
+    scaling = ScalingFit(
+        {str(k): v for k, v in catalog.mfu_scaling.loss_per_doubling.items()},
+        {str(k): v for k, v in catalog.mfu_scaling.small_model_exponent.items()},
+    )
     cases = tuple(predict(run, catalog) for run in runs)
-    return Validation(cases, catalog.mfu_scaling.production, exponents, spreads, held_out=True)
+    return Validation(cases, catalog.mfu_scaling.production, scaling, spreads, held_out=True)

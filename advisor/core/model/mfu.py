@@ -68,6 +68,9 @@ class MfuResult:
     """A published figure of this configuration, but from a release other than the requested month."""
     same_model: bool = False
     """Interpolated only along the cluster size of the workload's own published configuration."""
+    doublings_beyond: float = 0.0
+    """For `same_model`: doublings of the cluster beyond the configuration's published range (negative
+    below it), over which `loss_per_doubling` was applied."""
     size_ratio: float = 1.0
     """Active parameters ÷ the smallest published model's, when below it (else 1): the MFU carries
     (size_ratio)^small_model_exponent."""
@@ -206,20 +209,17 @@ class MfuIndex:
                 f"no MFU calibration for {system_id} at {precision}; give the MFU explicitly (--mfu)"
             )
         if factor == 1.0:
-            for group in groups:
-                head = group[0]
-                if head.point.model == model_id and head.seq_len == seq_len:
-                    for cal in group:
-                        if cal.point.gpus == gpus and cal.proxy_of is None:
-                            return MfuResult(
-                                cal.mfu,
-                                precision,
-                                True,
-                                f"published: {_label(cal)}",
-                                (cal.source,),
-                                tuple(warnings),
-                                other_release=software is not None and cal.point.software != software,
-                            )
+            found = _published(groups, model_id, seq_len, gpus)
+            if found:  # several publications of one configuration and release: their mean
+                return MfuResult(
+                    sum(c.mfu for c in found) / len(found),
+                    precision,
+                    True,
+                    "published: " + "; ".join(_label(c) for c in found),
+                    tuple(dict.fromkeys(c.source for c in found)),
+                    tuple(warnings),
+                    other_release=software is not None and found[0].point.software != software,
+                )
         same_family = groups
         window = self._scaling.seq_window
         near = [g for g in same_family if 1 / window <= g[0].seq_len / seq_len <= window]
@@ -236,6 +236,8 @@ class MfuIndex:
         transferred = bool(basis_note) or any(c.proxy_of for c in used)
         size_ratio = min(1.0, params_active / smallest)
         same_model = all(c.point.model == model_id and c.seq_len == seq_len for c in used)
+        counts = [c.point.gpus for c in used]
+        beyond = max(0.0, math.log2(gpus / max(counts))) + min(0.0, math.log2(gpus / min(counts)))
         return MfuResult(
             mfu,
             precision,
@@ -246,8 +248,20 @@ class MfuIndex:
             transferred,
             size_ratio=size_ratio,
             same_model=same_model and not transferred,
+            doublings_beyond=beyond if same_model else 0.0,
             other_release=software is not None and any(c.point.software != software for c in used),
         )
+
+
+def _published(groups: list[Group], model_id: str, seq_len: int, gpus: int) -> list[Calibrated]:
+    """The system's own published points of exactly this configuration and cluster size."""
+    return [
+        cal
+        for group in groups
+        if group[0].point.model == model_id and group[0].seq_len == seq_len
+        for cal in group
+        if cal.point.gpus == gpus and cal.proxy_of is None
+    ]
 
 
 def _months(release: str) -> int:

@@ -1,0 +1,72 @@
+"""Refit the constants `advisor validate` fits and write them into the shipped catalog files.
+
+Run after adding calibration points or published runs:
+
+    python benchmarks/refit.py          # show what would change
+    python benchmarks/refit.py --write  # rewrite the values in place (comments and layout kept)
+
+tests/test_validation.py fails while the shipped values differ from the fit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+from advisor.core.analysis.validation import validate
+from advisor.io.catalog_files import load_catalog
+from advisor.io.evidence_files import evidence_dir, load_evidence
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _values(fitted: dict) -> dict[str, dict[tuple[str, str], object]]:
+    """{file: {(table, key): value}} for every fitted constant."""
+    scaling: dict[tuple[str, str], object] = {}
+    production = fitted["production"] or {}
+    for key in ("throughput_factor", "size_exponent", "spread_low", "spread_high", "runs"):
+        if key in production:
+            scaling[("production", key)] = production[key]
+    for table in ("loss_per_doubling", "small_model_exponent"):
+        for key, value in fitted[table].items():
+            scaling[(table, key)] = value
+    economics = {("uncertainty", key): value for key, value in fitted["uncertainty"].items()}
+    return {"catalog/mfu/scaling.toml": scaling, "catalog/economics.toml": economics}
+
+
+def _rewrite(text: str, table: str, key: str, value: object) -> str:
+    """`key = …` inside `[table]` set to `value`, the rest of the line (a comment) kept."""
+    section = re.search(rf"^\[{re.escape(table)}\]\n(.*?)(?=^\[|\Z)", text, flags=re.M | re.S)
+    if section is None:
+        raise SystemExit(f"no [{table}] table")
+    body = section.group(1)
+    line = re.compile(rf"^{re.escape(key)} = [^#\n]*?(\s*(#.*)?)$", flags=re.M)
+    if not line.search(body):
+        raise SystemExit(f"no {key} in [{table}]")
+    new_body = line.sub(lambda m: f"{key} = {value}{m.group(1)}", body, count=1)
+    return text[: section.start(1)] + new_body + text[section.end(1) :]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true", help="rewrite the catalog files")
+    args = parser.parse_args()
+    catalog = load_catalog(user_dir=False)
+    runs = load_evidence(evidence_dir(ROOT / "catalog"), set(catalog.systems), set(catalog.models))
+    fitted = validate(runs, catalog).to_dict()["fitted"]
+    for name, values in _values(fitted).items():
+        path = ROOT / name
+        text = new = path.read_text(encoding="utf-8")
+        for (table, key), value in values.items():
+            new = _rewrite(new, table, key, value)
+        if new == text:
+            print(f"{name}: unchanged")
+            continue
+        print(f"{name}: refitted {', '.join(f'{t}.{k} = {v}' for (t, k), v in values.items())}")
+        if args.write:
+            path.write_text(new, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
