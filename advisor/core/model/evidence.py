@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, model_validator
 
 from advisor.core.model.catalog import ModelSpec
-from advisor.core.model.sourced import Frozen, Positive, PositiveInt, Precision, check_release
+from advisor.core.model.sourced import Frozen, Positive, PositiveInt, Precision, Release
 
 RunKind = Literal["production", "benchmark"]
 """`production`: a team's end-to-end run; `benchmark`: a vendor recipe, throughput table or MLPerf."""
@@ -58,7 +58,7 @@ class EvidenceRun(Frozen):
     precision: Precision
     tokens: Positive | None = Field(None, description="Tokens trained (needed for GPU-hours and days).")
     seq_len: PositiveInt | None = None
-    software: str = Field(description="Month of the software used, YYYY-MM.")
+    software: Release = Field(description="Month of the software used, YYYY-MM.")
     stack: str = ""
     published: Published
 
@@ -76,11 +76,6 @@ class EvidenceRun(Frozen):
         if spec.get("experts") == 0:
             del spec["experts"]
         return {**data, "model_spec": spec}
-
-    @field_validator("software")
-    @classmethod
-    def _check_software(cls, value: str) -> str:
-        return check_release(value)
 
     @model_validator(mode="after")
     def _check(self) -> EvidenceRun:
