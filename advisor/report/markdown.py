@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from advisor.report.data import REPORT_FORMAT_VERSION, ReportData
+from advisor.report.data import ReportData, generated_line
 from advisor.report.inputs import assumption_rows, input_rows
 from advisor.report.tables import (
     BREAKDOWNS,
@@ -52,11 +52,7 @@ def md_list(items: Sequence[str], empty: str = "None.") -> list[str]:
 def render_markdown(report: ReportData) -> str:
     """The whole report as Markdown text."""
     out = [f"# Advisor report: {md_text(report.title)}", ""]
-    out += [
-        f"Generated {report.today.isoformat()} by advisor {md_text(report.version)} "
-        f"(scenario schema {report.scenario.schema_}, report format {REPORT_FORMAT_VERSION}).",
-        "",
-    ]
+    out += [md_text(generated_line(report.today, report.version, report.scenario.schema_)) + ".", ""]
     if report.scenario.notes.strip():
         out += [*md_quote(report.scenario.notes), ""]
     sections = (_recommendation, _inputs, _systems, _ranges_and_sizing, _breakdowns, _rules, _assumptions)
