@@ -1,4 +1,4 @@
-"""Print the published figures next to what the cost model gives (the table in the README).
+"""Print the published figures next to what the cost model gives (the table in docs/calibration.md).
 
 Run: .venv/bin/python benchmarks/calibration_report.py
 """

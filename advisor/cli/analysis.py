@@ -7,7 +7,7 @@ import sys
 from datetime import date
 from typing import Any
 
-from advisor.cli.args import add_constraint_flags, add_scenario_argument, add_workload_flags, number
+from advisor.cli.args import add_scenario_inputs, number
 from advisor.core.analysis import SAMPLES
 
 
@@ -17,9 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="which system to rent or buy, and why",
         description="Recommend a system: every candidate estimated, rules applied, ranked, with ranges.",
     )
-    add_scenario_argument(p)
-    add_workload_flags(p)
-    add_constraint_flags(p)
+    add_scenario_inputs(p)
     p.add_argument("--json", action="store_true", help="print the recommendation as JSON")
     p.add_argument("--save", metavar="FILE", help="write the inputs as a scenario file (TOML)")
     p.add_argument("--force", action="store_true", help="replace an existing --save file")
@@ -31,9 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="How sure is the answer: ranges of time, cost and energy, whether the winner holds "
         "across them, which inputs move the winner's cost most, and the values at which the answer flips.",
     )
-    add_scenario_argument(p)
-    add_workload_flags(p)
-    add_constraint_flags(p)
+    add_scenario_inputs(p)
     p.add_argument(
         "--widen", type=number("--widen", high=10), default=1.0, help="scale every input's range (default 1)"
     )

@@ -111,6 +111,14 @@ def _add_declared(group: argparse._ArgumentGroup, tables: tuple[str, ...]) -> No
             add_input_flag(group, item)
 
 
+def add_scenario_inputs(parser: argparse.ArgumentParser, *, constraints: bool = True) -> None:
+    """The scenario file argument, the workload flags and (unless `constraints` is False) the constraints."""
+    add_scenario_argument(parser)
+    add_workload_flags(parser)
+    if constraints:
+        add_constraint_flags(parser)
+
+
 def add_scenario_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("scenario", nargs="?", help="a scenario file (TOML); flags given as well override it")
 

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal
 
-from advisor.cli.args import add_scenario_argument, add_workload_flags
+from advisor.cli.args import add_scenario_inputs
 from advisor.cli.loading import load_catalog, load_rules, print_json, scenario_from_args
 from advisor.errors import InfeasibleError
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 
 def register_estimate(sub: argparse._SubParsersAction) -> None:
@@ -18,8 +22,7 @@ def register_estimate(sub: argparse._SubParsersAction) -> None:
         help="time, cost and energy of a run on one system or all",
         description="Estimate time-to-train, cost and energy of a workload.",
     )
-    add_scenario_argument(p)
-    add_workload_flags(p)
+    add_scenario_inputs(p, constraints=False)
     p.add_argument("--system", help="system id, or 'all' (default: all)")
     p.add_argument("--json", action="store_true", help="print JSON (an object, or a list for --system all)")
     p.set_defaults(handler=cmd_estimate)
@@ -116,22 +119,21 @@ def cmd_rules_check(args: argparse.Namespace) -> int:
 
 
 def cmd_models(args: argparse.Namespace) -> int:
-    catalog = load_catalog(args)
-    if args.json:
-        print_json([m.model_dump(mode="json") for m in catalog.models.values()])
-        return 0
-    from advisor.cli.render import render_models
-
-    render_models(catalog)
-    return 0
+    return _listing(args, "models")
 
 
 def cmd_systems(args: argparse.Namespace) -> int:
+    return _listing(args, "systems")
+
+
+def _listing(args: argparse.Namespace, what: Literal["models", "systems"]) -> int:
+    """The catalog's model presets or systems, as JSON or a table."""
     catalog = load_catalog(args)
     if args.json:
-        print_json([s.model_dump(mode="json") for s in catalog.systems.values()])
+        entries: Mapping[str, BaseModel] = catalog.models if what == "models" else catalog.systems
+        print_json([entry.model_dump(mode="json") for entry in entries.values()])
         return 0
-    from advisor.cli.render import render_systems
+    from advisor.cli.render import render_models, render_systems
 
-    render_systems(catalog)
+    (render_models if what == "models" else render_systems)(catalog)
     return 0

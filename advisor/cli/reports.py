@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from datetime import date
 from pathlib import Path
 
-from advisor.cli.args import add_constraint_flags, add_scenario_argument, add_workload_flags
+from advisor.cli.args import add_scenario_inputs
 from advisor.errors import UsageError
 from advisor.report.formats import ALIASES, COMPARISON_FORMATS, REPORT_FORMATS, Format, format_names
 
@@ -21,9 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Write a report: the inputs, the recommendation and its reasons, every system compared, "
         "cost, time and energy breakdowns, warnings, and the assumptions used with their sources.",
     )
-    add_scenario_argument(p)
-    add_workload_flags(p)
-    add_constraint_flags(p)
+    add_scenario_inputs(p)
     _add_output_flags(p, REPORT_FORMATS)
     p.set_defaults(handler=cmd_report)
 

@@ -48,10 +48,9 @@ def duration(hours: float) -> str:
 
 def energy(kwh: float) -> str:
     """850 kWh, 12.3 MWh, 4.91 GWh."""
-    if kwh >= 1e6:
-        return f"{kwh / 1e6:.3g} GWh"
-    if kwh >= 1e3:
-        return f"{kwh / 1e3:.3g} MWh"
+    for factor, unit in ((1e6, "GWh"), (1e3, "MWh")):
+        if kwh >= factor:
+            return f"{kwh / factor:.3g} {unit}"
     return f"{kwh:.3g} kWh"
 
 

@@ -3,7 +3,7 @@
 A scenario holds the workload (a model preset or a custom size), constraints, the objective, the
 systems to consider and assumption overrides. It is what `--save`, `advisor report` and the app's
 Save write, and what `advisor estimate|recommend|report FILE` read. Numbers may be written as
-human strings ("15T", "$2.10"). The TOML shape is documented in the README ("Scenario files").
+human strings ("15T", "$2.10"). The TOML shape is documented in docs/scenarios.md.
 """
 
 from __future__ import annotations

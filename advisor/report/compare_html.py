@@ -11,7 +11,7 @@ from advisor.report.compare import (
     outcome_rows,
     system_matrix,
 )
-from advisor.report.data import REPORT_FORMAT_VERSION
+from advisor.report.data import generated_line
 from advisor.report.html import esc, items, notes_html, page, table
 from advisor.report.svg import Bar, stacked_bars
 
@@ -54,10 +54,7 @@ def _charts(comp: ComparisonData) -> list[str]:
 def render_comparison_html(comp: ComparisonData) -> str:
     """The whole comparison as one HTML document."""
     title = f"Advisor comparison: {len(comp.reports)} scenarios"
-    meta = (
-        f"Generated {comp.today.isoformat()} by advisor {comp.version} "
-        f"(report format {REPORT_FORMAT_VERSION})"
-    )
+    meta = generated_line(comp.today, comp.version)
     body = [f"<header><h1>{esc(title)}</h1>", f'<p class="meta">{esc(meta)}</p></header>']
 
     body.append('<section id="scenarios"><h2>Scenarios</h2>')

@@ -9,20 +9,14 @@ from advisor.report.compare import (
     outcome_rows,
     system_matrix,
 )
-from advisor.report.data import REPORT_FORMAT_VERSION
+from advisor.report.data import generated_line
 from advisor.report.markdown import md_list, md_quote, md_table, md_text
 
 
 def render_comparison_markdown(comp: ComparisonData) -> str:
     """The whole comparison as Markdown text."""
     out = [f"# Advisor comparison: {len(comp.reports)} scenarios", ""]
-    out += [
-        f"Generated {comp.today.isoformat()} by advisor {md_text(comp.version)} "
-        f"(report format {REPORT_FORMAT_VERSION}).",
-        "",
-        "## Scenarios",
-        "",
-    ]
+    out += [md_text(generated_line(comp.today, comp.version)) + ".", "", "## Scenarios", ""]
     for label, source, report in zip(comp.labels, comp.sources, comp.reports, strict=True):
         where = f" ({md_text(source)})" if source else ""
         out += [f"### {md_text(label)}{where}", "", f"**{md_text(report.recommendation.headline)}**", ""]

@@ -23,6 +23,14 @@ REPORT_FORMAT_VERSION = 1
 """Version of the report layout (JSON and TOML `report.format`); bumped when keys change meaning."""
 
 
+def generated_line(today: date, version: str, scenario_schema: int | None = None) -> str:
+    """`Generated 2026-12-01 by advisor 1.0 (scenario schema 1, report format 1)`: a report's origin."""
+    schema = "" if scenario_schema is None else f"scenario schema {scenario_schema}, "
+    return (
+        f"Generated {today.isoformat()} by advisor {version} ({schema}report format {REPORT_FORMAT_VERSION})"
+    )
+
+
 @dataclass(frozen=True)
 class ReportData:
     """Everything a report shows: inputs, the recommendation, the assumptions behind it, provenance."""

@@ -11,7 +11,7 @@ from html import escape
 
 from advisor.present.parts import part_label
 from advisor.report.assumptions import AssumptionUsed
-from advisor.report.data import REPORT_FORMAT_VERSION, ReportData
+from advisor.report.data import ReportData, generated_line
 from advisor.report.inputs import assumption_rows, input_rows
 from advisor.report.svg import Bar, stacked_bars
 from advisor.report.tables import (
@@ -185,10 +185,7 @@ _BREAKDOWN_IDS = ("cost", "time", "energy")
 
 def render_html(report: ReportData) -> str:
     """The whole report as one HTML document."""
-    meta = (
-        f"Generated {report.today.isoformat()} by advisor {report.version} "
-        f"(scenario schema {report.scenario.schema_}, report format {REPORT_FORMAT_VERSION})"
-    )
+    meta = generated_line(report.today, report.version, report.scenario.schema_)
     body = [
         f"<header><h1>Advisor report: {esc(report.title)}</h1>",
         f'<p class="meta">{esc(meta)}</p></header>',

@@ -1,6 +1,6 @@
 """The report as JSON: the `recommend --json` object plus the scenario, breakdowns and assumptions.
 
-Numbers stay raw floats (no rounding); the keys are documented in the README ("Report JSON").
+Numbers stay raw floats (no rounding); the keys are documented in docs/json.md ("Report JSON").
 """
 
 from __future__ import annotations

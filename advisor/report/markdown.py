@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from advisor.report.data import REPORT_FORMAT_VERSION, ReportData
+from advisor.report.data import ReportData, generated_line
 from advisor.report.inputs import assumption_rows, input_rows
 from advisor.report.tables import (
     BREAKDOWNS,
@@ -51,17 +51,20 @@ def md_list(items: Sequence[str], empty: str = "None.") -> list[str]:
 
 def render_markdown(report: ReportData) -> str:
     """The whole report as Markdown text."""
-    rec = report.recommendation
     out = [f"# Advisor report: {md_text(report.title)}", ""]
-    out += [
-        f"Generated {report.today.isoformat()} by advisor {md_text(report.version)} "
-        f"(scenario schema {report.scenario.schema_}, report format {REPORT_FORMAT_VERSION}).",
-        "",
-    ]
+    out += [md_text(generated_line(report.today, report.version, report.scenario.schema_)) + ".", ""]
     if report.scenario.notes.strip():
         out += [*md_quote(report.scenario.notes), ""]
+    sections = (_recommendation, _inputs, _systems, _ranges_and_sizing, _breakdowns, _rules, _assumptions)
+    for section in sections:
+        out += section(report)
+    out += ["---", "", f"advisor {md_text(report.version)}, {report.today.isoformat()}", ""]
+    return "\n".join(out)
 
-    out += ["## Recommendation", "", f"**{md_text(rec.headline)}**", ""]
+
+def _recommendation(report: ReportData) -> list[str]:
+    rec = report.recommendation
+    out = ["## Recommendation", "", f"**{md_text(rec.headline)}**", ""]
     winner = rec.winner_candidate
     if winner is not None:
         out += [f"Why {md_text(winner.system)}:", ""]
@@ -74,11 +77,17 @@ def render_markdown(report: ReportData) -> str:
     certainty = certainty_lines(report)
     if certainty:
         out += ["How sure the answer is:", "", *md_list(certainty), ""]
+    return out
 
-    out += ["## Inputs", "", *md_table(["Input", "Value"], input_rows(report), right_from=2), ""]
 
+def _inputs(report: ReportData) -> list[str]:
+    return ["## Inputs", "", *md_table(["Input", "Value"], input_rows(report), right_from=2), ""]
+
+
+def _systems(report: ReportData) -> list[str]:
+    rec = report.recommendation
     header, rows = comparison_rows(report)
-    out += ["## Comparison of all systems", ""]
+    out = ["## Comparison of all systems", ""]
     out += [f"Ranked by {rec.objective}; a dash where a system could not be estimated.", ""]
     out += [*md_table(header, rows, right_from=2), ""]
     out += ["### Reasons per system", ""]
@@ -86,7 +95,11 @@ def render_markdown(report: ReportData) -> str:
         out.append(f"- **{md_text(cand.system)}** ({status(cand, rec.winner)}): {md_text(cand.system_name)}")
         out += [f"  - {md_text(line)}" for line in reason_lines(cand)] or ["  - no reasons recorded"]
     out.append("")
+    return out
 
+
+def _ranges_and_sizing(report: ReportData) -> list[str]:
+    out: list[str] = []
     header, rows = range_rows(report)
     if rows:
         out += ["## Ranges", "", RANGE_BLURB, "", *md_table(header, rows), ""]
@@ -96,13 +109,20 @@ def render_markdown(report: ReportData) -> str:
         blurb = f"The smallest GPU count per system that finishes within {deadline}."
         out += ["## Sizing to the deadline", "", blurb, ""]
         out += [*md_table(header, rows, right_from=2), ""]
+    return out
 
+
+def _breakdowns(report: ReportData) -> list[str]:
+    out: list[str] = []
     for breakdown in BREAKDOWNS:
         header, rows = breakdown_rows(breakdown, report.estimated)
         out += [f"## {breakdown.title} breakdown", "", breakdown.blurb, "", *md_table(header, rows), ""]
+    return out
 
-    out += ["## Warnings", "", *md_list(rec.warnings), ""]
 
+def _rules(report: ReportData) -> list[str]:
+    rec = report.recommendation
+    out = ["## Warnings", "", *md_list(rec.warnings), ""]
     out += ["## Rules that fired", ""]
     fired = [[r.id, r.system or "workload", r.effect, r.because, r.source] for r in rec.rules_fired]
     if fired:
@@ -110,11 +130,16 @@ def render_markdown(report: ReportData) -> str:
     else:
         out.append("None.")
     out += ["", f"{len(rec.rules_checked)} rule evaluations in all.", ""]
+    return out
 
+
+def _assumptions(report: ReportData) -> list[str]:
     header, rows = assumption_rows(report)
-    out += ["## Assumptions used", ""]
-    out += ["Every figure behind the numbers, with its source and date. "]
-    out[-1] += "Values set in the scenario replace the catalog's; prices over a year old are flagged."
+    out = ["## Assumptions used", ""]
+    out += [
+        "Every figure behind the numbers, with its source and date. "
+        "Values set in the scenario replace the catalog's; prices over a year old are flagged."
+    ]
     out += ["", *md_table(header, rows, right_from=6), ""]
     stale = report.stale_prices
     if stale:
@@ -123,6 +148,4 @@ def render_markdown(report: ReportData) -> str:
             f"Prices over a year old on {report.today.isoformat()}: {md_text(names)}. Get current quotes.",
             "",
         ]
-
-    out += ["---", "", f"advisor {md_text(report.version)}, {report.today.isoformat()}", ""]
-    return "\n".join(out)
+    return out

@@ -25,7 +25,7 @@ class Column:
     raw: Callable[[Estimate], float]
     text: Callable[[float], str]
     json_key: str
-    """The estimate key the raw value comes from (for the same-numbers test and the README)."""
+    """The estimate key the raw value comes from (for the same-numbers test and docs/json.md)."""
 
 
 COLUMNS: tuple[Column, ...] = (

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple
 
 from advisor.core.analysis import SAMPLES
@@ -68,13 +68,7 @@ class Range:
     p90: float
 
     def to_dict(self) -> dict[str, float]:
-        return {
-            "expected": self.expected,
-            "low": self.low,
-            "high": self.high,
-            "p10": self.p10,
-            "p90": self.p90,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True)

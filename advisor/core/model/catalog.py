@@ -6,10 +6,11 @@ Every section that holds numbers carries `source` and `as_of`; assumptions say s
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cached_property
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeVar
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, model_validator
 
 from advisor.core.model.economics import Economics
 from advisor.core.model.sourced import (
@@ -19,10 +20,12 @@ from advisor.core.model.sourced import (
     Positive,
     PositiveInt,
     Precision,
+    Release,
     Sourced,
-    check_release,
 )
 from advisor.errors import CatalogError
+
+_Entry = TypeVar("_Entry")
 
 Maturity = Literal["mature", "established", "new"]
 Family = Literal["dense", "moe"]
@@ -199,17 +202,12 @@ class MfuPoint(Frozen):
     model: str
     gpus: PositiveInt
     seq_len: PositiveInt | None = None
-    software: str = Field(description="Release month, YYYY-MM.")
+    software: Release = Field(description="Release month, YYYY-MM.")
     stack: str = Field(description="Software stack and release as published, e.g. 'NeMo 24.07'.")
     mfu: Fraction | None = None
     tokens_per_s_per_gpu: Positive | None = None
     model_tflops_per_gpu: Positive | None = Field(None, description="As published; kept for reference.")
     note: str = ""
-
-    @field_validator("software")
-    @classmethod
-    def _check_software(cls, value: str) -> str:
-        return check_release(value)
 
     @model_validator(mode="after")
     def _one_measure(self) -> MfuPoint:
@@ -295,23 +293,21 @@ class Catalog(Frozen):
 
     def system(self, system_id: str) -> System:
         """The system with this id; the error lists the valid ids."""
-        try:
-            return self.systems[system_id]
-        except KeyError:
-            raise CatalogError(
-                f"unknown system {system_id!r}; valid: {', '.join(sorted(self.systems))}"
-            ) from None
+        return _entry(self.systems, system_id, "system")
 
     def model(self, model_id: str) -> ModelSpec:
         """The model preset with this id; the error lists the valid ids."""
-        try:
-            return self.models[model_id]
-        except KeyError:
-            raise CatalogError(
-                f"unknown model {model_id!r}; valid: {', '.join(sorted(self.models))}"
-            ) from None
+        return _entry(self.models, model_id, "model")
 
     @cached_property
     def derived(self) -> dict[str, object]:
         """Indexes other modules build from this catalog once (e.g. the MFU index), keyed by name."""
         return {}
+
+
+def _entry(entries: Mapping[str, _Entry], key: str, what: str) -> _Entry:
+    """`entries[key]`, or a CatalogError naming the valid keys."""
+    try:
+        return entries[key]
+    except KeyError:
+        raise CatalogError(f"unknown {what} {key!r}; valid: {', '.join(sorted(entries))}") from None

@@ -7,12 +7,12 @@ figure and reports the error; the production-efficiency constants are fitted on 
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, model_validator
 
-from advisor.core.model.catalog import Family, ModelSpec
-from advisor.core.model.sourced import Frozen, Positive, PositiveInt, Precision, check_release
+from advisor.core.model.catalog import ModelSpec
+from advisor.core.model.sourced import Frozen, Positive, PositiveInt, Precision, Release
 
 RunKind = Literal["production", "benchmark"]
 """`production`: a team's end-to-end run; `benchmark`: a vendor recipe, throughput table or MLPerf."""
@@ -39,22 +39,6 @@ class Published(Frozen):
     quote: str = Field("", description="The words or numbers read there, short.")
 
 
-class Architecture(Frozen):
-    """A model that is not a preset: its shape, from its config.json or paper."""
-
-    name: str
-    family: Family = "dense"
-    params_total: Positive
-    params_active: Positive
-    layers: PositiveInt
-    hidden: PositiveInt
-    seq_len: PositiveInt
-    vocab: PositiveInt | None = None
-    experts: Annotated[int, Field(ge=0)] | None = None
-    kv_dim: PositiveInt | None = None
-    model_source: str = ""
-
-
 class EvidenceRun(Frozen):
     """One published training run or benchmark, with the figure the model must reproduce."""
 
@@ -62,7 +46,11 @@ class EvidenceRun(Frozen):
     title: str
     kind: RunKind
     model: str | None = Field(None, description="A model preset id (or give `model_spec`).")
-    model_spec: Architecture | None = None
+    model_spec: ModelSpec | None = Field(
+        None,
+        description="A model that is not a preset, from its config.json or paper; `model_source` for its "
+        "source, `experts = 0` for none.",
+    )
     system: str
     gpu_variant: str = ""
     gpus: PositiveInt
@@ -70,14 +58,24 @@ class EvidenceRun(Frozen):
     precision: Precision
     tokens: Positive | None = Field(None, description="Tokens trained (needed for GPU-hours and days).")
     seq_len: PositiveInt | None = None
-    software: str = Field(description="Month of the software used, YYYY-MM.")
+    software: Release = Field(description="Month of the software used, YYYY-MM.")
     stack: str = ""
     published: Published
 
-    @field_validator("software")
+    @model_validator(mode="before")
     @classmethod
-    def _check_software(cls, value: str) -> str:
-        return check_release(value)
+    def _spec_from_evidence_keys(cls, data: Any) -> Any:
+        """`[model_spec]` as evidence files write it: the run's id, `model_source`, `experts = 0`."""
+        if not isinstance(data, dict) or not isinstance(data.get("model_spec"), dict):
+            return data
+        spec = dict(data["model_spec"])
+        if isinstance(data.get("id"), str):
+            spec.setdefault("id", data["id"])
+        if "model_source" in spec:
+            spec["source"] = spec.pop("model_source")
+        if spec.get("experts") == 0:
+            del spec["experts"]
+        return {**data, "model_spec": spec}
 
     @model_validator(mode="after")
     def _check(self) -> EvidenceRun:
@@ -95,19 +93,5 @@ class EvidenceRun(Frozen):
             spec = presets[self.model]
         else:
             assert self.model_spec is not None
-            a = self.model_spec
-            spec = ModelSpec(
-                id=self.id,
-                name=a.name,
-                family=a.family,
-                params_total=a.params_total,
-                params_active=a.params_active if a.family == "moe" else a.params_total,
-                layers=a.layers,
-                hidden=a.hidden,
-                seq_len=a.seq_len,
-                vocab=a.vocab,
-                experts=a.experts or None,
-                kv_dim=a.kv_dim,
-                source=a.model_source,
-            )
+            spec = self.model_spec
         return spec.model_copy(update={"seq_len": self.seq_len}) if self.seq_len else spec

@@ -1,6 +1,6 @@
 """Serving throughput: compute-bound prefill, memory-bandwidth-bound decode.
 
-Model (documented in the README, "Inference"): a replica is the fewest GPUs (a power of two) whose
+Model (documented in docs/methodology.md, "Inference"): a replica is the fewest GPUs (a power of two) whose
 usable HBM holds the weights (2 bytes per parameter in BF16, 1 in FP8, 0.5 in FP4) plus the KV cache
 of `batch` sequences at full context. Each decode step reads every weight once and the whole KV cache,
 so it takes max(bytes / (GPUs x HBM bandwidth x efficiency), 2·N_active·batch / (GPUs x peak x MFU)).

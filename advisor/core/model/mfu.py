@@ -1,6 +1,6 @@
 """MFU for a workload, from published calibration points.
 
-The method (also in the README, "How MFU is chosen"):
+The method (also in docs/methodology.md, "How MFU is chosen"):
 
 1. Points of the system at the precision that will run (FP8 on a GPU without it runs BF16). A
    `software` release keeps points published at or before it; by default every release counts.

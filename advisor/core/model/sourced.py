@@ -6,7 +6,7 @@ import re
 from datetime import date, timedelta
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 Precision = Literal["bf16", "fp8", "fp4"]
 PRECISIONS: tuple[Precision, ...] = ("bf16", "fp8", "fp4")
@@ -61,3 +61,7 @@ def check_release(value: str) -> str:
     if not RELEASE_PATTERN.match(value) or not 1 <= int(value[5:]) <= 12:
         raise ValueError(f"software {value!r} must be a release month like 2024-12")
     return value
+
+
+Release = Annotated[str, AfterValidator(check_release)]
+"""A software release month, YYYY-MM."""

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field, model_validator
+from pydantic import BeforeValidator, Field, model_validator
 
 from advisor.core.model.catalog import Fraction, Frozen, ModelSpec, Precision
 from advisor.core.model.inputs import Input
-from advisor.core.model.sourced import check_release
+from advisor.core.model.sourced import Release
 from advisor.core.model.units import human_integer, human_number
 
 Kind = Literal["pretrain", "finetune", "inference"]
@@ -29,7 +29,6 @@ HumanCount = Annotated[int, BeforeValidator(human_integer)]
 """A whole number that may be written "2k" or "2048.0"; the field adds its range."""
 Days = Annotated[float, BeforeValidator(human_number), Field(le=36_500, allow_inf_nan=False)]
 """Days, up to a century."""
-Release = Annotated[str, AfterValidator(check_release)]
 """A software release month, YYYY-MM."""
 
 
