@@ -85,15 +85,15 @@ def load_catalog(path: Path | str | None = None, *, user_dir: Path | str | bool 
     if not base.is_dir():
         raise CatalogError(f"{base}: catalog folder not found")
     folders = [base]
-    if user_dir is None:
-        overlay = user_config_dir() / "catalog"
-        if overlay.is_dir():
-            folders.append(overlay)
-    elif user_dir is not False:
-        overlay = Path(str(user_dir))
+    overlay = overlay_dir(user_dir)
+    if overlay is not None:
         if not overlay.is_dir():
-            raise CatalogError(f"{overlay}: user catalog folder not found")
-        folders.append(overlay)
+            if user_dir is None:
+                overlay = None
+            else:
+                raise CatalogError(f"{overlay}: user catalog folder not found")
+        if overlay is not None:
+            folders.append(overlay)
 
     warnings: list[str] = []
     systems: dict[str, System] = {}
@@ -103,6 +103,8 @@ def load_catalog(path: Path | str | None = None, *, user_dir: Path | str | bool 
         systems.update(_entries(folder / "systems", System, "system", warnings))
         models.update(_entries(folder / "models", ModelSpec, "model", warnings))
         tables.update(_entries(folder / "mfu", MfuTable, "MFU table", warnings, skip=("scaling.toml",)))
+    if overlay is not None:
+        _apply_prices(systems, overlay, warnings)
 
     econ_data, econ_path, econ_text = _read_merged("economics.toml", folders)
     economics = _validate(Economics, econ_data, econ_path, econ_text)
@@ -130,6 +132,27 @@ def load_catalog(path: Path | str | None = None, *, user_dir: Path | str | bool 
         )
     except ValidationError as exc:
         raise CatalogError(f"{base}: " + "; ".join(e["msg"] for e in exc.errors(include_url=False))) from None
+
+
+def overlay_dir(user_dir: Path | str | bool | None) -> Path | None:
+    """The user overlay folder `load_catalog(user_dir=...)` reads: platform, `--catalog DIR` or none."""
+    if user_dir is None:
+        return user_config_dir() / "catalog"
+    if user_dir is False:
+        return None
+    return Path(str(user_dir))
+
+
+def _apply_prices(systems: dict[str, System], overlay: Path, warnings: list[str]) -> None:
+    """The offers imported into `overlay/prices.toml`; a malformed file is skipped with a warning."""
+    from advisor.io.price_overlay import apply_entries, read_entries
+
+    try:
+        entries = read_entries(overlay)
+    except CatalogError as exc:
+        warnings.append(f"skipped imported prices: {exc}")
+        return
+    apply_entries(systems, entries, overlay, warnings)
 
 
 def _usable_points(
