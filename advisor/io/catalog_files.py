@@ -75,11 +75,14 @@ def _read_merged(name: str, folders: list[Path]) -> tuple[dict[str, Any], Path, 
     return data, where, text
 
 
-def load_catalog(path: Path | str | None = None, *, user_dir: Path | str | bool | None = None) -> Catalog:
+def load_catalog(
+    path: Path | str | None = None, *, user_dir: Path | str | bool | None = None, cache: bool = True
+) -> Catalog:
     """Load the catalog at `path` (default: the shipped one) with the user overlay on top.
 
     `user_dir`: None = the platform config dir's `catalog/` (if it exists), False = no overlay,
-    or a folder (`--catalog DIR`).
+    or a folder (`--catalog DIR`). With `cache`, a validated copy keyed by every file's contents is
+    reused (`advisor.io.catalog_cache`).
     """
     base = Path(path) if path is not None else shipped_dir("catalog")
     if not base.is_dir():
@@ -94,7 +97,24 @@ def load_catalog(path: Path | str | None = None, *, user_dir: Path | str | bool 
                 raise CatalogError(f"{overlay}: user catalog folder not found")
         if overlay is not None:
             folders.append(overlay)
+    if not cache:
+        return _build(base, folders, overlay)
+    from advisor.io.catalog_cache import cache_path, catalog_key, read_cached, write_cached
 
+    where = cache_path(folders)
+    if where is None:
+        return _build(base, folders, overlay)
+    key = catalog_key(folders)
+    cached = read_cached(where, key)
+    if cached is not None:
+        return cached
+    catalog = _build(base, folders, overlay)
+    write_cached(where, key, catalog)
+    return catalog
+
+
+def _build(base: Path, folders: list[Path], overlay: Path | None) -> Catalog:
+    """Read and validate every file of `folders` (the base catalog, then the overlay) into a Catalog."""
     warnings: list[str] = []
     systems: dict[str, System] = {}
     models: dict[str, ModelSpec] = {}
