@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from advisor.core.model.catalog import Catalog
 from advisor.io.catalog_files import load_catalog
+
+os.environ["ADVISOR_CACHE_DIR"] = "off"
+"""Loads made while tests are collected skip the catalog cache; each test then gets the session's own cache."""
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parent.parent
