@@ -75,20 +75,23 @@ def rows() -> list[tuple[str, float, float | None]]:
         env = dict(
             os.environ, ADVISOR_CACHE_DIR=str(folder / "cache"), ADVISOR_CONFIG_DIR=str(folder / "cfg")
         )
+        saved = dict(os.environ)
         os.environ.update(env)
-        warm_wall, warm_cpu = cli_seconds(folder / "double", env)
-        cold_wall, cold_cpu = cli_seconds(folder / "double", dict(env, ADVISOR_CACHE_DIR="off"))
+        try:
+            warm_wall, warm_cpu = cli_seconds(folder / "double", env)
+            cold_wall, cold_cpu = cli_seconds(folder / "double", dict(env, ADVISOR_CACHE_DIR="off"))
+            from_files = load_seconds(folder / "double", cache=False)
+            from_cache = load_seconds(folder / "double", cache=True)
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
         return [
             ("CLI `estimate --json`, 2x catalog, cached: wall", warm_wall, 0.12),
             ("CLI `estimate --json`, 2x catalog, cached: CPU", warm_cpu, None),
             ("CLI `estimate --json`, 2x catalog, no cache: wall", cold_wall, None),
             ("CLI `estimate --json`, 2x catalog, no cache: CPU", cold_cpu, None),
-            (
-                "load_catalog(), 2x catalog, from the files",
-                load_seconds(folder / "double", cache=False),
-                None,
-            ),
-            ("load_catalog(), 2x catalog, from the cache", load_seconds(folder / "double", cache=True), None),
+            ("load_catalog(), 2x catalog, from the files", from_files, None),
+            ("load_catalog(), 2x catalog, from the cache", from_cache, None),
         ]
 
 
