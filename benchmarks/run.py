@@ -100,6 +100,9 @@ def main() -> None:
     rows: list[tuple[str, float, float]] = []
 
     rows.append(("CLI `estimate --json` wall time", bench_cli(), 0.4))
+    from benchmarks.bench_catalog import rows as catalog_rows
+
+    rows.extend((name, seconds, target) for name, seconds, target in catalog_rows() if target is not None)
     rows.append(
         (
             "advise() over all systems",

@@ -60,29 +60,32 @@ def _analyse(
     result = run_scenario(
         scenario, catalog, rules, today=date.today(), break_evens=break_evens, samples=samples, widen=widen
     )
-    return result.recommendation, result.sensitivity
+    return result.recommendation, result.sensitivity, catalog
 
 
 def cmd_recommend(args: argparse.Namespace) -> int:
     from advisor.cli.loading import print_json
 
-    rec, sens = _analyse(args, break_evens=False)
+    rec, sens, catalog = _analyse(args, break_evens=False)
     if args.json:
         from advisor.core.analysis.sensitivity import recommendation_data
 
         print_json(recommendation_data(rec, sens))
         return 0
+    from advisor.cli.prices import user_price_lines
     from advisor.cli.render import render_ranges, render_recommendation
 
     render_recommendation(rec)
     render_ranges(sens)
+    for line in user_price_lines(catalog, [c.system for c in rec.candidates]):
+        print(f"price: {line}")
     return 0
 
 
 def cmd_sensitivity(args: argparse.Namespace) -> int:
     from advisor.cli.loading import print_json
 
-    rec, sens = _analyse(args, break_evens=True, widen=args.widen, samples=args.samples)
+    rec, sens, _ = _analyse(args, break_evens=True, widen=args.widen, samples=args.samples)
     if args.json:
         print_json(
             {

@@ -23,6 +23,7 @@ COMMANDS = (
     "models",
     "systems",
     "validate",
+    "prices",
     "app",
 )
 
@@ -39,7 +40,7 @@ class UsageFailure(Exception):
 
 
 def build_parser() -> Parser:
-    from advisor.cli import analysis, commands, reports, validate
+    from advisor.cli import analysis, commands, prices, reports, validate
 
     parser = Parser(
         prog="advisor",
@@ -59,6 +60,7 @@ def build_parser() -> Parser:
     commands.register_listings(sub)
     reports.register(sub)
     validate.register(sub)
+    prices.register(sub)
     return parser
 
 

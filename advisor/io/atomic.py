@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from pathlib import Path
 
 from advisor.errors import ReportError
@@ -24,6 +23,8 @@ def write_atomic(path: Path | str, content: str | bytes, *, force: bool = False)
     if not folder.is_dir():
         raise ReportError(f"{folder}: no such folder")
     data = content.encode("utf-8") if isinstance(content, str) else content
+    import tempfile  # here, not at the top: most runs write nothing, and the import costs start-up time
+
     try:
         handle, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     except OSError as exc:

@@ -75,26 +75,46 @@ def _read_merged(name: str, folders: list[Path]) -> tuple[dict[str, Any], Path, 
     return data, where, text
 
 
-def load_catalog(path: Path | str | None = None, *, user_dir: Path | str | bool | None = None) -> Catalog:
+def load_catalog(
+    path: Path | str | None = None, *, user_dir: Path | str | bool | None = None, cache: bool = True
+) -> Catalog:
     """Load the catalog at `path` (default: the shipped one) with the user overlay on top.
 
     `user_dir`: None = the platform config dir's `catalog/` (if it exists), False = no overlay,
-    or a folder (`--catalog DIR`).
+    or a folder (`--catalog DIR`). With `cache`, a validated copy keyed by every file's contents is
+    reused (`advisor.io.catalog_cache`).
     """
     base = Path(path) if path is not None else shipped_dir("catalog")
     if not base.is_dir():
         raise CatalogError(f"{base}: catalog folder not found")
     folders = [base]
-    if user_dir is None:
-        overlay = user_config_dir() / "catalog"
-        if overlay.is_dir():
-            folders.append(overlay)
-    elif user_dir is not False:
-        overlay = Path(str(user_dir))
+    overlay = overlay_dir(user_dir)
+    if overlay is not None:
         if not overlay.is_dir():
-            raise CatalogError(f"{overlay}: user catalog folder not found")
-        folders.append(overlay)
+            if user_dir is None:
+                overlay = None
+            else:
+                raise CatalogError(f"{overlay}: user catalog folder not found")
+        if overlay is not None:
+            folders.append(overlay)
+    if not cache:
+        return _build(base, folders, overlay)
+    from advisor.io.catalog_cache import cache_path, catalog_key, read_cached, write_cached
 
+    where = cache_path(folders)
+    if where is None:
+        return _build(base, folders, overlay)
+    key = catalog_key(folders)
+    cached = read_cached(where, key)
+    if cached is not None:
+        return cached
+    catalog = _build(base, folders, overlay)
+    write_cached(where, key, catalog)
+    return catalog
+
+
+def _build(base: Path, folders: list[Path], overlay: Path | None) -> Catalog:
+    """Read and validate every file of `folders` (the base catalog, then the overlay) into a Catalog."""
     warnings: list[str] = []
     systems: dict[str, System] = {}
     models: dict[str, ModelSpec] = {}
@@ -103,6 +123,8 @@ def load_catalog(path: Path | str | None = None, *, user_dir: Path | str | bool 
         systems.update(_entries(folder / "systems", System, "system", warnings))
         models.update(_entries(folder / "models", ModelSpec, "model", warnings))
         tables.update(_entries(folder / "mfu", MfuTable, "MFU table", warnings, skip=("scaling.toml",)))
+    if overlay is not None:
+        _apply_prices(systems, overlay, warnings)
 
     econ_data, econ_path, econ_text = _read_merged("economics.toml", folders)
     economics = _validate(Economics, econ_data, econ_path, econ_text)
@@ -130,6 +152,27 @@ def load_catalog(path: Path | str | None = None, *, user_dir: Path | str | bool 
         )
     except ValidationError as exc:
         raise CatalogError(f"{base}: " + "; ".join(e["msg"] for e in exc.errors(include_url=False))) from None
+
+
+def overlay_dir(user_dir: Path | str | bool | None) -> Path | None:
+    """The user overlay folder `load_catalog(user_dir=...)` reads: platform, `--catalog DIR` or none."""
+    if user_dir is None:
+        return user_config_dir() / "catalog"
+    if user_dir is False:
+        return None
+    return Path(str(user_dir))
+
+
+def _apply_prices(systems: dict[str, System], overlay: Path, warnings: list[str]) -> None:
+    """The offers imported into `overlay/prices.toml`; a malformed file is skipped with a warning."""
+    from advisor.io.price_overlay import apply_entries, read_entries
+
+    try:
+        entries = read_entries(overlay)
+    except CatalogError as exc:
+        warnings.append(f"skipped imported prices: {exc}")
+        return
+    apply_entries(systems, entries, overlay, warnings)
 
 
 def _usable_points(

@@ -26,3 +26,17 @@ def user_config_dir() -> Path:
     from platformdirs import user_config_path
 
     return user_config_path("advisor", appauthor=False)
+
+
+CACHE_ENV = "ADVISOR_CACHE_DIR"
+"""Set to a folder to keep the catalog cache there (tests do), or to `off` to load without a cache."""
+
+
+def user_cache_dir() -> Path | None:
+    """The advisor's folder in the platform cache dir (e.g. ~/.cache/advisor), $ADVISOR_CACHE_DIR, or None."""
+    override = os.environ.get(CACHE_ENV)
+    if override:
+        return None if override == "off" else Path(override)
+    from platformdirs import user_cache_path
+
+    return user_cache_path("advisor", appauthor=False)

@@ -44,6 +44,7 @@ FLAGS = (
     Flag("set in scenario", "set_by_user"),
     Flag("assumption", "assumption"),
     Flag("price over a year old", "stale"),
+    Flag("your imported price", "user_price"),
 )
 """Every flag an assumption can carry, in the order the reports list them."""
 
@@ -68,6 +69,8 @@ class AssumptionUsed:
     """The scenario sets it, replacing the catalog's value."""
     stale: bool = False
     """A price older than the price-age rule allows (a year, in the shipped rules)."""
+    user_price: bool = False
+    """The user imported this price (`advisor prices import`); `as_of` is its date."""
 
     @property
     def flags(self) -> tuple[Flag, ...]:
@@ -86,6 +89,7 @@ class AssumptionUsed:
             "assumption": self.assumption,
             "set_by_user": self.set_by_user,
             "stale": self.stale,
+            "user_price": self.user_price,
         }
 
 
@@ -231,11 +235,20 @@ def _section_row(subject: str, topic: str, section: Sourced, aged: _Ageing) -> A
     values = tuple(
         (key, _plain(value))
         for key, value in _fields(section)
-        if key not in _PROVENANCE and key != "default" and value is not None
+        if key not in _PROVENANCE and key not in ("default", "imported_from") and value is not None
     )
     stale = topic in _PRICE_TOPICS and aged.stale(section.as_of)
+    user_price = bool(getattr(section, "imported_from", ""))
     return AssumptionUsed(
-        subject, topic, values, section.source, section.as_of, section.note, section.assumption, stale=stale
+        subject,
+        topic,
+        values,
+        section.source,
+        section.as_of,
+        section.note,
+        section.assumption,
+        stale=stale,
+        user_price=user_price,
     )
 
 

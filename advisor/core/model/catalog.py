@@ -90,6 +90,10 @@ class RentalOffer(Sourced):
     low_usd_per_gpu_hour: Positive | None = None
     high_usd_per_gpu_hour: Positive | None = None
     default: bool = False
+    imported_from: str = Field(
+        "",
+        description="The file the user imported this offer from (`advisor prices import`); empty if shipped.",
+    )
 
     @model_validator(mode="after")
     def _check_range(self) -> RentalOffer:

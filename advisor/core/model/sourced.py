@@ -23,7 +23,7 @@ RELEASE_PATTERN = re.compile(r"^\d{4}-\d{2}$")
 class Frozen(BaseModel):
     """Base for catalog models: immutable, and unknown keys are errors (typos must not pass silently)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Sourced(Frozen):
