@@ -9,7 +9,7 @@ from advisor.core.model.catalog import ModelSpec
 from advisor.core.model.inputs import DeclaredInput
 from advisor.core.model.workload import Assumptions, Constraints
 from advisor.core.scenario import INPUTS, Scenario, WorkloadSpec
-from advisor.report.assumptions import AssumptionUsed, Value
+from advisor.report.assumptions import FLAGS, AssumptionUsed, Value
 from advisor.report.data import ReportData
 from advisor.report.tables import DASH
 
@@ -145,14 +145,6 @@ def assumption_rows(report: ReportData) -> tuple[list[str], list[list[str]]]:
     header = ["Subject", "Topic", "Values", "Source", "As of", "Flags"]
     rows = []
     for a in report.assumptions:
-        flags = [
-            flag
-            for flag, on in (
-                ("set in scenario", a.set_by_user),
-                ("assumption", a.assumption),
-                ("price over a year old", a.stale),
-            )
-            if on
-        ]
+        flags = [flag.label for flag in FLAGS if getattr(a, flag.field)]
         rows.append([a.subject, a.topic, values_text(a.values), a.source, a.as_of or DASH, ", ".join(flags)])
     return header, rows
