@@ -148,6 +148,11 @@ def add_workload_flags(parser: argparse.ArgumentParser) -> None:
         help="rental price, USD per GPU-hour",
     )
     a.add_argument(
+        "--rental-offer",
+        metavar="OFFER",
+        help="rent at the catalog offer of this name where a system lists it, e.g. 'field test (2024)'",
+    )
+    a.add_argument(
         "--pue", type=number("--pue", low=1, inclusive_low=True, high=3), help="facility PUE (1-3)"
     )
     a.add_argument(
@@ -257,7 +262,7 @@ def scenario_data_from_args(
         data["objective"] = args.objective
     if getattr(args, "size_to_deadline", False):
         data["size_to_deadline"] = True
-    for flag in ("goodput", "pue", "electricity_usd_per_kwh"):
+    for flag in ("goodput", "pue", "electricity_usd_per_kwh", "rental_offer"):
         if given(flag):
             a[flag] = getattr(args, flag)
     key = system if system and system != "all" else "*"

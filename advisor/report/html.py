@@ -307,6 +307,15 @@ def _assumptions(report: ReportData) -> list[str]:
     ]
 
 
+def source_cell(source: str, urls: Sequence[str]) -> str:
+    """A source's text linked to its first address, with any further addresses as numbered links."""
+    if not urls:
+        return esc(source)
+    first = f'<a href="{esc(urls[0])}">{esc(source)}</a>'
+    more = "".join(f' <a href="{esc(u)}">[{i}]</a>' for i, u in enumerate(urls[1:], start=2))
+    return first + more
+
+
 def _assumptions_table(
     header: Sequence[str], rows: Sequence[Sequence[str]], assumptions: Sequence[AssumptionUsed]
 ) -> str:
@@ -314,12 +323,13 @@ def _assumptions_table(
     head = "".join(f"<th>{esc(h)}</th>" for h in header)
     body = []
     for row, assumption in zip(rows, assumptions, strict=True):
-        cells = row[:-1]
+        cells = [esc(c) for c in row[:-1]]
+        cells[3] = source_cell(row[3], assumption.urls)
         tags = "".join(
             f'<span class="tag{" stale" if flag.field == "stale" else ""}">{esc(flag.label)}</span>'
             for flag in assumption.flags
         )
-        body.append("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + f"<td>{tags}</td></tr>")
+        body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + f"<td>{tags}</td></tr>")
     return (
         f'<table class="assumptions"><thead><tr>{head}</tr></thead><tbody>\n'
         + "\n".join(body)

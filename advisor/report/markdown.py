@@ -45,6 +45,11 @@ def md_quote(text: str) -> list[str]:
     return lines
 
 
+def _with_urls(row: list[str], urls: Sequence[str]) -> list[str]:
+    """The assumptions row with the source's addresses after its text (GitHub links bare URLs)."""
+    return [*row[:3], " ".join([row[3], *urls]), *row[4:]]
+
+
 def md_list(items: Sequence[str], empty: str = "None.") -> list[str]:
     return [f"- {md_text(item)}" for item in items] or [empty]
 
@@ -112,6 +117,7 @@ def render_markdown(report: ReportData) -> str:
     out += ["", f"{len(rec.rules_checked)} rule evaluations in all.", ""]
 
     header, rows = assumption_rows(report)
+    rows = [_with_urls(row, a.urls) for row, a in zip(rows, report.assumptions, strict=True)]
     out += ["## Assumptions used", ""]
     out += ["Every figure behind the numbers, with its source and date. "]
     out[-1] += "Values set in the scenario replace the catalog's; prices over a year old are flagged."

@@ -104,6 +104,11 @@ class Assumptions(Frozen):
     capex_usd_per_node: PerSystem = Field(default_factory=dict)
     pue: Annotated[float, BeforeValidator(human_number), Field(ge=1, le=3)] | None = None
     electricity_usd_per_kwh: HumanPositive | None = None
+    rental_offer: str | None = Field(
+        None,
+        min_length=1,
+        description="Rent at the [[rental]] offer of this name where a system lists it; else the default.",
+    )
     wait_hours: Annotated[dict[str, Annotated[float, Field(ge=0)]], BeforeValidator(_every_system)] = Field(
         default_factory=dict
     )
