@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 from html import escape
 
+from advisor.core.decision.recommendation import FiredRule
 from advisor.present.parts import part_label
 from advisor.report.assumptions import AssumptionUsed
 from advisor.report.data import REPORT_FORMAT_VERSION, ReportData
@@ -289,12 +290,22 @@ def _rules(report: ReportData) -> list[str]:
     body.append('<section id="rules"><h2>Rules that fired</h2>')
     fired = [[r.id, r.system or "workload", r.effect, r.because, r.source] for r in rec.rules_fired]
     body.append(
-        table(["Rule", "For", "Effect", "Because", "Source"], fired, numeric_from=5)
+        _rules_table(["Rule", "For", "Effect", "Because", "Source"], fired, rec.rules_fired)
         if fired
         else "<p>None.</p>"
     )
     body.append(f'<p class="blurb">{len(rec.rules_checked)} rule evaluations in all.</p></section>')
     return body
+
+
+def _rules_table(header: Sequence[str], rows: Sequence[Sequence[str]], fired: Sequence[FiredRule]) -> str:
+    """The rules that fired, each source linked to where it can be read."""
+    head = "".join(f"<th>{esc(h)}</th>" for h in header)
+    body = []
+    for row, rule in zip(rows, fired, strict=True):
+        cells = [esc(c) for c in row[:-1]] + [source_cell(row[-1], (rule.url,) if rule.url else ())]
+        body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(body) + "\n</tbody></table>"
 
 
 def _assumptions(report: ReportData) -> list[str]:

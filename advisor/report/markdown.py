@@ -109,7 +109,10 @@ def render_markdown(report: ReportData) -> str:
     out += ["## Warnings", "", *md_list(rec.warnings), ""]
 
     out += ["## Rules that fired", ""]
-    fired = [[r.id, r.system or "workload", r.effect, r.because, r.source] for r in rec.rules_fired]
+    fired = [
+        [r.id, r.system or "workload", r.effect, r.because, " ".join(filter(None, (r.source, r.url)))]
+        for r in rec.rules_fired
+    ]
     if fired:
         out += md_table(["Rule", "For", "Effect", "Because", "Source"], fired, right_from=5)
     else:

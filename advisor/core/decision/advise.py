@@ -99,6 +99,7 @@ def _fired(result: RuleResult) -> FiredRule:
         rule.file,
         result.system,
         tuple(c.describe() for c in result.conditions),
+        rule.url,
     )
 
 
