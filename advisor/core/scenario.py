@@ -193,9 +193,8 @@ class Scenario(Frozen):
         if name is None or any(o.offer == name for s in systems for o in s.rental):
             return
         valid = sorted({o.offer for s in systems for o in s.rental})
-        raise CatalogError(
-            f"assumptions.rental_offer: no system lists offer {name!r}; valid: {', '.join(valid)}"
-        )
+        listed = ", ".join(repr(offer) for offer in valid)
+        raise CatalogError(f"assumptions.rental_offer: no system lists offer {name!r}; valid: {listed}")
 
     def system_ids(self, catalog: Catalog) -> tuple[str, ...]:
         """The systems to consider: those named, else every catalogued one."""
