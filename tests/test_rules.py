@@ -49,6 +49,7 @@ TODAY = date(2026, 11, 29)
         ("bool-ordering.toml", "fp8_stack is true or false: use == or !="),
         ("empty-all.toml", "when.all: must be a non-empty list of conditions"),
         ("not-toml.toml", "not valid TOML"),
+        ("bad-url.toml", "rule 'bad-url': url: must be an http:// or https:// address"),
     ],
 )
 def test_bad_rule_file_gives_clear_message(file, message):
