@@ -17,6 +17,8 @@ from tests.conftest import shipped_catalog
 
 TODAY = date(2026, 11, 29)
 RULES = load_rules()
+FIELD_TEST = "field test (2024)"
+"""The field test's own rental prices (A100 $1.20, H100 $2.10, H200 $4.50): its guidance assumes them."""
 
 
 def recommend(
@@ -42,7 +44,14 @@ def recommend(
 @pytest.mark.parametrize("systems", [["a100", "h100"], None], ids=["a100-vs-h100", "whole-catalog"])
 def test_13b_from_scratch_for_days_on_8_gpus_picks_h100_over_a100(systems):
     # "Choose H100 when the model is larger than 7B ... training runs longer than 3 days."
-    rec = recommend("llama2-13b", 26e9, 8, precision="fp8", systems=systems)
+    rec = recommend(
+        "llama2-13b",
+        26e9,
+        8,
+        precision="fp8",
+        systems=systems,
+        assumptions=Assumptions(rental_offer=FIELD_TEST),
+    )
     assert rec.winner == "h100"
     assert rec.candidate("h100").rank < rec.candidate("a100").rank
 
@@ -50,14 +59,28 @@ def test_13b_from_scratch_for_days_on_8_gpus_picks_h100_over_a100(systems):
 @pytest.mark.parametrize("systems", [["a100", "h100"], None], ids=["a100-vs-h100", "whole-catalog"])
 def test_short_finetune_of_7b_picks_a100(systems):
     # "Choose A100 when fine-tuning small models (7B and under) ... the job is shorter than 24 hours."
-    rec = recommend("llama2-7b", 50e6, 8, kind="finetune", systems=systems)
+    rec = recommend(
+        "llama2-7b",
+        50e6,
+        8,
+        kind="finetune",
+        systems=systems,
+        assumptions=Assumptions(rental_offer=FIELD_TEST),
+    )
     assert rec.winner == "a100"
 
 
 @pytest.mark.parametrize("systems", [["a100", "h100"], None], ids=["a100-vs-h100", "whole-catalog"])
 def test_serving_picks_a100(systems):
     # "Choose A100 when running inference or serving."
-    rec = recommend("llama2-7b", 10e9, 8, kind="inference", systems=systems)
+    rec = recommend(
+        "llama2-7b",
+        10e9,
+        8,
+        kind="inference",
+        systems=systems,
+        assumptions=Assumptions(rental_offer=FIELD_TEST),
+    )
     assert rec.winner == "a100"
 
 
@@ -198,7 +221,7 @@ def test_price_override_flows_into_cost():
         8,
         precision="fp8",
         systems=["a100", "h100"],
-        assumptions=Assumptions(price_usd_per_gpu_hour={"h100": 9.0}),
+        assumptions=Assumptions(price_usd_per_gpu_hour={"h100": 9.0}, rental_offer=FIELD_TEST),
     )
     assert rec.winner == "a100"
 
@@ -224,6 +247,8 @@ def test_recommend_json_keys(capsys):
         "8",
         "--precision",
         "fp8",
+        "--rental-offer",
+        FIELD_TEST,
         "--json",
     )
     assert code == 0

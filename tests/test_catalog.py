@@ -122,12 +122,12 @@ def test_user_overlay_overrides_and_adds(tmp_path):
     (overlay / "systems").mkdir(parents=True)
     h100 = (ROOT / "catalog/systems/h100.toml").read_text()
     (overlay / "systems/h100.toml").write_text(
-        h100.replace("price_usd_per_gpu_hour = 2.10", "price_usd_per_gpu_hour = 1.95")
+        h100.replace("price_usd_per_gpu_hour = 6.155", "price_usd_per_gpu_hour = 5.95")
     )
     (overlay / "systems/h100-cheap.toml").write_text(h100.replace('id = "h100"', 'id = "h100-cheap"'))
     (overlay / "economics.toml").write_text("[facility]\npue = 1.1\n")
     cat = load_catalog(user_dir=overlay)
-    assert cat.system("h100").default_rental.price_usd_per_gpu_hour == 1.95
+    assert cat.system("h100").default_rental.price_usd_per_gpu_hour == 5.95
     assert "h100-cheap" in cat.systems
     assert cat.economics.facility.pue == 1.1
     assert cat.economics.facility.source  # the shipped source is kept for keys not overridden

@@ -33,7 +33,7 @@ def test_recommend_human_output_shows_ranges(capsys):
 def test_sensitivity_human_and_json(capsys):
     code, out, _ = run(capsys, "sensitivity", *BASE, "--samples", "200")
     assert code == 0
-    assert "what moves h100's cost most" in out and "break-even points" in out
+    assert "what moves b200's cost most" in out and "break-even points" in out
     assert "rents above $" in out
     code, out, _ = run(capsys, "sensitivity", *BASE, "--samples", "200", "--json")
     data = json.loads(out)

@@ -36,10 +36,11 @@ NOT_ASKED_IN_APP = {
     "workload.output_tokens",
     "workload.serving_batch",
     "workload.target_tokens_per_second",
+    "assumptions.rental_offer",
 }
 """Inputs the app leaves to scenario files and flags (each declared so, with `asked_in_app=False`)."""
 
-TEXT_SAMPLES = {"workload.software": "2024-01"}
+TEXT_SAMPLES = {"workload.software": "2024-01", "assumptions.rental_offer": "field test (2024)"}
 """A valid value for each free-text input (its type cannot suggest one)."""
 
 CONTEXT: dict[str, dict[str, Any]] = {

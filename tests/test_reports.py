@@ -8,6 +8,7 @@ import re
 import tomllib
 from functools import cache
 from html.parser import HTMLParser
+from typing import Any
 
 import pytest
 
@@ -35,8 +36,11 @@ def rules():
 
 
 @cache
-def example_report(stem: str) -> ReportData:
+def example_report(stem: str, **assumptions: Any) -> ReportData:
     scenario = load_scenario(EXAMPLES / f"{stem}.toml", shipped_catalog())
+    if assumptions:
+        update = scenario.assumptions.model_copy(update=assumptions)
+        scenario = scenario.model_copy(update={"assumptions": update})
     return build_report(scenario, shipped_catalog(), rules(), today=TODAY, version=VERSION)
 
 
@@ -241,8 +245,13 @@ def test_assumptions_carry_sources_dates_and_flag_old_prices():
     rent = example_report("13b-from-scratch-8-gpus")
     rows = {(a.subject, a.topic): a for a in rent.assumptions}
     h100_price = rows[("h100", "rental")]
-    assert h100_price.as_of == "2024" and h100_price.stale
-    assert dict(h100_price.values)["price_usd_per_gpu_hour"] == 2.10
+    assert h100_price.as_of == "2026-09" and not h100_price.stale
+    assert dict(h100_price.values)["price_usd_per_gpu_hour"] == 6.155
+    assert h100_price.urls == ("https://www.coreweave.com/pricing",)
+    field_test = example_report("13b-from-scratch-8-gpus", rental_offer="field test (2024)")
+    old = {(a.subject, a.topic): a for a in field_test.assumptions}[("h100", "rental")]
+    assert old.as_of == "2024" and old.stale and old.assumption and not old.urls
+    assert dict(old.values)["price_usd_per_gpu_hour"] == 2.10
     assert all(a.source for a in rent.assumptions)
     assert all(a.as_of for a in rent.assumptions if not a.set_by_user)
     assert ("h100", "capex") not in rows, "renting uses no capex"
@@ -306,6 +315,7 @@ class Structure(HTMLParser):
         self.tags: list[str] = []
         self.sections: list[str] = []
         self.urls: list[str] = []
+        self.links: list[str] = []
         self.text: list[str] = []
         self.svg_rects = 0
         self.title = ""
@@ -320,7 +330,8 @@ class Structure(HTMLParser):
             self.svg_rects += 1
         for name in ("src", "href", "xlink:href", "action", "data"):
             if values.get(name) is not None:
-                self.urls.append(values[name])
+                is_link = tag == "a" and name == "href" and values[name].startswith("https://")
+                (self.links if is_link else self.urls).append(values[name])
         self._in_title = tag == "title" and "svg" not in self.tags[-2:-1]
 
     def handle_endtag(self, tag):
@@ -361,6 +372,7 @@ def test_html_is_self_contained_and_has_every_section(stem):
     assert not {"link", "img", "iframe", "object", "embed"} & set(doc.tags)
     assert all(url.startswith("#") for url in doc.urls), doc.urls
     assert "http" not in " ".join(doc.urls) and "url(" not in html and "@import" not in html
+    assert doc.links, "the assumptions table links each source to its address"
     assert "@media print" in html and "Content-Security-Policy" in html
 
 

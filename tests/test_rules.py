@@ -11,7 +11,7 @@ import pytest
 from advisor.core.decision.advise import advise
 from advisor.core.decision.request import AdviceRequest
 from advisor.core.decision.rules import evaluate, parse_rule_file, render_because
-from advisor.core.model.workload import Constraints, Workload
+from advisor.core.model.workload import Assumptions, Constraints, Workload
 from advisor.errors import RuleError
 from advisor.io.rule_files import check_rule_files, load_rules
 from tests.conftest import DATA, shipped_catalog
@@ -49,6 +49,7 @@ TODAY = date(2026, 11, 29)
         ("bool-ordering.toml", "fp8_stack is true or false: use == or !="),
         ("empty-all.toml", "when.all: must be a non-empty list of conditions"),
         ("not-toml.toml", "not valid TOML"),
+        ("bad-url.toml", "rule 'bad-url': url: must be an http:// or https:// address"),
     ],
 )
 def test_bad_rule_file_gives_clear_message(file, message):
@@ -158,6 +159,7 @@ def _fired(
     speed: bool = False,
     budget: float | None = None,
     deadline: float | None = None,
+    offer: str | None = None,
 ) -> frozenset[str]:
     catalog = shipped_catalog()
     workload = Workload(
@@ -176,7 +178,16 @@ def _fired(
         budget_usd=budget,
         deadline_days=deadline,
     )
-    rec = advise(AdviceRequest(workload, catalog, load_rules(), constraints, today=TODAY, systems=[system]))
+    request = AdviceRequest(
+        workload,
+        catalog,
+        load_rules(),
+        constraints,
+        assumptions=Assumptions(rental_offer=offer),
+        today=TODAY,
+        systems=[system],
+    )
+    rec = advise(request)
     return frozenset(r.id for r in rec.rules_fired)
 
 
@@ -189,6 +200,7 @@ def _days(model, tokens, gpus, system, **kw):
 
 
 S13 = ("llama2-13b", 26e9, 8)
+FIELD_TEST = "field test (2024)"
 S7 = ("llama2-7b", 1e9, 8)
 CASES = {
     "h100-over-a100-large-models": ((*S13, "a100"), {}, ("llama2-7b", 26e9, 8, "a100"), {}),
@@ -211,7 +223,13 @@ CASES = {
     "hidden-cost-setup": (("llama2-7b", 1e7, 8, "h100"), {"kind": "finetune"}, (*S13, "h100"), {}),
     "hidden-cost-capacity-wait": ((*S13, "h100"), {}, (*S13, "a100"), {}),
     "gb200-perf-per-tco": ((*S13, "gb200-nvl72"), {}, (*S13, "h100"), {}),
-    "gb200-loses-per-tco-dollar": ((*S13, "gb200-nvl72"), {}, (*S13, "gb200-nvl72"), {"pricing": "own"}),
+    # At the field test's H100 price ($2.10) GB200's $10.50 is 5x the cost per GPU-hour; owned, 1.7x.
+    "gb200-loses-per-tco-dollar": (
+        (*S13, "gb200-nvl72"),
+        {"offer": FIELD_TEST},
+        (*S13, "gb200-nvl72"),
+        {"pricing": "own"},
+    ),
     "gb200-unproven-at-scale-conservative": (
         ("llama3-70b", 1e12, 2048, "gb200-nvl72"),
         {"risk": "conservative"},
@@ -245,7 +263,8 @@ CASES = {
     ),
     "new-system-conservative": ((*S13, "gb200-nvl72"), {"risk": "conservative"}, (*S13, "gb200-nvl72"), {}),
     "memory-tight": (("llama3-70b", 1e9, 18, "h100"), {}, ("llama3-70b", 1e9, 64, "h100"), {}),
-    "price-older-than-a-year": ((*S13, "h100"), {}, (*S13, "b200"), {}),
+    # The field test's 2024 prices are over a year old; the default offers date from Sep 2026.
+    "price-older-than-a-year": ((*S13, "h100"), {"offer": FIELD_TEST}, (*S13, "h100"), {}),
     "goodput-low": (
         ("llama3-70b", 1e12, 16128, "gb200-nvl72"),
         {},

@@ -198,7 +198,7 @@ DEFECTS = [
         "unknown-model.toml",
         5,
         "workload.model",
-        "unknown model 'llama9-70b'; valid: deepseek-v3, gpt-oss-120b, gpt3-175b",
+        "unknown model 'llama9-70b'; valid: deepseek-v3, gemma2-27b, gemma2-9b",
     ),
     ("unknown-system.toml", 3, "systems[1]", "unknown system 'tpu-v5'; valid: a100, b200, gb200-nvl72"),
     (

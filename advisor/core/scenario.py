@@ -170,6 +170,17 @@ class Scenario(Frozen):
                     raise CatalogError(f"assumptions.{name}: unknown system {key!r}; valid: {valid}, *")
         if self.workload.model is not None:
             catalog.model(self.workload.model)
+        self._check_offer(catalog)
+
+    def _check_offer(self, catalog: Catalog) -> None:
+        """`assumptions.rental_offer` names an offer that at least one considered system lists."""
+        name = self.assumptions.rental_offer
+        systems = [catalog.system(s) for s in self.system_ids(catalog)]
+        if name is None or any(o.offer == name for s in systems for o in s.rental):
+            return
+        valid = sorted({o.offer for s in systems for o in s.rental})
+        listed = ", ".join(repr(offer) for offer in valid)
+        raise CatalogError(f"assumptions.rental_offer: no system lists offer {name!r}; valid: {listed}")
 
     def system_ids(self, catalog: Catalog) -> tuple[str, ...]:
         """The systems to consider: those named, else every catalogued one."""

@@ -63,6 +63,8 @@ class AssumptionUsed:
     as_of: str
     """Date of the figures (YYYY, YYYY-MM or YYYY-MM-DD); empty for a value set in the scenario."""
     note: str = ""
+    urls: tuple[str, ...] = ()
+    """Where the sources can be read; none for a value set in the scenario."""
     assumption: bool = False
     """The catalog marks it as an assumption (no published figure)."""
     set_by_user: bool = False
@@ -86,6 +88,7 @@ class AssumptionUsed:
             "source": self.source,
             "as_of": self.as_of,
             "note": self.note,
+            "urls": list(self.urls),
             "assumption": self.assumption,
             "set_by_user": self.set_by_user,
             "stale": self.stale,
@@ -183,7 +186,9 @@ def _model_row(model: ModelSpec, scenario: Scenario) -> AssumptionUsed:
         if model.inferred:
             source += "; layers and hidden size inferred from the parameter count"
         return AssumptionUsed("model", model.name, values, source, "", set_by_user=True)
-    return AssumptionUsed("model", model.name, values, model.source, model.as_of, model.note)
+    return AssumptionUsed(
+        "model", model.name, values, model.source, model.as_of, model.note, _urls(model.url)
+    )
 
 
 def _system_rows(
@@ -191,7 +196,7 @@ def _system_rows(
 ) -> list[AssumptionUsed]:
     rows = []
     for name in type(system).model_fields:
-        section = system.default_rental if name == "rental" else getattr(system, name)
+        section = system.rental_offer(assumptions.rental_offer) if name == "rental" else getattr(system, name)
         if not isinstance(section, Sourced) or not _system_section_used(name, system, workload, assumptions):
             continue
         rows.append(_section_row(system.id, name, section, aged))
@@ -246,6 +251,7 @@ def _section_row(subject: str, topic: str, section: Sourced, aged: _Ageing) -> A
         section.source,
         section.as_of,
         section.note,
+        _urls(section.url),
         section.assumption,
         stale=stale,
         user_price=user_price,
@@ -258,8 +264,14 @@ def _mfu_row(system_id: str, mfu: float, basis: Any, catalog: Catalog) -> Assump
         return AssumptionUsed(
             system_id, "mfu", values, "set in the scenario (assumptions.mfu)", "", set_by_user=True
         )
-    dates = sorted({t.as_of for t in catalog.mfu_tables.values() if t.source in basis.sources})
-    return AssumptionUsed(system_id, "mfu", values, "; ".join(basis.sources), ", ".join(dates))
+    tables = [t for t in catalog.mfu_tables.values() if t.source in basis.sources]
+    dates = sorted({t.as_of for t in tables})
+    urls = tuple(dict.fromkeys(t.url for t in tables if t.url))
+    return AssumptionUsed(system_id, "mfu", values, "; ".join(basis.sources), ", ".join(dates), urls=urls)
+
+
+def _urls(url: str) -> tuple[str, ...]:
+    return (url,) if url else ()
 
 
 def _fields(section: BaseModel) -> list[tuple[str, Any]]:

@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 from html import escape
 
+from advisor.core.decision.recommendation import FiredRule
 from advisor.present.parts import part_label
 from advisor.report.assumptions import AssumptionUsed
 from advisor.report.data import ReportData, generated_line
@@ -286,12 +287,22 @@ def _rules(report: ReportData) -> list[str]:
     body.append('<section id="rules"><h2>Rules that fired</h2>')
     fired = [[r.id, r.system or "workload", r.effect, r.because, r.source] for r in rec.rules_fired]
     body.append(
-        table(["Rule", "For", "Effect", "Because", "Source"], fired, numeric_from=5)
+        _rules_table(["Rule", "For", "Effect", "Because", "Source"], fired, rec.rules_fired)
         if fired
         else "<p>None.</p>"
     )
     body.append(f'<p class="blurb">{len(rec.rules_checked)} rule evaluations in all.</p></section>')
     return body
+
+
+def _rules_table(header: Sequence[str], rows: Sequence[Sequence[str]], fired: Sequence[FiredRule]) -> str:
+    """The rules that fired, each source linked to where it can be read."""
+    head = "".join(f"<th>{esc(h)}</th>" for h in header)
+    body = []
+    for row, rule in zip(rows, fired, strict=True):
+        cells = [esc(c) for c in row[:-1]] + [source_cell(row[-1], (rule.url,) if rule.url else ())]
+        body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(body) + "\n</tbody></table>"
 
 
 def _assumptions(report: ReportData) -> list[str]:
@@ -304,6 +315,15 @@ def _assumptions(report: ReportData) -> list[str]:
     ]
 
 
+def source_cell(source: str, urls: Sequence[str]) -> str:
+    """A source's text linked to its first address, with any further addresses as numbered links."""
+    if not urls:
+        return esc(source)
+    first = f'<a href="{esc(urls[0])}">{esc(source)}</a>'
+    more = "".join(f' <a href="{esc(u)}">[{i}]</a>' for i, u in enumerate(urls[1:], start=2))
+    return first + more
+
+
 def _assumptions_table(
     header: Sequence[str], rows: Sequence[Sequence[str]], assumptions: Sequence[AssumptionUsed]
 ) -> str:
@@ -311,12 +331,13 @@ def _assumptions_table(
     head = "".join(f"<th>{esc(h)}</th>" for h in header)
     body = []
     for row, assumption in zip(rows, assumptions, strict=True):
-        cells = row[:-1]
+        cells = [esc(c) for c in row[:-1]]
+        cells[3] = source_cell(row[3], assumption.urls)
         tags = "".join(
             f'<span class="tag{" stale" if flag.field == "stale" else ""}">{esc(flag.label)}</span>'
             for flag in assumption.flags
         )
-        body.append("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + f"<td>{tags}</td></tr>")
+        body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + f"<td>{tags}</td></tr>")
     return (
         f'<table class="assumptions"><thead><tr>{head}</tr></thead><tbody>\n'
         + "\n".join(body)

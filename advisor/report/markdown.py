@@ -45,6 +45,11 @@ def md_quote(text: str) -> list[str]:
     return lines
 
 
+def _with_urls(row: list[str], urls: Sequence[str]) -> list[str]:
+    """The assumptions row with the source's addresses after its text (GitHub links bare URLs)."""
+    return [*row[:3], " ".join([row[3], *urls]), *row[4:]]
+
+
 def md_list(items: Sequence[str], empty: str = "None.") -> list[str]:
     return [f"- {md_text(item)}" for item in items] or [empty]
 
@@ -124,7 +129,10 @@ def _rules(report: ReportData) -> list[str]:
     rec = report.recommendation
     out = ["## Warnings", "", *md_list(rec.warnings), ""]
     out += ["## Rules that fired", ""]
-    fired = [[r.id, r.system or "workload", r.effect, r.because, r.source] for r in rec.rules_fired]
+    fired = [
+        [r.id, r.system or "workload", r.effect, r.because, " ".join(filter(None, (r.source, r.url)))]
+        for r in rec.rules_fired
+    ]
     if fired:
         out += md_table(["Rule", "For", "Effect", "Because", "Source"], fired, right_from=5)
     else:
@@ -135,6 +143,7 @@ def _rules(report: ReportData) -> list[str]:
 
 def _assumptions(report: ReportData) -> list[str]:
     header, rows = assumption_rows(report)
+    rows = [_with_urls(row, a.urls) for row, a in zip(rows, report.assumptions, strict=True)]
     out = ["## Assumptions used", ""]
     out += [
         "Every figure behind the numbers, with its source and date. "

@@ -171,7 +171,7 @@ def _money_spreads(
     out = []
     if workload.pricing == "rent":
         if assumptions.for_system("price_usd_per_gpu_hour", system.id) is None:
-            offer = system.default_rental
+            offer = system.rental_offer(assumptions.rental_offer)
             low = offer.low_usd_per_gpu_hour or offer.price_usd_per_gpu_hour
             high = offer.high_usd_per_gpu_hour or offer.price_usd_per_gpu_hour
             price = est.price_usd_per_gpu_hour

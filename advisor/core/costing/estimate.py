@@ -100,7 +100,9 @@ def hourly_cost(workload: Workload, system: System, catalog: Catalog, assumption
     if workload.pricing == "rent":
         price = assumptions.for_system("price_usd_per_gpu_hour", system.id)
         return rental_cost_per_gpu_hour(
-            price if price is not None else system.default_rental.price_usd_per_gpu_hour
+            price
+            if price is not None
+            else system.rental_offer(assumptions.rental_offer).price_usd_per_gpu_hour
         )
     econ = catalog.economics
     capex_node = assumptions.for_system("capex_usd_per_node", system.id) or system.capex.all_in_usd_per_node

@@ -36,7 +36,7 @@ def _price_source(workload: Workload, system: System, assumptions: Assumptions) 
     if workload.pricing == "rent":
         if assumptions.for_system("price_usd_per_gpu_hour", system.id) is not None:
             return None
-        return system.default_rental.as_of
+        return system.rental_offer(assumptions.rental_offer).as_of
     if assumptions.for_system("capex_usd_per_node", system.id) is not None:
         return None
     return system.capex.as_of
@@ -99,6 +99,7 @@ def _fired(result: RuleResult) -> FiredRule:
         rule.file,
         result.system,
         tuple(c.describe() for c in result.conditions),
+        rule.url,
     )
 
 

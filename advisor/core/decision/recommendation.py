@@ -62,6 +62,8 @@ class FiredRule:
     file: str
     system: str | None
     conditions: tuple[str, ...]
+    url: str = ""
+    """Where the rule's source can be read; empty for a rule resting on an assumption."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

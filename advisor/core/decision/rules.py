@@ -9,6 +9,7 @@ tree is compiled by `advisor.core.decision.conditions` from the operator table t
 from __future__ import annotations
 
 import difflib
+import re
 import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -37,7 +38,9 @@ EFFECT_KINDS: tuple[EffectKind, ...] = ("exclude", "prefer", "penalize", "warn",
 RANKING_EFFECTS = ("exclude", "prefer", "penalize")
 
 _OP_ALIASES = {"=": "==", "=>": ">=", "=<": "<=", "<>": "!=", "not in": "not_in", "notin": "not_in"}
-_RULE_KEYS = ("id", "title", "source", "because", "when", "effects", "enabled")
+_RULE_KEYS = ("id", "title", "source", "url", "as_of", "assumption", "because", "when", "effects", "enabled")
+_URL = re.compile(r"^https?://\S+$")
+_AS_OF = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
 
 
 def _did_you_mean(name: str, valid: Iterable[str]) -> str:
@@ -64,6 +67,12 @@ class Rule:
     effects: tuple[Effect, ...]
     file: str
     scope: Literal["workload", "candidate"]
+    url: str = ""
+    """Where the source can be read (empty only for an assumption)."""
+    as_of: str = ""
+    """Date of the source (YYYY, YYYY-MM or YYYY-MM-DD; the access date for an undated page)."""
+    assumption: bool = False
+    """True where no followable publication backs the rule."""
     check: Check = field(compare=False, repr=False, default=lambda facts, trace: False)
     """`when` compiled by `compile_condition`."""
 
@@ -205,6 +214,18 @@ def _check_because(text: str, where: _Where) -> None:
             ) from None
 
 
+def _check_provenance(raw: Mapping[str, Any], where: _Where) -> None:
+    """`url` (http or https), `as_of` (a date) and `assumption` (true or false), where given."""
+    url = raw.get("url", "")
+    if not isinstance(url, str) or (url and not _URL.match(url)):
+        raise where.fail("url", "must be an http:// or https:// address")
+    as_of = raw.get("as_of", "")
+    if not isinstance(as_of, str) or (as_of and not _AS_OF.match(as_of)):
+        raise where.fail("as_of", "must be a date: YYYY, YYYY-MM or YYYY-MM-DD")
+    if not isinstance(raw.get("assumption", False), bool):
+        raise where.fail("assumption", "must be true or false")
+
+
 def parse_rule(raw: Any, file: str, index: int) -> Rule | None:
     """Check one `[[rule]]` table against the vocabulary; None if it sets `enabled = false`."""
     rule_id = raw.get("id") if isinstance(raw, Mapping) else None
@@ -224,6 +245,7 @@ def parse_rule(raw: Any, file: str, index: int) -> Rule | None:
     enabled = raw.get("enabled", True)
     if not isinstance(enabled, bool):
         raise where.fail("enabled", "must be true or false")
+    _check_provenance(raw, where)
     when = _parse_node(raw["when"], where, "when")
     effects = _parse_effects(raw["effects"], where)
     _check_because(raw["because"], where)
@@ -245,6 +267,9 @@ def parse_rule(raw: Any, file: str, index: int) -> Rule | None:
         effects,
         file,
         scope,
+        raw.get("url", ""),
+        raw.get("as_of", ""),
+        raw.get("assumption", False),
         compile_condition(when),
     )
 

@@ -156,6 +156,10 @@ class System(Frozen):
         """The offer marked `default`, else the first one listed."""
         return next((offer for offer in self.rental if offer.default), self.rental[0])
 
+    def rental_offer(self, name: str | None) -> RentalOffer:
+        """The offer called `name` where this system lists one, else the default offer."""
+        return next((offer for offer in self.rental if offer.offer == name), self.default_rental)
+
 
 # --- model presets -------------------------------------------------------------------------------
 

@@ -283,6 +283,17 @@ class Assumptions(Frozen):
             "--electricity-usd-per-kwh",
         ),
     ] = None
+    rental_offer: Annotated[
+        str | None,
+        Field(min_length=1, max_length=200),
+        Input(
+            "Rental offer",
+            "Rent at the catalog offer of this name where a system lists it, e.g. 'field test (2024)'; "
+            "else each system's default",
+            flag="--rental-offer",
+            asked_in_app=False,
+        ),
+    ] = None
     wait_hours: Annotated[dict[str, Annotated[float, Field(ge=0)]], BeforeValidator(_every_system)] = Field(
         default_factory=dict
     )
