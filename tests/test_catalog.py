@@ -90,7 +90,10 @@ def test_systems_have_what_the_issue_lists(catalog):
 
 
 def test_unknown_ids_list_the_valid_ones(catalog):
-    with pytest.raises(CatalogError, match="valid: a100, b200, gb200-nvl72, h100, h200"):
+    with pytest.raises(
+        CatalogError,
+        match="valid: a100, b200, b300, gb200-nvl72, gb300-nvl72, h100, h200, mi300x, mi325x, mi355x",
+    ):
         catalog.system("tpu")
     with pytest.raises(CatalogError, match="llama3-70b"):
         catalog.model("llama9")

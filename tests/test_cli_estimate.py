@@ -76,7 +76,18 @@ def test_estimate_all_systems_is_a_list(capsys):
     code, out, _ = run(capsys, *GPT3, "--system", "all", "--json")
     assert code == 0
     data = json.loads(out)
-    assert [d["system"] for d in data] == ["a100", "b200", "gb200-nvl72", "h100", "h200"]
+    assert [d["system"] for d in data] == [
+        "a100",
+        "b200",
+        "b300",
+        "gb200-nvl72",
+        "gb300-nvl72",
+        "h100",
+        "h200",
+        "mi300x",
+        "mi325x",
+        "mi355x",
+    ]
 
 
 def test_estimate_custom_model(capsys):
@@ -114,7 +125,10 @@ def test_human_output_is_a_table(capsys):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--system", "tpu"], "unknown system 'tpu'; valid: a100, b200, gb200-nvl72, h100, h200"),
+        (
+            ["--system", "tpu"],
+            "unknown system 'tpu'; valid: a100, b200, b300, gb200-nvl72, gb300-nvl72, h100, h200, mi300x, mi325x, mi355x",
+        ),
         (["--model", "llama9"], "unknown model 'llama9'; valid:"),
         (["--tokens", "0"], "argument --tokens: '0' is out of range: must be >= 1"),
         (["--tokens", "-5"], "argument --tokens: '-5' is out of range"),

@@ -271,6 +271,19 @@ CASES = {
         ("llama3-70b", 1e12, 72, "gb200-nvl72"),
         {},
     ),
+    "rocm-training-maturity": ((*S13, "mi355x"), {}, (*S13, "mi355x"), {"risk": "early-adopter"}),
+    "scale-up-8-for-large-moe": (
+        ("deepseek-v3", 1e12, 1024, "mi355x"),
+        {},
+        ("deepseek-v3", 1e12, 1024, "gb300-nvl72"),
+        {},
+    ),
+    "gb300-nvl72-for-moe": (
+        ("deepseek-v3", 1e12, 1024, "gb300-nvl72"),
+        {},
+        ("llama3-70b", 1e12, 1024, "gb300-nvl72"),
+        {},
+    ),
 }
 
 

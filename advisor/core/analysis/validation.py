@@ -227,11 +227,25 @@ def predict(run: EvidenceRun, catalog: Catalog) -> CaseResult:
 # --- the published runs behind the calibration tables ---------------------------------------------------
 
 
+def calibration_points(catalog: Catalog) -> list[MfuPoint]:
+    """Every calibration point in the catalog's MFU tables."""
+    return [point for table in catalog.mfu_tables.values() for point in table.points]
+
+
+def has_other_calibration(catalog: Catalog, point: MfuPoint) -> bool:
+    """Whether the point's system keeps a calibration point (its own or its proxy's) without this one."""
+    systems = {point.system, catalog.systems[point.system].mfu_proxy_system}
+    return any(p is not point and p.system in systems for p in calibration_points(catalog))
+
+
 def calibration_runs(catalog: Catalog) -> list[tuple[EvidenceRun, MfuPoint]]:
-    """Every calibration point as a benchmark run (checked leave-one-out: predicted without itself)."""
+    """Every calibration point as a benchmark run (checked leave-one-out: predicted without itself); a
+    system's only point cannot be predicted without itself and is left out."""
     runs = []
     for table in catalog.mfu_tables.values():
         for n, point in enumerate(table.points, 1):
+            if not has_other_calibration(catalog, point):
+                continue
             measured = point.tokens_per_s_per_gpu
             run = EvidenceRun(
                 id=f"{table.id}.{n}",
