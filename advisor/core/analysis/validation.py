@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from advisor.core.analysis.serving_fit import ServingValidation
 from advisor.core.analysis.uncertainty import estimate_range, input_spreads, spread_class
 from advisor.core.costing.estimate import estimate, run_precision
 from advisor.core.costing.results import Estimate
@@ -126,6 +127,8 @@ class Validation:
     """The catalog's `[uncertainty]` MFU shares, fitted on the benchmark residuals."""
     held_out: bool = False
     """Predicted with the shipped constants (runs nothing was fitted on), not leave-one-out."""
+    serving: ServingValidation | None = None
+    """The serving model against published serving benchmarks (`catalog/evidence/serving/`)."""
 
     def groups(self) -> list[GroupStats]:
         """All runs, then by kind, then by system."""
@@ -146,6 +149,7 @@ class Validation:
                 "small_model_exponent": self.small_model_exponent,
                 "uncertainty": self.reference_spreads,
             },
+            **({"serving": self.serving.to_dict()} if self.serving is not None else {}),
         }
 
 
