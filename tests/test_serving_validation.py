@@ -8,9 +8,10 @@ import pytest
 
 from advisor.cli.main import main
 from advisor.core.analysis import serving_fit as F
+from advisor.core.analysis.validation import serving_spread
 from advisor.core.costing.estimate import estimate
 from advisor.core.model.inference import params_read_per_step, prefill_flops
-from advisor.core.model.workload import Workload
+from advisor.core.model.workload import Assumptions, Workload
 from advisor.io.serving_evidence_files import load_serving_evidence, serving_evidence_dir
 from tests.conftest import shipped_catalog
 
@@ -45,6 +46,8 @@ def test_the_shipped_serving_constants_are_the_fit_on_the_shipped_points(result)
         name: getattr(shipped, name) for name in F.fitted_values(result.fitted)
     }
     assert shipped.fit_points == len(POINTS)
+    assert serving_spread(result) == (shipped.spread_low, shipped.spread_high)
+    assert shipped.spread_low < 1 < shipped.spread_high
 
 
 # The accuracy claimed in docs/calibration.md (issue 18's goal: median <= 15%, worst <= 35%), leave-one-out:
@@ -116,6 +119,20 @@ def test_requests_per_second_target_is_requests_times_output_tokens():
     assert by_requests == by_tokens
 
 
+def test_serving_ranges_come_from_the_serving_residuals():
+    from advisor.core.analysis.uncertainty import input_spreads
+
+    w = Workload(model=CATALOG.model("llama3-70b"), tokens=1e9, kind="inference")
+    est = estimate(w, "h100", CATALOG)
+    spreads = input_spreads(est, w, CATALOG, Assumptions())
+    shipped = CATALOG.economics.inference
+    assert (spreads["efficiency"].low, spreads["efficiency"].high) == (
+        shipped.spread_low,
+        shipped.spread_high,
+    )
+    assert "goodput" not in spreads
+
+
 def test_serving_prices_and_month():
     w = Workload(
         model=CATALOG.model("llama3-70b"), tokens=1e9, kind="inference", target_tokens_per_second=10_000
@@ -132,4 +149,8 @@ def test_validate_json_has_a_serving_section(capsys):
     serving = json.loads(capsys.readouterr().out)["serving"]
     assert serving["summary"]["points"] == len(POINTS)
     assert serving["summary"]["median_abs_error"] <= 0.15
-    assert set(serving["fitted"]) == set(F.FITTED[:-1]) | {"allreduce_latency_us"}
+    assert set(serving["fitted"]) == set(F.FITTED[:-1]) | {
+        "allreduce_latency_us",
+        "spread_low",
+        "spread_high",
+    }

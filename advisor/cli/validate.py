@@ -148,6 +148,7 @@ def _render_serving(serving: Any) -> None:
 
     from advisor.cli.render import console
     from advisor.core.analysis.serving_fit import fitted_values
+    from advisor.core.analysis.validation import serving_spread
 
     method = "held out" if serving.held_out else "leave-one-out"
     table = Table(title=f"Published serving benchmarks, {method}", box=box.SIMPLE_HEAVY, title_justify="left")
@@ -172,3 +173,7 @@ def _render_serving(serving: Any) -> None:
     )
     fitted = ", ".join(f"{name} {value:g}" for name, value in fitted_values(serving.fitted).items())
     console.print(f"Serving constants {'shipped' if serving.held_out else 'fitted on all points'}: {fitted}.")
+    low, high = serving_spread(serving)
+    console.print(
+        f"Serving spread (published ÷ model): x{low:.3f}-x{high:.3f}, triangular with the errors' P10-P90."
+    )

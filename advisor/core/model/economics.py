@@ -96,6 +96,12 @@ class InferenceModel(Sourced):
     early_fp8_factor: Fraction = Field(description="FP8 serving speed on releases before `early_fp8_before`.")
     early_fp8_before: str = Field(pattern=r"^\d{4}-\d{2}$", description="First release with full FP8 speed.")
     fit_points: int = Field(0, ge=0, description="Published serving points the efficiencies were fitted on.")
+    spread_low: Positive = Field(
+        1.0, description="Low end of published ÷ modelled serving speed (triangular)."
+    )
+    spread_high: Positive = Field(
+        1.0, description="High end of published ÷ modelled serving speed (triangular)."
+    )
 
 
 class Economics(Frozen):
