@@ -2,8 +2,9 @@
 
 Each point (`catalog/evidence/serving/`) is predicted with its own model, system, tensor-parallel size,
 precisions, request shape and load. The fitted constants (HBM bandwidth efficiency, decode and prefill
-MFU, prefill/decode overlap) minimise the squared log error over the points, by Nelder-Mead on their
-logits; every reported error is leave-one-out: point *i* predicted with constants fitted without it.
+MFU, overlap, early FP8 speed, tensor-parallel exponent) minimise the squared log error over the points,
+by Nelder-Mead on their logits; every reported error is leave-one-out: point *i* predicted with
+constants fitted without it.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ FITTED = (
     "prefill_mfu",
     "overlap",
     "early_fp8_factor",
-    "allreduce_latency_s",
+    "tp_exponent",
 )
 """The serving constants fitted on the published points (the rest are assumptions)."""
 
@@ -99,8 +100,8 @@ def fit_constants(
 ) -> ServingConstants:
     """The fitted constants minimising the squared log error of the predicted throughput over `points`.
 
-    The search starts from the same place whatever the catalog holds (fractions at 1/2, 10 µs per
-    all-reduce), so refitting the shipped points reproduces the shipped values; or `near` given
+    The search starts from the same place whatever the catalog holds (fractions at 1/2, tensor-parallel
+    exponent 0.1), so refitting the shipped points reproduces the shipped values; or `near` given
     constants (a quicker start for the leave-one-out refits, which then move to their own minimum).
     """
     start = serving_constants(catalog.economics)
@@ -114,7 +115,7 @@ def fit_constants(
             prefill_mfu=f[2],
             overlap=f[3],
             early_fp8_factor=f[4],
-            allreduce_latency_s=_significant(math.exp(z[-1]), digits) * 1e-6,
+            tp_exponent=_significant(z[-1], digits),
         )
 
     def loss(z: list[float]) -> float:
@@ -125,7 +126,7 @@ def fit_constants(
             total += math.log(max(predicted, 1e-9) / point.tokens_per_second_per_gpu) ** 2
         return total
 
-    z0 = [0.0] * (len(FITTED) - 1) + [math.log(10.0)]
+    z0 = [0.0] * (len(FITTED) - 1) + [0.1]
     if near is not None:
         z0 = [_logit(getattr(near, name)) for name in FITTED[:-1]] + [
             math.log(near.allreduce_latency_s * 1e6)
@@ -212,10 +213,8 @@ class ServingValidation:
 
 
 def fitted_values(c: ServingConstants) -> dict[str, float]:
-    """The fitted constants as the catalog stores them (the all-reduce latency in µs)."""
-    values = {name: getattr(c, name) for name in FITTED[:-1]}
-    values["allreduce_latency_us"] = _significant(c.allreduce_latency_s * 1e6)
-    return values
+    """The fitted constants as the catalog stores them."""
+    return {name: getattr(c, name) for name in FITTED}
 
 
 def validate_serving(points: Sequence[ServingPoint], catalog: Catalog) -> ServingValidation:

@@ -91,6 +91,7 @@ class InferenceModel(Sourced):
     prefill_mfu: Fraction = Field(description="MFU of prompt processing (compute-bound).")
     overlap: Fraction = Field(description="Share of the shorter of decode memory and compute time hidden.")
     allreduce_latency_us: Positive = Field(description="Fixed latency of one tensor-parallel all-reduce.")
+    tp_exponent: float = Field(ge=0, le=1, description="Iteration time grows as tp^x beyond the all-reduces.")
     scale_out_gb_per_s_per_gpu: Positive = Field(description="Per-GPU bandwidth between scale-up domains.")
     max_batch: PositiveInt = Field(description="Most requests one replica decodes together.")
     early_fp8_factor: Fraction = Field(description="FP8 serving speed on releases before `early_fp8_before`.")

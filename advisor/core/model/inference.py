@@ -10,7 +10,7 @@ the `batch / output_tokens` requests that join per iteration. It takes
               + (batch / output) x (2 N_active P + 2 layers P^2 hidden) / (tp x peak x prefill MFU)
     comm    = 2 all-reduces per layer of batch x hidden activations, ring, over NVLink inside the
               scale-up domain and the scale-out network across it, each with a fixed latency
-    iteration = max(memory, compute) + (1 - overlap) x min(memory, compute) + comm
+    iteration = (max(memory, compute) + (1 - overlap) x min(memory, compute) + comm) x tp^tp_exponent
 
 A MoE replica reads the shared weights and only the experts the batch's tokens touch: with `experts` per
 layer and `experts_per_token` chosen per token, a batch of B touches E (1 - (1 - k/E)^B) of them. The
@@ -51,6 +51,8 @@ class ServingConstants:
     """Share of the shorter of memory and compute time hidden under the longer."""
     allreduce_latency_s: float
     """Fixed cost of one tensor-parallel all-reduce."""
+    tp_exponent: float
+    """Iteration time grows as tp^x beyond the all-reduces (smaller products per GPU, synchronisation)."""
     scale_out_gb_per_s_per_gpu: float
     """Per-GPU bandwidth across scale-up domains (a replica spanning nodes)."""
     max_batch: int
@@ -190,7 +192,7 @@ def iteration(
         + joining * _allreduce_s(prompt_tokens * model.hidden, tp, hw, c, act_bytes)
     )
     seconds = max(memory_s, compute_s) + (1 - c.overlap) * min(memory_s, compute_s) + comm_s
-    seconds /= c.release_factor(precisions.weights, software)
+    seconds *= tp**c.tp_exponent / c.release_factor(precisions.weights, software)
     prompt_comm = layers * (
         (c.allreduce_latency_s if tp > 1 else 0.0)
         + _allreduce_s(prompt_tokens * model.hidden, tp, hw, c, act_bytes)

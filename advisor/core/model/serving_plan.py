@@ -63,6 +63,7 @@ def serving_constants(economics: Economics) -> ServingConstants:
         prefill_mfu=i.prefill_mfu,
         overlap=i.overlap,
         allreduce_latency_s=i.allreduce_latency_us * 1e-6,
+        tp_exponent=i.tp_exponent,
         scale_out_gb_per_s_per_gpu=i.scale_out_gb_per_s_per_gpu,
         max_batch=i.max_batch,
         early_fp8_factor=i.early_fp8_factor,
