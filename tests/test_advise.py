@@ -86,6 +86,14 @@ def test_serving_picks_a100(systems):
     assert rec.winner == "a100"
 
 
+def test_serving_on_the_whole_catalog_picks_b200():
+    # The calibrated serving model (issue 18; catalog/evidence/serving/): B200 serves Llama 2 7B at about
+    # 5x A100's tokens/s per GPU (8 vs 2 TB/s of HBM, and 2.25x the memory for a larger batch), so it costs
+    # less per token than A100 despite its price.
+    rec = recommend("llama2-7b", 10e9, 8, kind="inference", systems=CATALOG_2025)
+    assert rec.winner == "b200"
+
+
 def test_405b_with_a_conservative_team_picks_neither_a100_nor_gb200():
     # SemiAnalysis (Aug 2025): large-scale GB200 training unproven; field test: A100 is the wrong tool.
     rec = recommend(

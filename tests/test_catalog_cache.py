@@ -70,14 +70,18 @@ def test_an_overlay_edit_and_its_prices_are_seen(base, cache_dir, tmp_path):
     overlay.mkdir()
     shipped = load_catalog(base, user_dir=False).systems["h100"].default_rental.price_usd_per_gpu_hour
     assert shipped != 1.5
-    assert load_catalog(base, user_dir=overlay).systems["h100"].default_rental.price_usd_per_gpu_hour == shipped
+    assert (
+        load_catalog(base, user_dir=overlay).systems["h100"].default_rental.price_usd_per_gpu_hour == shipped
+    )
     (overlay / "prices.toml").write_text(
         '[[offer]]\nsystem = "h100"\noffer = "mine"\nprice_usd_per_gpu_hour = 1.5\ndefault = true\n'
         'source = "my sheet"\nas_of = "2026-11"\nimported_from = "sheet.csv"\n'
     )
     assert load_catalog(base, user_dir=overlay).systems["h100"].default_rental.price_usd_per_gpu_hour == 1.5
     (overlay / "prices.toml").unlink()
-    assert load_catalog(base, user_dir=overlay).systems["h100"].default_rental.price_usd_per_gpu_hour == shipped
+    assert (
+        load_catalog(base, user_dir=overlay).systems["h100"].default_rental.price_usd_per_gpu_hour == shipped
+    )
 
 
 def test_a_new_package_version_or_schema_misses(base, cache_dir, monkeypatch, tmp_path):

@@ -111,28 +111,35 @@ def serve(model="llama2-7b", **kw):
     return Workload(model=CATALOG.model(model), tokens=1e9, gpus=8, kind="inference", **kw)
 
 
-# Field test: "on inference H100 was only about 1.5x faster" than A100 (SDXL). For memory-bound LLM
-# decode the model gives about the HBM bandwidth ratio 3.35 / 2.039 = 1.64x; with prefill, 1.4-2.0x.
-def test_h100_serves_about_1_5x_faster_than_a100():
-    ratio = (
-        estimate(serve(), "h100", CATALOG).tokens_per_second_per_gpu
-        / estimate(serve(), "a100", CATALOG).tokens_per_second_per_gpu
+# TensorRT-LLM 0.13 performance overview (catalog/evidence/serving/trtllm013-llama3-70b-{a100,h100}-fp16-tp4-
+# 128-2048.toml): Llama 3 70B BF16 on 4 GPUs, 128 in / 2,048 out: A100 615, H100 1,198 tok/s/GPU (1.95x),
+# more than the HBM bandwidth ratio 3.35 / 2.039 = 1.64x because large decode batches are partly compute-
+# bound. The calibrated model (its own layout: TP4 and a batch of 445 on both): A100 595 (-3%), H100 1,397
+# (+17%), a ratio of 2.35: each within 20%, the ratio within 25% of 1.95.
+def test_h100_serves_about_2x_a100_on_published_decode_heavy_shape():
+    w = Workload(
+        model=CATALOG.model("llama3-70b"),
+        tokens=1e9,
+        gpus=4,
+        kind="inference",
+        prompt_tokens=128,
+        output_tokens=2048,
     )
-    assert 1.4 <= ratio <= 2.0
-    decode_only = serve(prompt_tokens=1, output_tokens=2000)
-    ratio = (
-        estimate(decode_only, "h100", CATALOG).tokens_per_second_per_gpu
-        / estimate(decode_only, "a100", CATALOG).tokens_per_second_per_gpu
-    )
-    assert ratio == pytest.approx(3.35 / 2.039, rel=0.05)
+    a100 = estimate(w, "a100", CATALOG).tokens_per_second_per_gpu
+    h100 = estimate(w, "h100", CATALOG).tokens_per_second_per_gpu
+    assert a100 == pytest.approx(615, rel=0.20)
+    assert h100 == pytest.approx(1198, rel=0.20)
+    assert h100 / a100 == pytest.approx(1198 / 615, rel=0.25)
 
 
-def test_a100_is_cheaper_per_token_for_decode_heavy_serving():
+def test_a100_and_h100_cost_about_the_same_per_token_for_decode_heavy_serving():
+    # At the field test's prices (2.10 vs 1.20 USD per GPU-hour, 1.75x): about 2x the speed, so within
+    # 10% per token.
     w = serve(prompt_tokens=200, output_tokens=800)
-    assert (
-        estimate(w, "a100", CATALOG).cost_per_million_tokens_usd
-        < estimate(w, "h100", CATALOG).cost_per_million_tokens_usd
-    )
+    field_test = Assumptions(rental_offer="field test (2024)")
+    a100 = estimate(w, "a100", CATALOG, field_test).cost_per_million_tokens_usd
+    h100 = estimate(w, "h100", CATALOG, field_test).cost_per_million_tokens_usd
+    assert a100 == pytest.approx(h100, rel=0.10)
 
 
 # KV cache per token, from each model's published attention configuration (BF16 cache):
@@ -153,20 +160,25 @@ def test_kv_cache_matches_published_attention(model, bytes_per_token):
 
 
 def test_replica_holds_weights_and_kv_cache():
-    est = estimate(serve("llama3-70b"), "h100", CATALOG)
+    est = estimate(serve("llama3-70b", serving_batch=32), "h100", CATALOG)
     weights = 2 * 70.55e9
-    kv = 327_680 * 1000 * 32  # 1,000-token contexts (500 prompt + 500 output), batch 32
+    kv = 327_680 * 750 * 32  # each request holds its 500-token prompt and half its 500-token output
     assert est.memory.required_gib == pytest.approx((weights + kv) / 2**30)
-    assert est.serving.replica_gpus == 4  # 152 GB over 72 GB usable per GPU, rounded up to a power of two
-    assert est.serving.replicas == 2
+    assert est.serving.batch == 32 and est.serving.binding_limit == "batch limit"
+    assert est.serving.replica_gpus == 2  # 141 GB of weights: 2 x 80 GiB x 0.9 usable hold them
+    assert est.serving.replicas == 4
 
 
-def test_fp8_halves_weight_reads():
-    # Decode-bound Llama 3 8B at batch 8: bytes per step = weights + KV (1.05 GB); FP8 halves the weights.
+def test_fp8_halves_weight_and_kv_reads():
+    # Memory-bound Llama 3 8B at batch 8: FP8 weights and (by default) FP8 KV cache halve every byte read
+    # and double the peak the small compute part runs at, so the iteration takes half as long.
     shape = dict(prompt_tokens=1, output_tokens=2000, serving_batch=8)
     bf16 = estimate(serve("llama3-8b", **shape), "h100", CATALOG)
     fp8 = estimate(serve("llama3-8b", **shape, precision="fp8"), "h100", CATALOG)
-    assert fp8.tokens_per_second_per_gpu / bf16.tokens_per_second_per_gpu == pytest.approx(1.85, abs=0.1)
+    assert bf16.serving.decode_bound == "memory"
+    assert fp8.tokens_per_second_per_gpu / bf16.tokens_per_second_per_gpu == pytest.approx(2.0, abs=0.05)
+    kept = estimate(serve("llama3-8b", **shape, precision="fp8", kv_cache_precision="bf16"), "h100", CATALOG)
+    assert bf16.tokens_per_second_per_gpu < kept.tokens_per_second_per_gpu < fp8.tokens_per_second_per_gpu
 
 
 def test_gpus_for_a_target_rate():

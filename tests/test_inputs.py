@@ -37,6 +37,12 @@ NOT_ASKED_IN_APP = {
     "workload.serving_batch",
     "workload.target_tokens_per_second",
     "assumptions.rental_offer",
+    "workload.requests_per_second",
+    "workload.ttft_limit_ms",
+    "workload.tpot_limit_ms",
+    "workload.weight_precision",
+    "workload.kv_cache_precision",
+    "workload.activation_precision",
 }
 """Inputs the app leaves to scenario files and flags (each declared so, with `asked_in_app=False`)."""
 
@@ -50,6 +56,12 @@ CONTEXT: dict[str, dict[str, Any]] = {
     "workload.output_tokens": {"workload": {"kind": "inference"}},
     "workload.serving_batch": {"workload": {"kind": "inference"}},
     "workload.target_tokens_per_second": {"workload": {"kind": "inference"}},
+    "workload.requests_per_second": {"workload": {"kind": "inference"}},
+    "workload.ttft_limit_ms": {"workload": {"kind": "inference"}},
+    "workload.tpot_limit_ms": {"workload": {"kind": "inference"}},
+    "workload.weight_precision": {"workload": {"kind": "inference"}},
+    "workload.kv_cache_precision": {"workload": {"kind": "inference"}},
+    "workload.activation_precision": {"workload": {"kind": "inference"}},
     "size_to_deadline": {"constraints": {"deadline_days": 30}},
 }
 """What else a scenario needs for an input to matter (and so to show in the report)."""

@@ -237,7 +237,7 @@ def test_inputs_show_lora_serving_targets_and_deadline_sizing():
         }
     )
     rows = dict(input_rows(build_report(serve, shipped_catalog(), rules(), today=TODAY, version=VERSION)))
-    assert rows["Serving"] == "500 prompt + 500 output tokens, batch 32, target 5,000 tokens/s"
+    assert rows["Serving"] == "500 prompt + 500 output tokens, batch chosen, target 5,000 tokens/s"
     assert rows["Deadline"] == "30 days, each system sized to meet it"
 
 

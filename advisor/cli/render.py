@@ -66,7 +66,17 @@ def render_estimates(estimates: Sequence[Any], workload: Any) -> None:
     if first.serving is not None:
         rows += [
             ("replica (GPUs)", lambda e: f"{e.serving.replica_gpus} ({e.serving.decode_bound}-bound)"),
+            ("batch (limit)", lambda e: f"{e.serving.batch:,} ({e.serving.binding_limit})"),
+            ("TTFT / TPOT", lambda e: f"{e.serving.ttft_ms:,.0f} / {e.serving.tpot_ms:,.1f} ms"),
             ("fleet tokens/s", lambda e: f"{e.serving.tokens_per_second:,.0f}"),
+            (
+                "$/1M input / output",
+                lambda e: (
+                    f"{e.serving.usd_per_million_input_tokens:,.3f} / "
+                    f"{e.serving.usd_per_million_output_tokens:,.3f}"
+                ),
+            ),
+            ("$/month", lambda e: f"{e.serving.usd_per_month:,.0f}"),
         ]
         if first.serving.target_tokens_per_second:
             rows.append(("GPUs for target rate", lambda e: f"{e.serving.gpus_for_target:,}"))

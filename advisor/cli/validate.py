@@ -26,6 +26,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="held-out published runs, one TOML file each (format: docs/calibration.md)",
     )
+    p.add_argument(
+        "--serving-evidence",
+        metavar="DIR",
+        help="held-out serving benchmarks, one TOML file each (predicted with the shipped constants)",
+    )
     p.add_argument("--kind", choices=("production", "benchmark"), help="show only runs of this kind")
     p.add_argument("--json", action="store_true", help="print JSON: cases, summary and fitted constants")
     p.set_defaults(handler=cmd_validate)
@@ -44,6 +49,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         result = validate(load_evidence(evidence_dir(), *known), catalog)
     if args.kind:
         result = replace(result, cases=tuple(c for c in result.cases if c.run.kind == args.kind))
+    result = replace(result, serving=_serving(args, catalog))
     if not result.cases:
         print("advisor: no runs of that kind", file=sys.stderr)
         return 1
@@ -52,6 +58,19 @@ def cmd_validate(args: argparse.Namespace) -> int:
     else:
         _render(result)
     return 0
+
+
+def _serving(args: argparse.Namespace, catalog: Any) -> Any:
+    """The serving section: the shipped points leave-one-out, or a held-out folder with shipped constants."""
+    from advisor.core.analysis.serving_fit import held_out_serving, validate_serving
+    from advisor.io.serving_evidence_files import load_serving_evidence, serving_evidence_dir
+
+    known = set(catalog.systems), set(catalog.models)
+    if args.serving_evidence:
+        return held_out_serving(load_serving_evidence(Path(args.serving_evidence), *known), catalog)
+    if args.evidence:
+        return None
+    return validate_serving(load_serving_evidence(serving_evidence_dir(), *known), catalog)
 
 
 _QUANTITY = {
@@ -119,4 +138,44 @@ def _render(result: Any) -> None:
         "Held out: each row was predicted with the shipped constants, none of them fitted on these runs."
         if result.held_out
         else "Each row was predicted with constants fitted without it (leave-one-out)."
+    )
+    if result.serving is not None:
+        _render_serving(result.serving)
+
+
+def _render_serving(serving: Any) -> None:
+    from rich import box
+    from rich.markup import escape
+    from rich.table import Table
+
+    from advisor.cli.render import console
+    from advisor.core.analysis.serving_fit import fitted_values
+    from advisor.core.analysis.validation import serving_spread
+
+    method = "held out" if serving.held_out else "leave-one-out"
+    table = Table(title=f"Published serving benchmarks, {method}", box=box.SIMPLE_HEAVY, title_justify="left")
+    table.add_column("point: system, TP, precision, shape", overflow="fold", min_width=18)
+    for name in ("published tok/s/GPU", "model", "error"):
+        table.add_column(name, justify="right", overflow="fold")
+    for case in serving.cases:
+        p = case.point
+        table.add_row(
+            f"{escape(p.id)}\n[dim]{p.system}, TP{p.tp}, {p.weight_precision.upper()}, "
+            f"{p.prompt_tokens:,}/{p.output_tokens:,} {case.shape}[/]",
+            f"{case.published_per_gpu:,.0f}",
+            f"{case.predicted_per_gpu:,.0f}",
+            f"{case.error:+.0%}",
+        )
+    console.print(table)
+    systems = len({c.point.system for c in serving.cases})
+    console.print(
+        f"Serving: {len(serving.cases)} points on {systems} systems; absolute error median "
+        f"{serving.median_abs_error:.1%}, worst {serving.worst_abs_error:.1%}; "
+        f"{serving.within_25} within 25%."
+    )
+    fitted = ", ".join(f"{name} {value:g}" for name, value in fitted_values(serving.fitted).items())
+    console.print(f"Serving constants {'shipped' if serving.held_out else 'fitted on all points'}: {fitted}.")
+    low, high = serving_spread(serving)
+    console.print(
+        f"Serving spread (published ÷ model): x{low:.3f}-x{high:.3f}, triangular with the errors' P10-P90."
     )

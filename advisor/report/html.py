@@ -18,12 +18,14 @@ from advisor.report.svg import Bar, stacked_bars
 from advisor.report.tables import (
     BREAKDOWNS,
     RANGE_BLURB,
+    SERVING_BLURB,
     Breakdown,
     breakdown_rows,
     certainty_lines,
     comparison_rows,
     range_rows,
     reason_lines,
+    serving_rows,
     sizing_rows,
     status,
 )
@@ -251,6 +253,12 @@ def _systems(report: ReportData) -> list[str]:
 
 def _ranges_and_sizing(report: ReportData) -> list[str]:
     body = []
+    header, rows = serving_rows(report)
+    if rows:
+        body.append('<section id="serving"><h2>Serving</h2>')
+        body.append(
+            f'<p class="blurb">{esc(SERVING_BLURB)}</p>' + table(header, rows, numeric_from=2) + "</section>"
+        )
     header, rows = range_rows(report)
     if rows:
         body.append('<section id="ranges"><h2>Ranges</h2>')

@@ -35,10 +35,7 @@ def input_rows(report: ReportData) -> list[tuple[str, str]]:
         ("Systems considered", ", ".join(s.systems) if s.systems else "every catalogued system"),
     ]
     if w.kind == "inference":
-        serving = f"{w.prompt_tokens:,} prompt + {w.output_tokens:,} output tokens, batch {w.serving_batch}"
-        if w.target_tokens_per_second is not None:
-            serving += f", target {w.target_tokens_per_second:,.0f} tokens/s"
-        rows.append(("Serving", serving))
+        rows.append(("Serving", _serving_text(w)))
     c = s.constraints
     deadline = f"{c.deadline_days:g} days" if c.deadline_days is not None else "none"
     rows += [
@@ -57,6 +54,25 @@ def input_rows(report: ReportData) -> list[tuple[str, str]]:
     return rows
 
 
+def _serving_text(w: WorkloadSpec) -> str:
+    """The serving inputs in one line: shape, batch, rate target, latency limits, precisions."""
+    batch = f"batch {w.serving_batch}" if w.serving_batch else "batch chosen"
+    parts = [f"{w.prompt_tokens:,} prompt + {w.output_tokens:,} output tokens", batch]
+    if w.target_tokens_per_second is not None:
+        parts.append(f"target {w.target_tokens_per_second:,.0f} tokens/s")
+    if w.requests_per_second is not None:
+        parts.append(f"target {w.requests_per_second:,.6g} requests/s")
+    for name, label in (("ttft_limit_ms", "TTFT"), ("tpot_limit_ms", "TPOT")):
+        if getattr(w, name) is not None:
+            parts.append(f"{label} at most {getattr(w, name):,.6g} ms")
+    for name, label in (("weight_precision", "weights"), ("kv_cache_precision", "KV cache")):
+        if getattr(w, name) is not None:
+            parts.append(f"{label} {getattr(w, name).upper()}")
+    if w.activation_precision is not None:
+        parts.append(f"activations {w.activation_precision.upper()}")
+    return ", ".join(parts)
+
+
 def override_text(row: AssumptionUsed) -> str:
     """`pue = 1.2 (all systems)`."""
     return f"{values_text(row.values)} ({row.subject})"
@@ -73,6 +89,8 @@ SHOWN_ABOVE = frozenset(
         ),
         *(f"workload.{name}" for name in ("prompt_tokens", "output_tokens", "serving_batch")),
         "workload.target_tokens_per_second",
+        *(f"workload.{name}" for name in ("requests_per_second", "ttft_limit_ms", "tpot_limit_ms")),
+        *(f"workload.{name}" for name in ("weight_precision", "kv_cache_precision", "activation_precision")),
         *(f"constraints.{name}" for name in Constraints.model_fields),
         *(f"assumptions.{name}" for name in Assumptions.model_fields),
     }

@@ -10,11 +10,13 @@ from advisor.report.inputs import assumption_rows, input_rows
 from advisor.report.tables import (
     BREAKDOWNS,
     RANGE_BLURB,
+    SERVING_BLURB,
     breakdown_rows,
     certainty_lines,
     comparison_rows,
     range_rows,
     reason_lines,
+    serving_rows,
     sizing_rows,
     status,
 )
@@ -105,6 +107,9 @@ def _systems(report: ReportData) -> list[str]:
 
 def _ranges_and_sizing(report: ReportData) -> list[str]:
     out: list[str] = []
+    header, rows = serving_rows(report)
+    if rows:
+        out += ["## Serving", "", SERVING_BLURB, "", *md_table(header, rows), ""]
     header, rows = range_rows(report)
     if rows:
         out += ["## Ranges", "", RANGE_BLURB, "", *md_table(header, rows), ""]

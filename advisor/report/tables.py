@@ -134,6 +134,51 @@ def comparison_rows(report: ReportData) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
+SERVING_BLURB = (
+    "Each system's serving layout (docs/methodology.md, Inference): GPUs per replica (tensor parallel), "
+    "requests decoded together and the limit that set that batch, the latencies at it, the GPUs the "
+    "target rate needs and their use, and the price of input and output tokens."
+)
+
+
+def serving_rows(report: ReportData) -> tuple[list[str], list[list[str]]]:
+    """Per system with a serving estimate: replica, batch, binding limit, latencies, fleet and prices."""
+    header = [
+        "System",
+        "Replica GPUs",
+        "Batch",
+        "Limit",
+        "TTFT",
+        "TPOT",
+        "GPUs for target",
+        "Utilisation",
+        "$/1M input",
+        "$/1M output",
+        "$/month",
+    ]
+    rows = []
+    for cand in report.recommendation.candidates:
+        s = cand.estimate.serving if cand.estimate is not None else None
+        if s is None:
+            continue
+        rows.append(
+            [
+                cand.system,
+                f"{s.replica_gpus}",
+                f"{s.batch:,}",
+                s.binding_limit,
+                f"{s.ttft_ms:,.0f} ms",
+                f"{s.tpot_ms:,.1f} ms",
+                f"{s.gpus_for_target:,}" if s.gpus_for_target is not None else DASH,
+                numbers.percent(s.utilisation),
+                numbers.cents_or_dollars(s.usd_per_million_input_tokens),
+                numbers.cents_or_dollars(s.usd_per_million_output_tokens),
+                numbers.money(s.usd_per_month),
+            ]
+        )
+    return header, rows
+
+
 RANGE_COLUMNS: tuple[tuple[str, str, Callable[[float], str]], ...] = (
     ("Time to result", "time_to_result_hours", numbers.duration),
     ("Cost", "cost_usd", numbers.money),

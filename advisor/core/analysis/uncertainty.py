@@ -140,7 +140,23 @@ def _speed_spreads(est: Estimate, catalog: Catalog, widen: float) -> list[Spread
                 "catalog [uncertainty] mfu spread",
             )
         )
-    if est.efficiency == "production":
+    if est.kind == "inference":
+        # The serving model's leave-one-out error on published serving benchmarks.
+        i = catalog.economics.inference
+        source = f"fitted on {i.fit_points} published serving benchmarks (catalog/economics.toml [inference])"
+        out.append(
+            _between(
+                "efficiency",
+                1.0,
+                i.spread_low,
+                i.spread_high,
+                widen,
+                "share of modelled throughput",
+                source,
+                shared=False,
+            )
+        )
+    elif est.efficiency == "production":
         # Fitted on published end-to-end runs against the reference model, so it holds the MFU's own
         # error too (no separate MFU spread); drawn per system, as that error is.
         production = catalog.mfu_scaling.production

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from advisor.core.analysis.serving_fit import ServingValidation
 from advisor.core.analysis.uncertainty import estimate_range, input_spreads, spread_class
 from advisor.core.costing.estimate import estimate, run_precision
 from advisor.core.costing.results import Estimate
@@ -126,6 +127,8 @@ class Validation:
     """The catalog's `[uncertainty]` MFU shares, fitted on the benchmark residuals."""
     held_out: bool = False
     """Predicted with the shipped constants (runs nothing was fitted on), not leave-one-out."""
+    serving: ServingValidation | None = None
+    """The serving model against published serving benchmarks (`catalog/evidence/serving/`)."""
 
     def groups(self) -> list[GroupStats]:
         """All runs, then by kind, then by system."""
@@ -135,6 +138,13 @@ class Validation:
                 members = [c for c in self.cases if key(c) == value]
                 out.append(GroupStats.of(f"{label}={value}", members))
         return out
+
+    def _serving_dict(self) -> dict[str, Any]:
+        """The `serving` object: the serving cases, summary and fitted constants with their spread."""
+        assert self.serving is not None
+        data = self.serving.to_dict()
+        data["fitted"]["spread_low"], data["fitted"]["spread_high"] = serving_spread(self.serving)
+        return data
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -147,6 +157,7 @@ class Validation:
                 "small_model_exponent": self.scaling.small_model_exponent,
                 "uncertainty": self.reference_spreads,
             },
+            **({"serving": self._serving_dict()} if self.serving is not None else {}),
         }
 
 
@@ -312,6 +323,14 @@ def triangular_for_quantiles(mode: float, q10: float, q90: float) -> tuple[float
         low = q10 - math.sqrt(0.1 * width * (mode - low)) if mode > low else q10
         high = q90 + math.sqrt(0.1 * width * (high - mode)) if high > mode else q90
     return low, high
+
+
+def serving_spread(serving: ServingValidation) -> tuple[float, float]:
+    """Ends of the triangular spread (mode 1) of published ÷ predicted serving speed whose P10 and P90 are
+    those of the leave-one-out ratios: the range `[inference] spread_low`, `spread_high` gives."""
+    ratios = [1 / (1 + case.error) for case in serving.cases]
+    low, high = triangular_for_quantiles(1.0, _quantile(ratios, 0.1), _quantile(ratios, 0.9))
+    return round(low, 3), round(high, 3)
 
 
 def _slope_through_origin(xs: Sequence[float], ys: Sequence[float], lo: float, hi: float) -> float:

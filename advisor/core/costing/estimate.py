@@ -32,10 +32,22 @@ from advisor.core.costing.results import (
 from advisor.core.model.catalog import Catalog, Precision, System
 from advisor.core.model.flops import lora_flops_per_token, training_flops_per_token
 from advisor.core.model.goodput import Goodput, fixed_goodput, goodput_fraction
-from advisor.core.model.inference import Serving, serving_throughput
+from advisor.core.model.inference import TP_SIZES, Iteration, Precisions, iteration, weight_bytes
 from advisor.core.model.memory import MemoryCheck, check_memory
 from advisor.core.model.mfu import resolve_mfu
-from advisor.core.model.units import BYTES_PER_GIB, HOURS_PER_DAY, SECONDS_PER_HOUR
+from advisor.core.model.serving_plan import (
+    Layout,
+    Targets,
+    choose_layout,
+    kv_bytes,
+    serving_constants,
+    serving_flops_per_token,
+    serving_hardware,
+    serving_memory_bytes,
+    serving_precisions,
+    serving_targets,
+)
+from advisor.core.model.units import BYTES_PER_GIB, HOURS_PER_DAY, HOURS_PER_MONTH, SECONDS_PER_HOUR
 from advisor.core.model.workload import Assumptions, Workload
 from advisor.errors import UsageError
 
@@ -226,49 +238,123 @@ def _serving(
     peak_tflops: float,
     warnings: list[str],
 ) -> _Throughput:
-    """Serving throughput from the prefill/decode model; memory from weights and KV cache."""
+    """Serving speed of the layout that meets the rate and latency targets; memory from weights and KV."""
     econ = catalog.economics
     if assumptions.for_system("mfu", system.id) is not None:
         warnings.append("an MFU override does not apply to inference (decode is memory-bound); ignored")
-    serving = serving_throughput(
-        workload.model,
-        precision,
-        peak_tflops=peak_tflops,
-        hbm_gb=system.memory.hbm_gb,
-        hbm_bandwidth_tbps=system.memory.hbm_bandwidth_tbps,
-        usable_hbm_fraction=econ.memory.usable_hbm_fraction,
-        batch=workload.serving_batch,
-        prompt_tokens=workload.prompt_tokens,
-        output_tokens=workload.output_tokens,
-        bandwidth_efficiency=econ.inference.bandwidth_efficiency,
-        decode_mfu=econ.inference.decode_mfu,
-        prefill_mfu=econ.inference.prefill_mfu,
+    precisions = serving_precisions(
+        workload.weight_precision or precision, workload.kv_cache_precision, workload.activation_precision
     )
-    replicas = workload.gpus // serving.replica_gpus
-    warnings.extend(_idle_replica_warnings(workload.gpus, replicas, serving.replica_gpus))
-    replica_rate = serving.tokens_per_second_per_gpu * serving.replica_gpus
-    target = workload.target_tokens_per_second
+    shape = (workload.prompt_tokens, workload.output_tokens)
+    layout, meets = _serving_layout(workload, system, catalog, precisions, warnings)
+    step = layout.step
+    replicas = workload.gpus // step.tp
+    warnings.extend(_idle_replica_warnings(workload.gpus, replicas, step.tp))
+    per_gpu = step.tokens_per_second / step.tp
+    per_token = serving_flops_per_token(workload.model, *shape)
     basis = (
-        f"serving model: replicas of {serving.replica_gpus} GPU(s), batch {workload.serving_batch}, "
-        f"decode {serving.decode_bound}-bound at {serving.decode_step_seconds * 1e3:.1f} ms per step"
+        f"serving model: replicas of {step.tp} GPU(s) (tensor-parallel), batch {step.batch} set by "
+        f"{layout.binding}, {step.seconds * 1e3:.1f} ms per output token, {step.bound}-bound"
     )
+    usable_gib = system.memory.hbm_gb * econ.memory.usable_hbm_fraction
+    price = hourly_cost(workload, system, catalog, assumptions).total
     return _Throughput(
-        flops_per_token=serving.flops_per_token,
-        tokens_per_s_per_gpu=serving.tokens_per_second_per_gpu,
-        working_gpus=max(replicas, 1) * serving.replica_gpus,
-        mfu=serving.achieved_mfu,
+        flops_per_token=per_token,
+        tokens_per_s_per_gpu=per_gpu,
+        working_gpus=max(replicas, 1) * step.tp,
+        mfu=min(1.0, per_gpu * per_token / (peak_tflops * 1e12)),
         mfu_basis=MfuBasis(exact=False, basis=basis, sources=(econ.inference.source,), overridden=False),
         goodput=fixed_goodput(assumptions.goodput_for(system.id) or 1.0),
-        memory=_serving_memory(serving, workload.gpus, system, catalog, fits=replicas >= 1),
-        serving=ServingSummary(
-            replica_gpus=serving.replica_gpus,
-            replicas=max(replicas, 0),
-            tokens_per_second=replica_rate * max(replicas, 0),
-            decode_bound=serving.decode_bound,
-            target_tokens_per_second=target,
-            gpus_for_target=math.ceil(target / replica_rate) * serving.replica_gpus if target else None,
+        memory=MemorySummary(
+            required_gib=serving_memory_bytes(workload.model, step, precisions, shape) / BYTES_PER_GIB,
+            available_gib=usable_gib * workload.gpus,
+            min_gpus=step.tp,
+            fits=replicas >= 1 and layout.binding != "no fit",
+            state_gib=weight_bytes(workload.model, precisions.weights) / BYTES_PER_GIB,
+            activation_gib_per_gpu=kv_bytes(workload.model, step, precisions, shape)
+            / step.tp
+            / BYTES_PER_GIB,
         ),
+        serving=_serving_summary(workload, layout, precisions, price, meets=meets),
     )
+
+
+def _serving_layout(
+    workload: Workload, system: System, catalog: Catalog, precisions: Precisions, warnings: list[str]
+) -> tuple[Layout, bool]:
+    """The layout meeting the targets; else the best without the latency limits (and False), warned."""
+    shape = (workload.prompt_tokens, workload.output_tokens)
+    targets = serving_targets(workload)
+    econ = catalog.economics
+    found = choose_layout(
+        workload.model,
+        system,
+        econ,
+        precisions,
+        shape,
+        targets,
+        software=workload.software,
+        gpus=workload.gpus,
+    )
+    if isinstance(found, Layout):
+        return found, True
+    warnings.append(f"{system.name}: {found.reason}; shown without the latency limits")
+    relaxed = Targets(tokens_per_second=targets.tokens_per_second)
+    found = choose_layout(
+        workload.model, system, econ, precisions, shape, relaxed, software=workload.software
+    )
+    if isinstance(found, Layout):
+        return found, False
+    return _largest_replica(workload, system, catalog, precisions, shape), False
+
+
+def _serving_summary(
+    workload: Workload, layout: Layout, precisions: Precisions, price: float, *, meets: bool
+) -> ServingSummary:
+    """The `serving` object: replica, batch and the limit that binds, latencies, fleet and prices."""
+    step = layout.step
+    replicas = max(workload.gpus // step.tp, 0)
+    rate = serving_targets(workload).tokens_per_second
+    return ServingSummary(
+        replica_gpus=step.tp,
+        replicas=replicas,
+        tokens_per_second=step.tokens_per_second * replicas,
+        decode_bound=step.bound,
+        target_tokens_per_second=rate,
+        gpus_for_target=layout.gpus if rate else None,
+        batch=step.batch,
+        binding_limit=layout.binding,
+        ttft_ms=step.ttft_s * 1e3,
+        tpot_ms=step.seconds * 1e3,
+        weight_precision=precisions.weights,
+        kv_cache_precision=precisions.kv_cache,
+        activation_precision=precisions.activations,
+        utilisation=layout.utilisation,
+        usd_per_million_input_tokens=_usd_per_million(price, step, input_side=True),
+        usd_per_million_output_tokens=_usd_per_million(price, step, input_side=False),
+        usd_per_month=price * (layout.gpus if rate else workload.gpus) * HOURS_PER_MONTH,
+        meets_limits=meets,
+    )
+
+
+def _largest_replica(
+    workload: Workload, system: System, catalog: Catalog, precisions: Precisions, shape: tuple[int, int]
+) -> Layout:
+    """The largest replica at batch 1, shown when even it does not hold the weights (it does not fit)."""
+    hw = serving_hardware(system, catalog.economics.memory.usable_hbm_fraction, precisions.activations)
+    c = serving_constants(catalog.economics)
+    step = iteration(workload.model, TP_SIZES[-1], 1, hw, precisions, *shape, c, workload.software)
+    return Layout(step, "no fit", 1, 1.0)
+
+
+def _usd_per_million(price_usd_per_gpu_hour: float, step: Iteration, *, input_side: bool) -> float:
+    """USD per million prompt (input) or generated (output) tokens: the iteration's GPU time split by
+    the share its prompt processing takes."""
+    prefill_s = min(step.prefill_s, step.seconds)
+    seconds = prefill_s if input_side else step.seconds - prefill_s
+    tokens = step.prompt_tokens_per_iteration if input_side else step.batch
+    usd = price_usd_per_gpu_hour * step.tp * seconds / SECONDS_PER_HOUR
+    return usd / tokens * 1e6 if tokens else 0.0
 
 
 def _idle_replica_warnings(gpus: int, replicas: int, replica_gpus: int) -> list[str]:
@@ -279,21 +365,6 @@ def _idle_replica_warnings(gpus: int, replicas: int, replica_gpus: int) -> list[
     return [
         f"{gpus} GPUs make {replicas} replica(s) of {replica_gpus}; {idle} GPU(s) sit idle but are paid for"
     ]
-
-
-def _serving_memory(
-    serving: Serving, gpus: int, system: System, catalog: Catalog, *, fits: bool
-) -> MemorySummary:
-    """Weights and the batch's KV cache against the usable HBM of `gpus` GPUs."""
-    usable_gib = system.memory.hbm_gb * 1e9 * catalog.economics.memory.usable_hbm_fraction / BYTES_PER_GIB
-    return MemorySummary(
-        required_gib=(serving.weight_bytes + serving.kv_bytes) / BYTES_PER_GIB,
-        available_gib=usable_gib * gpus,
-        min_gpus=serving.replica_gpus,
-        fits=fits,
-        state_gib=serving.weight_bytes / BYTES_PER_GIB,
-        activation_gib_per_gpu=serving.kv_bytes / serving.replica_gpus / BYTES_PER_GIB,
-    )
 
 
 def _gpus_paid(workload: Workload, unit: int) -> int:

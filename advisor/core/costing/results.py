@@ -65,6 +65,22 @@ class ServingSummary:
     decode_bound: str
     target_tokens_per_second: float | None
     gpus_for_target: int | None
+    batch: int = 0
+    """Requests decoded together per replica, as chosen."""
+    binding_limit: str = ""
+    """What set the batch: memory, TPOT, TTFT, batch limit or throughput."""
+    ttft_ms: float = 0.0
+    tpot_ms: float = 0.0
+    weight_precision: str = ""
+    kv_cache_precision: str = ""
+    activation_precision: str = ""
+    utilisation: float = 1.0
+    """Target rate over the capacity of the GPUs sized for it (1 without a target)."""
+    usd_per_million_input_tokens: float = 0.0
+    usd_per_million_output_tokens: float = 0.0
+    usd_per_month: float = 0.0
+    """The GPUs for the target (else the cluster) for a month, at the hourly price."""
+    meets_limits: bool = True
 
 
 @dataclass(frozen=True, slots=True)

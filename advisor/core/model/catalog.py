@@ -177,6 +177,9 @@ class ModelSpec(Frozen):
     seq_len: PositiveInt
     vocab: PositiveInt | None = None
     experts: PositiveInt | None = None
+    experts_per_token: PositiveInt | None = Field(
+        None, description="MoE: routed experts each token uses per layer (serving reads the touched ones)."
+    )
     kv_dim: PositiveInt | None = Field(
         None, description="Values the KV cache holds per token per layer (K and V together)."
     )

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from advisor.core.model.sourced import Fraction, Frozen, NonNegative, Positive, Sourced
+from advisor.core.model.sourced import Fraction, Frozen, NonNegative, Positive, PositiveInt, Sourced
 
 
 class Electricity(Sourced):
@@ -89,6 +89,20 @@ class InferenceModel(Sourced):
     bandwidth_efficiency: Fraction = Field(description="Achieved over peak HBM bandwidth in decode.")
     decode_mfu: Fraction = Field(description="MFU when decode is compute-bound (large batches).")
     prefill_mfu: Fraction = Field(description="MFU of prompt processing (compute-bound).")
+    overlap: Fraction = Field(description="Share of the shorter of decode memory and compute time hidden.")
+    allreduce_latency_us: Positive = Field(description="Fixed latency of one tensor-parallel all-reduce.")
+    tp_exponent: float = Field(ge=0, le=1, description="Iteration time grows as tp^x beyond the all-reduces.")
+    scale_out_gb_per_s_per_gpu: Positive = Field(description="Per-GPU bandwidth between scale-up domains.")
+    max_batch: PositiveInt = Field(description="Most requests one replica decodes together.")
+    early_fp8_factor: Fraction = Field(description="FP8 serving speed on releases before `early_fp8_before`.")
+    early_fp8_before: str = Field(pattern=r"^\d{4}-\d{2}$", description="First release with full FP8 speed.")
+    fit_points: int = Field(0, ge=0, description="Published serving points the efficiencies were fitted on.")
+    spread_low: Positive = Field(
+        1.0, description="Low end of published ÷ modelled serving speed (triangular)."
+    )
+    spread_high: Positive = Field(
+        1.0, description="High end of published ÷ modelled serving speed (triangular)."
+    )
 
 
 class Economics(Frozen):

@@ -1,17 +1,22 @@
-"""Serving throughput: compute-bound prefill, memory-bandwidth-bound decode.
+"""Serving speed of one replica: a decode iteration under continuous batching (docs/methodology.md).
 
-Model (documented in docs/methodology.md, "Inference"): a replica is the fewest GPUs (a power of two) whose
-usable HBM holds the weights (2 bytes per parameter in BF16, 1 in FP8, 0.5 in FP4) plus the KV cache
-of `batch` sequences at full context. Each decode step reads every weight once and the whole KV cache,
-so it takes max(bytes / (GPUs x HBM bandwidth x efficiency), 2·N_active·batch / (GPUs x peak x MFU)).
-Prefill of each request's prompt is compute-bound at the prefill MFU. Throughput per GPU is generated
-tokens over GPU-seconds, counting both.
+A replica is `tp` GPUs holding the weights (bytes per parameter by the weight precision) and the KV cache
+of `batch` concurrent requests, each holding on average its prompt plus half its output. One iteration
+generates one token for each of the `batch` requests and, with chunked prefill, processes the prompts of
+the `batch / output_tokens` requests that join per iteration. It takes
 
-KV cache per token = layers x `kv_dim` (the values cached per token per layer, K and V together, from
-the model's attention: 2 x 8 KV heads x 128 = 2,048 for Llama 3; 2 x hidden for multi-head attention;
-576 for DeepSeek-V3's latent attention) x 2 bytes (BF16 cache). A custom model without it is assumed to
-use grouped-query attention with 8 query heads per KV head: 2 x hidden / 8. Efficiencies are catalog
-assumptions (`[inference]`).
+    memory  = (weights read + KV cache read) / (tp x HBM bandwidth x bandwidth efficiency)
+    compute = 2 N_active batch / (tp x peak x decode MFU)
+              + (batch / output) x (2 N_active P + 2 layers P^2 hidden) / (tp x peak x prefill MFU)
+    comm    = 2 all-reduces per layer of batch x hidden activations, ring, over NVLink inside the
+              scale-up domain and the scale-out network across it, each with a fixed latency
+    iteration = (max(memory, compute) + (1 - overlap) x min(memory, compute) + comm) x tp^tp_exponent
+
+A MoE replica reads the shared weights and only the experts the batch's tokens touch: with `experts` per
+layer and `experts_per_token` chosen per token, a batch of B touches E (1 - (1 - k/E)^B) of them. The
+iteration time is the time per output token (TPOT); time to first token (TTFT) is one prompt's prefill
+alone on the replica plus one iteration. The efficiencies and the overlap are fitted on published serving
+benchmarks (`catalog/evidence/serving/`, `advisor.core.analysis.serving_fit`).
 """
 
 from __future__ import annotations
@@ -20,71 +25,203 @@ import math
 from dataclasses import dataclass
 
 from advisor.core.model.catalog import ModelSpec
+from advisor.core.model.sourced import Precision
 
-WEIGHT_BYTES = {"bf16": 2.0, "fp8": 1.0, "fp4": 0.5}
-KV_BYTES = 2.0
+BYTES_PER_VALUE: dict[str, float] = {"bf16": 2.0, "fp8": 1.0, "fp4": 0.5}
+"""Bytes per stored value of each number format (FP4 with its block scales rounded away)."""
+WEIGHT_BYTES = BYTES_PER_VALUE
 GQA_GROUP = 8
+BYTES_PER_GIB = 2**30
+"""A GPU's advertised "80 GB" is 80 GiB of HBM (an H100 reports 81,559 MiB): serving counts GiB."""
+TP_SIZES = (1, 2, 4, 8, 16, 32, 64)
+"""Tensor-parallel sizes a replica may take."""
 
 
-@dataclass(frozen=True)
-class Serving:
-    """Throughput of one replica and what it is made of."""
+@dataclass(frozen=True, slots=True)
+class ServingConstants:
+    """The serving model's efficiencies (fitted) and its fixed assumptions."""
 
-    replica_gpus: int
-    tokens_per_second_per_gpu: float
-    flops_per_token: float
-    achieved_mfu: float
-    decode_step_seconds: float
-    decode_bound: str  # "memory" or "compute"
-    weight_bytes: float
-    kv_bytes: float
+    bandwidth_efficiency: float
+    """Achieved over peak HBM bandwidth while decoding."""
+    decode_mfu: float
+    """Achieved over peak compute of the decode GEMMs."""
+    prefill_mfu: float
+    """Achieved over peak compute of prompt processing, attention included."""
+    overlap: float
+    """Share of the shorter of memory and compute time hidden under the longer."""
+    allreduce_latency_s: float
+    """Fixed cost of one tensor-parallel all-reduce."""
+    tp_exponent: float
+    """Iteration time grows as tp^x beyond the all-reduces (smaller products per GPU, synchronisation)."""
+    scale_out_gb_per_s_per_gpu: float
+    """Per-GPU bandwidth across scale-up domains (a replica spanning nodes)."""
+    max_batch: int
+    """Most requests one replica decodes together (the serving engine's limit)."""
+    early_fp8_factor: float = 1.0
+    """Speed of FP8 serving on releases before `early_fp8_before`, as a share of later ones."""
+    early_fp8_before: str = "2025-01"
+    """The first release month whose FP8 serving kernels reach full speed."""
+
+    def release_factor(self, weights: Precision, software: str | None) -> float:
+        """Speed multiplier of the serving software release (None: the latest) for `weights` precision."""
+        early = software is not None and software < self.early_fp8_before
+        return self.early_fp8_factor if early and weights == "fp8" else 1.0
 
 
-def kv_cache_bytes_per_token(model: ModelSpec) -> float:
-    """Bytes of KV cache per token: every layer's cached values (`kv_dim`), at 2 bytes each."""
+@dataclass(frozen=True, slots=True)
+class Hardware:
+    """What the serving model needs to know of a GPU and its scale-up domain."""
+
+    peak_tflops: float
+    hbm_gb: float
+    hbm_bandwidth_tbps: float
+    usable_hbm_fraction: float
+    nvlink_domain_gpus: int
+    nvlink_gb_per_s_per_gpu: float
+
+
+@dataclass(frozen=True, slots=True)
+class Precisions:
+    """Number formats of the weights, the KV cache and the activations (compute)."""
+
+    weights: Precision
+    kv_cache: Precision
+    activations: Precision
+
+
+@dataclass(frozen=True, slots=True)
+class Iteration:
+    """One decode iteration of a replica, and what it is made of (seconds)."""
+
+    tp: int
+    batch: int
+    memory_s: float
+    compute_s: float
+    comm_s: float
+    prefill_s: float
+    """Compute time of the prompts joining per iteration (part of `compute_s`)."""
+    seconds: float
+    ttft_s: float
+
+    prompt_tokens_per_iteration: float = 0.0
+    """Prompt tokens processed per iteration (of the requests joining)."""
+
+    @property
+    def tokens_per_second(self) -> float:
+        """Generated tokens per second of the replica."""
+        return self.batch / self.seconds
+
+    @property
+    def bound(self) -> str:
+        """What dominates the iteration: memory, compute or communication."""
+        parts = {"memory": self.memory_s, "compute": self.compute_s, "communication": self.comm_s}
+        return max(parts, key=lambda name: parts[name])
+
+
+def kv_cache_bytes_per_token(model: ModelSpec, kv_precision: Precision = "bf16") -> float:
+    """Bytes of KV cache per token: every layer's cached values (`kv_dim`) at the cache's precision."""
     kv_dim = model.kv_dim if model.kv_dim is not None else 2 * model.hidden / GQA_GROUP
-    return model.layers * kv_dim * KV_BYTES
+    return model.layers * kv_dim * BYTES_PER_VALUE[kv_precision]
 
 
-def serving_throughput(
+def weight_bytes(model: ModelSpec, precision: Precision) -> float:
+    """Bytes of all the weights at `precision`."""
+    return model.params_total * BYTES_PER_VALUE[precision]
+
+
+def params_read_per_step(model: ModelSpec, batch: int) -> float:
+    """Parameters one decode step reads: all for a dense model; shared ones plus touched experts for MoE."""
+    experts, chosen = model.experts, model.experts_per_token
+    if model.family != "moe" or not experts or not chosen or chosen >= experts:
+        return model.params_total
+    per_expert = (model.params_total - model.params_active) / (experts - chosen)
+    shared = model.params_active - chosen * per_expert
+    touched = experts * (1 - (1 - chosen / experts) ** batch)
+    return shared + per_expert * touched
+
+
+def prefill_flops(model: ModelSpec, prompt_tokens: int) -> float:
+    """FLOPs of one prompt's forward pass: the weights' 2 N_active per token plus causal attention."""
+    return 2 * model.params_active * prompt_tokens + 2 * model.layers * prompt_tokens**2 * model.hidden
+
+
+def max_batch_in_memory(
+    model: ModelSpec, tp: int, hw: Hardware, precisions: Precisions, prompt_tokens: int, output_tokens: int
+) -> int:
+    """Most concurrent requests whose KV cache (prompt plus half the output each) fits beside the weights."""
+    free = tp * hw.hbm_gb * BYTES_PER_GIB * hw.usable_hbm_fraction - weight_bytes(model, precisions.weights)
+    per_request = kv_cache_bytes_per_token(model, precisions.kv_cache) * (prompt_tokens + output_tokens / 2)
+    return max(0, math.floor(free / per_request))
+
+
+def _allreduce_s(values: float, tp: int, hw: Hardware, c: ServingConstants, act_bytes: float) -> float:
+    """Bandwidth time of one ring all-reduce of `values` activations across `tp` GPUs."""
+    if tp <= 1:
+        return 0.0
+    link = hw.nvlink_gb_per_s_per_gpu / 2 if tp <= hw.nvlink_domain_gpus else c.scale_out_gb_per_s_per_gpu
+    return 2 * (tp - 1) / tp * values * act_bytes / (link * 1e9)
+
+
+def iteration(
     model: ModelSpec,
-    precision: str,
-    *,
-    peak_tflops: float,
-    hbm_gb: float,
-    hbm_bandwidth_tbps: float,
-    usable_hbm_fraction: float,
+    tp: int,
     batch: int,
+    hw: Hardware,
+    precisions: Precisions,
     prompt_tokens: int,
     output_tokens: int,
-    bandwidth_efficiency: float,
-    decode_mfu: float,
-    prefill_mfu: float,
-) -> Serving:
-    """Generated tokens per second per GPU for `batch` concurrent requests of the given shape."""
-    weights = model.params_total * WEIGHT_BYTES[precision]
-    context = prompt_tokens + output_tokens
-    kv = kv_cache_bytes_per_token(model) * context * batch
-    usable = hbm_gb * 1e9 * usable_hbm_fraction
-    need = math.ceil((weights + kv) / usable)
-    replica = 1 << max(0, math.ceil(math.log2(max(need, 1))))
-    average_kv = kv * (prompt_tokens + output_tokens / 2) / context  # the cache grows during decode
-    memory_s = (weights + average_kv) / (replica * hbm_bandwidth_tbps * 1e12 * bandwidth_efficiency)
-    decode_flops = 2 * model.params_active * batch
-    compute_s = decode_flops / (replica * peak_tflops * 1e12 * decode_mfu)
-    step = max(memory_s, compute_s)
-    prefill_flops_per_request = 2 * model.params_active * prompt_tokens
-    prefill_s_per_request = prefill_flops_per_request / (replica * peak_tflops * 1e12 * prefill_mfu)
-    gpu_seconds_per_token = replica * (step / batch + prefill_s_per_request / output_tokens)
-    flops_per_token = 2 * model.params_active * (1 + prompt_tokens / output_tokens)
-    per_gpu = 1 / gpu_seconds_per_token
-    return Serving(
-        replica_gpus=replica,
-        tokens_per_second_per_gpu=per_gpu,
-        flops_per_token=flops_per_token,
-        achieved_mfu=min(1.0, per_gpu * flops_per_token / (peak_tflops * 1e12)),
-        decode_step_seconds=step,
-        decode_bound="memory" if memory_s >= compute_s else "compute",
-        weight_bytes=weights,
-        kv_bytes=kv,
+    c: ServingConstants,
+    software: str | None = None,
+) -> Iteration:
+    """One decode iteration of `batch` requests on a `tp`-GPU replica, joining prompts included."""
+    bandwidth = tp * hw.hbm_bandwidth_tbps * 1e12 * c.bandwidth_efficiency
+    kv_read = (
+        batch * kv_cache_bytes_per_token(model, precisions.kv_cache) * (prompt_tokens + output_tokens / 2)
     )
+    weights_read = params_read_per_step(model, batch) * BYTES_PER_VALUE[precisions.weights]
+    memory_s = (weights_read + kv_read) / bandwidth
+    peak = tp * hw.peak_tflops * 1e12
+    joining = batch / output_tokens
+    prefill_s = prefill_flops(model, prompt_tokens) / (peak * c.prefill_mfu)
+    compute_s = 2 * model.params_active * batch / (peak * c.decode_mfu) + joining * prefill_s
+    act_bytes = BYTES_PER_VALUE[precisions.activations] if precisions.activations != "fp4" else 1.0
+    layers = 2 * model.layers
+    comm_s = layers * (
+        (c.allreduce_latency_s if tp > 1 else 0.0)
+        + _allreduce_s(batch * model.hidden, tp, hw, c, act_bytes)
+        + joining * _allreduce_s(prompt_tokens * model.hidden, tp, hw, c, act_bytes)
+    )
+    seconds = max(memory_s, compute_s) + (1 - c.overlap) * min(memory_s, compute_s) + comm_s
+    seconds *= tp**c.tp_exponent / c.release_factor(precisions.weights, software)
+    prompt_comm = layers * (
+        (c.allreduce_latency_s if tp > 1 else 0.0)
+        + _allreduce_s(prompt_tokens * model.hidden, tp, hw, c, act_bytes)
+    )
+    return Iteration(
+        tp=tp,
+        batch=batch,
+        memory_s=memory_s,
+        compute_s=compute_s,
+        comm_s=comm_s,
+        prefill_s=joining * prefill_s,
+        prompt_tokens_per_iteration=joining * prompt_tokens,
+        seconds=seconds,
+        ttft_s=prefill_s + prompt_comm + seconds,
+    )
+
+
+def saturated(
+    model: ModelSpec,
+    tp: int,
+    hw: Hardware,
+    precisions: Precisions,
+    prompt_tokens: int,
+    output_tokens: int,
+    c: ServingConstants,
+    software: str | None = None,
+) -> Iteration | None:
+    """The replica at its largest batch (memory or the engine's limit); None if it does not fit."""
+    batch = min(c.max_batch, max_batch_in_memory(model, tp, hw, precisions, prompt_tokens, output_tokens))
+    if batch < 1:
+        return None
+    return iteration(model, tp, batch, hw, precisions, prompt_tokens, output_tokens, c, software)

@@ -142,16 +142,22 @@ class WorkloadInputs(Frozen):
         ),
     ] = 500
     serving_batch: Annotated[
-        HumanCount,
-        Field(gt=0, le=100_000, description="Inference: requests decoded together per replica."),
+        HumanCount | None,
+        Field(
+            gt=0,
+            le=100_000,
+            description="Inference: most requests decoded together per replica (None: as the limits allow).",
+        ),
         Input(
             "Serving batch",
-            "Inference: requests decoded together per replica",
+            "Inference: most requests decoded together per replica; default: as many as memory and "
+            "the latency limits allow",
             "requests",
             "--serving-batch",
             asked_in_app=False,
+            blank="chosen",
         ),
-    ] = 32
+    ] = None
     target_tokens_per_second: Annotated[
         HumanPositive | None,
         Field(description="Inference: generated tokens per second to sustain (sizes the fleet)."),
@@ -160,6 +166,79 @@ class WorkloadInputs(Frozen):
             "Inference: generated tokens per second to sustain (reports the GPUs needed), e.g. 50k",
             "tokens/s",
             "--target-tokens-per-second",
+            asked_in_app=False,
+        ),
+    ] = None
+    requests_per_second: Annotated[
+        HumanPositive | None,
+        Field(
+            le=10_000_000,
+            description="Inference: requests per second to sustain (x output tokens: the rate target).",
+        ),
+        Input(
+            "Target requests/s",
+            "Inference: requests per second to sustain, of the prompt and output lengths given",
+            "requests/s",
+            "--requests-per-second",
+            asked_in_app=False,
+        ),
+    ] = None
+    ttft_limit_ms: Annotated[
+        HumanPositive | None,
+        Field(le=3_600_000, description="Inference: most milliseconds to the first token of a request."),
+        Input(
+            "TTFT limit",
+            "Inference: time to first token may not exceed, in ms (e.g. 2000; MLPerf interactive 450)",
+            "ms",
+            "--ttft-limit-ms",
+            asked_in_app=False,
+            blank="none",
+        ),
+    ] = None
+    tpot_limit_ms: Annotated[
+        HumanPositive | None,
+        Field(le=3_600_000, description="Inference: most milliseconds per output token after the first."),
+        Input(
+            "TPOT limit",
+            "Inference: time per output token may not exceed, in ms (e.g. 200; MLPerf interactive 40)",
+            "ms",
+            "--tpot-limit-ms",
+            asked_in_app=False,
+            blank="none",
+        ),
+    ] = None
+    weight_precision: Annotated[
+        Precision | None,
+        Field(description="Inference: number format of the stored weights (None: the run precision)."),
+        Input(
+            "Weights precision",
+            "Inference: number format of the weights; default: the precision above",
+            flag="--weight-precision",
+            choice_labels={"bf16": "BF16", "fp8": "FP8", "fp4": "FP4"},
+            asked_in_app=False,
+        ),
+    ] = None
+    kv_cache_precision: Annotated[
+        Precision | None,
+        Field(description="Inference: number format of the KV cache (None: the weights', FP8 below FP8)."),
+        Input(
+            "KV cache precision",
+            "Inference: number format of the KV cache; default: the weights' (FP8 for FP4 weights)",
+            flag="--kv-cache-precision",
+            choice_labels={"bf16": "BF16", "fp8": "FP8", "fp4": "FP4"},
+            asked_in_app=False,
+        ),
+    ] = None
+    activation_precision: Annotated[
+        Precision | None,
+        Field(
+            description="Inference: number format the matrix products run in (None: the weights', FP8 below)."
+        ),
+        Input(
+            "Activations precision",
+            "Inference: number format of the compute; default: the weights' (FP8 for FP4 weights)",
+            flag="--activation-precision",
+            choice_labels={"bf16": "BF16", "fp8": "FP8", "fp4": "FP4"},
             asked_in_app=False,
         ),
     ] = None

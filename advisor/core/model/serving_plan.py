@@ -1,0 +1,231 @@
+"""Latency-aware serving layout: the tensor-parallel size and batch that meet the targets on one system.
+
+For each tensor-parallel size a replica takes the largest batch that its memory, the engine's batch limit,
+the time-per-output-token limit (one iteration) and the time-to-first-token limit allow. The layout
+chosen is the one needing the fewest GPUs for the traffic target (or, with no target, the most tokens per
+second per GPU), and the limit that set its batch is said. See docs/methodology.md, "Inference".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from advisor.core.model.catalog import ModelSpec, System
+from advisor.core.model.economics import Economics
+from advisor.core.model.inference import (
+    TP_SIZES,
+    Hardware,
+    Iteration,
+    Precisions,
+    ServingConstants,
+    iteration,
+    kv_cache_bytes_per_token,
+    max_batch_in_memory,
+    prefill_flops,
+    weight_bytes,
+)
+from advisor.core.model.sourced import Precision
+from advisor.core.model.workload import Workload
+
+
+def serving_hardware(system: System, usable_hbm_fraction: float, activations: Precision) -> Hardware:
+    """The serving model's view of `system` computing at `activations` (BF16 where it lacks that)."""
+    peak = system.compute.peak_tflops(activations)
+    while peak is None:
+        activations = "fp8" if activations == "fp4" else "bf16"
+        peak = system.compute.peak_tflops(activations)
+    return Hardware(
+        peak_tflops=peak,
+        hbm_gb=system.memory.hbm_gb,
+        hbm_bandwidth_tbps=system.memory.hbm_bandwidth_tbps,
+        usable_hbm_fraction=usable_hbm_fraction,
+        nvlink_domain_gpus=system.interconnect.nvlink_domain_gpus,
+        nvlink_gb_per_s_per_gpu=system.interconnect.nvlink_gb_per_s_per_gpu,
+    )
+
+
+def serving_precisions(
+    weights: Precision, kv_cache: Precision | None, activations: Precision | None
+) -> Precisions:
+    """The three precisions, unset ones following the weights (FP8 for FP4 weights, as served today)."""
+    follow: Precision = "fp8" if weights == "fp4" else weights
+    return Precisions(weights, kv_cache or follow, activations or follow)
+
+
+def serving_constants(economics: Economics) -> ServingConstants:
+    """The shipped serving constants (`[inference]` in catalog/economics.toml)."""
+    i = economics.inference
+    return ServingConstants(
+        bandwidth_efficiency=i.bandwidth_efficiency,
+        decode_mfu=i.decode_mfu,
+        prefill_mfu=i.prefill_mfu,
+        overlap=i.overlap,
+        allreduce_latency_s=i.allreduce_latency_us * 1e-6,
+        tp_exponent=i.tp_exponent,
+        scale_out_gb_per_s_per_gpu=i.scale_out_gb_per_s_per_gpu,
+        max_batch=i.max_batch,
+        early_fp8_factor=i.early_fp8_factor,
+        early_fp8_before=i.early_fp8_before,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Targets:
+    """What the deployment is held to; None where there is no such limit."""
+
+    tokens_per_second: float | None = None
+    ttft_s: float | None = None
+    tpot_s: float | None = None
+    batch_limit: int | None = None
+    """The most requests per replica the user allows (None: as many as the other limits allow)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """One replica layout and batch on one system, and the fleet for the target."""
+
+    step: Iteration
+    binding: str
+    """What set the batch: `memory`, `TPOT`, `TTFT`, `batch limit` or `throughput` (the target needs less)."""
+    replicas: int
+    utilisation: float
+    """Target rate over the replicas' capacity (1 without a target)."""
+
+    @property
+    def gpus(self) -> int:
+        """GPUs of all the replicas."""
+        return self.replicas * self.step.tp
+
+
+@dataclass(frozen=True, slots=True)
+class NoLayout:
+    """Why no layout meets the targets on the system."""
+
+    reason: str
+
+
+def _largest(ok: Callable[[int], bool], high: int) -> int:
+    """The largest batch in 1..high for which `ok` holds (monotone: true up to a point), or 0."""
+    if high < 1 or not ok(1):
+        return 0
+    low = 1
+    while low < high:
+        mid = (low + high + 1) // 2
+        low, high = (mid, high) if ok(mid) else (low, mid - 1)
+    return low
+
+
+def _replica(
+    model: ModelSpec,
+    tp: int,
+    hw: Hardware,
+    precisions: Precisions,
+    shape: tuple[int, int],
+    c: ServingConstants,
+    targets: Targets,
+    software: str | None,
+) -> tuple[Iteration, str] | str:
+    """The largest batch a `tp`-GPU replica may run and the limit that sets it, or why none."""
+
+    def step(batch: int) -> Iteration:
+        return iteration(model, tp, batch, hw, precisions, *shape, c, software)
+
+    limits = {"memory": max_batch_in_memory(model, tp, hw, precisions, *shape), "batch limit": c.max_batch}
+    if targets.batch_limit is not None:
+        limits["batch limit"] = min(c.max_batch, targets.batch_limit)
+    if limits["memory"] < 1:
+        return "memory"
+    high = min(limits.values())
+    tpot, ttft = targets.tpot_s, targets.ttft_s
+    if tpot is not None:
+        limits["TPOT"] = _largest(lambda b: step(b).seconds <= tpot, high)
+    if ttft is not None:
+        limits["TTFT"] = _largest(lambda b: step(b).ttft_s <= ttft, high)
+    binding = min(limits, key=lambda name: limits[name])
+    if limits[binding] < 1:
+        return binding
+    return step(limits[binding]), binding
+
+
+def choose_layout(
+    model: ModelSpec,
+    system: System,
+    economics: Economics,
+    precisions: Precisions,
+    shape: tuple[int, int],
+    targets: Targets,
+    *,
+    software: str | None = None,
+    gpus: int | None = None,
+) -> Layout | NoLayout:
+    """The layout meeting `targets` with the fewest GPUs (or, without a rate target, the most tokens/s per
+    GPU on replicas of at most `gpus` GPUs); `shape` is (prompt, output) tokens per request."""
+    hw = serving_hardware(system, economics.memory.usable_hbm_fraction, precisions.activations)
+    c = serving_constants(economics)
+    found: list[Layout] = []
+    failures: dict[str, int] = {}
+    for tp in TP_SIZES:
+        if gpus is not None and targets.tokens_per_second is None and tp > gpus:
+            break
+        replica = _replica(model, tp, hw, precisions, shape, c, targets, software)
+        if isinstance(replica, str):
+            failures.setdefault(replica, tp)
+            continue
+        step, binding = replica
+        rate = targets.tokens_per_second
+        if rate is None:
+            count = max(1, (gpus or tp) // tp)
+            found.append(Layout(step, binding, count, 1.0))
+            continue
+        count = math.ceil(rate / step.tokens_per_second)
+        if count == 1 and rate < step.tokens_per_second:
+            binding = "throughput"
+        found.append(Layout(step, binding, count, rate / (count * step.tokens_per_second)))
+    if not found:
+        return NoLayout(_why_none(failures))
+    if targets.tokens_per_second is None:
+        return max(
+            found, key=lambda layout: (layout.step.tokens_per_second / layout.step.tp, -layout.step.tp)
+        )
+    return min(found, key=lambda layout: (layout.gpus, layout.step.tp))
+
+
+def _why_none(failures: dict[str, int]) -> str:
+    """A sentence saying which limit no replica size met."""
+    if set(failures) == {"memory"}:
+        return f"the weights and one request's KV cache fit no replica of up to {TP_SIZES[-1]} GPUs"
+    limits = ", ".join(name for name in failures if name != "memory")
+    return f"no replica of up to {TP_SIZES[-1]} GPUs meets the {limits} limit even with one request"
+
+
+def serving_targets(workload: Workload) -> Targets:
+    """The workload's rate target (tokens/s, else requests/s x output tokens) and latency limits."""
+    rate = workload.target_tokens_per_second
+    if rate is None and workload.requests_per_second is not None:
+        rate = workload.requests_per_second * workload.output_tokens
+    return Targets(
+        tokens_per_second=rate,
+        ttft_s=workload.ttft_limit_ms / 1e3 if workload.ttft_limit_ms is not None else None,
+        tpot_s=workload.tpot_limit_ms / 1e3 if workload.tpot_limit_ms is not None else None,
+        batch_limit=workload.serving_batch,
+    )
+
+
+def serving_flops_per_token(model: ModelSpec, prompt_tokens: int, output_tokens: int) -> float:
+    """FLOPs per generated token: its own 2 N_active plus its share of the prompt's prefill."""
+    return 2 * model.params_active + prefill_flops(model, prompt_tokens) / output_tokens
+
+
+def kv_bytes(model: ModelSpec, step: Iteration, precisions: Precisions, shape: tuple[int, int]) -> float:
+    """KV cache of the replica's batch, each request holding its prompt and half its output."""
+    prompt, output = shape
+    return step.batch * kv_cache_bytes_per_token(model, precisions.kv_cache) * (prompt + output / 2)
+
+
+def serving_memory_bytes(
+    model: ModelSpec, step: Iteration, precisions: Precisions, shape: tuple[int, int]
+) -> float:
+    """Weights plus the batch's KV cache of one replica."""
+    return weight_bytes(model, precisions.weights) + kv_bytes(model, step, precisions, shape)
