@@ -131,14 +131,23 @@ def hourly_cost(workload: Workload, system: System, catalog: Catalog, assumption
     )
 
 
+def needs_reservation(workload: Workload, system: System) -> bool:
+    """Renting more GPUs than a provider rents on demand: the capacity must be reserved ahead."""
+    return workload.pricing == "rent" and workload.gpus > system.availability.on_demand_max_gpus
+
+
 def capacity_wait_hours(workload: Workload, system: System, assumptions: Assumptions) -> float:
-    """Hours before the capacity exists: on-demand wait when renting, purchase lead time when buying."""
+    """Hours before the capacity exists: the on-demand wait when renting a cluster that size can be had on
+    demand, a reservation's lead time beyond it, the purchase lead time when buying."""
     override = assumptions.for_system("wait_hours", system.id)
     if override is not None:
         return override
-    if workload.pricing == "rent":
-        return system.availability.on_demand_wait_hours
-    return system.availability.purchase_lead_days * HOURS_PER_DAY
+    availability = system.availability
+    if workload.pricing == "own":
+        return availability.purchase_lead_days * HOURS_PER_DAY
+    if needs_reservation(workload, system):
+        return availability.reserved_lead_days * HOURS_PER_DAY
+    return availability.on_demand_wait_hours
 
 
 def production_overhead(workload: Workload, catalog: Catalog) -> float:
@@ -434,6 +443,17 @@ def _hours(
     )
 
 
+def _reservation_warnings(workload: Workload, system: System, assumptions: Assumptions) -> list[str]:
+    """Renting beyond what is rented on demand: say that a reservation is needed, and its lead time."""
+    if not needs_reservation(workload, system) or assumptions.for_system("wait_hours", system.id) is not None:
+        return []
+    availability = system.availability
+    return [
+        f"{workload.gpus:,} {system.id} GPUs is more than the {availability.on_demand_max_gpus} rented on "
+        f"demand: it needs a reservation, about {availability.reserved_lead_days:g} days ahead"
+    ]
+
+
 def _purchase_warnings(workload: Workload, system: System, gpus_paid: int) -> list[str]:
     """Idle GPUs paid for in whole nodes, or a GPU count that splits a node."""
     unit = system.interconnect.gpus_per_node
@@ -501,6 +521,7 @@ def estimate(
     hours = _hours(workload, system, catalog, assumptions, speed)
     money = _money(workload, system, catalog, assumptions, hours)
     warnings.extend(_purchase_warnings(workload, system, money.gpus_paid))
+    warnings.extend(_reservation_warnings(workload, system, assumptions))
     return _result(workload, system, catalog, assumptions, precision, speed, hours, money, warnings)
 
 

@@ -77,6 +77,9 @@ def _constraint_reasons(est: Estimate, constraints: Constraints) -> list[Reason]
             f"capacity arrives too late: {fmt.duration(wait_days * HOURS_PER_DAY)} wait > "
             f"{constraints.need_within_days:g} days"
         )
+        why = next((w for w in est.warnings if "needs a reservation" in w), None)
+        if why:
+            text += f" ({why})"
         reasons.append(Reason("infeasible", text, constraint="capacity"))
     return reasons
 

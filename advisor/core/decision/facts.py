@@ -95,6 +95,12 @@ FACTS: dict[str, Fact] = {
         _c("speedup_vs_baseline", "number", "x", "Per-GPU throughput relative to the baseline system."),
         _c("tco_ratio_vs_baseline", "number", "x", "Cost per GPU-hour relative to the baseline system."),
         _c(
+            "baseline_speedup",
+            "number",
+            "x",
+            "The baseline system's per-GPU throughput relative to this one (how much faster H100 is here).",
+        ),
+        _c(
             "perf_per_tco_vs_baseline",
             "number",
             "x",
@@ -176,6 +182,7 @@ def candidate_facts(
         "goodput": est.goodput,
         "speedup_vs_baseline": speedup,
         "tco_ratio_vs_baseline": tco_ratio,
+        "baseline_speedup": 1 / speedup if speedup else None,
         "perf_per_tco_vs_baseline": speedup / tco_ratio if speedup and tco_ratio else None,
         "precision_run": est.precision,
         "memory_fits": est.memory.fits,

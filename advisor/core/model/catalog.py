@@ -121,6 +121,9 @@ class Availability(Sourced):
     """How soon capacity can be had, by pricing route."""
 
     on_demand_wait_hours: NonNegative
+    on_demand_max_gpus: PositiveInt = Field(
+        description="The largest cluster rented on demand within that wait; more needs a reservation."
+    )
     reserved_lead_days: NonNegative
     purchase_lead_days: NonNegative
 
