@@ -6,6 +6,7 @@ re-validates the whole scenario, so an answer is accepted only if the core accep
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from typing import Any
@@ -51,7 +52,14 @@ def new_scenario(catalog: Catalog, settings: Settings) -> Scenario:
 
 
 def _si(value: float | None) -> str:
-    return "" if value is None else format_si(value, digits=6)
+    """`15T`, `13.4217728B`: the shortest SI form that reads back as exactly `value` (no digit lost)."""
+    if value is None:
+        return ""
+    for digits in range(3, 18):
+        text = format_si(value, digits=digits)
+        if "e" not in text.lower() and math.isclose(parse_amount(text), value, rel_tol=1e-12):
+            return text
+    return repr(float(value))
 
 
 def _plain(value: float | None) -> str:

@@ -96,17 +96,26 @@ class QuestionsForm(VerticalScroll):
         self._enable(scenario)
 
     def watch_scenario(self, scenario: Scenario | None) -> None:
-        """Show answers that changed as a consequence of another (not the one being typed)."""
+        """Show answers that changed as a consequence of another; the field being edited is never
+        rewritten (it is tidied when the focus leaves it)."""
         if scenario is None or not self._rows:
             return
+        self._show_changed(scenario, keep_focused=True)
+        self._enable(scenario)
+
+    def _show_changed(self, scenario: Scenario, *, keep_focused: bool) -> None:
         answers = read_answers(scenario, self.catalog)
         for row in self.rows:
             key = row.question.key
-            if key in self.errors:
+            if key in self.errors or (keep_focused and row.editing):
                 continue
             if not same_answer(key, row.answer, answers[key]):
                 row.show(answers[key])
-        self._enable(scenario)
+
+    def on_descendant_blur(self) -> None:
+        """The focus left a field: show what it holds in the form's own way (no digit lost)."""
+        if self.scenario is not None and self._rows:
+            self._show_changed(self.scenario, keep_focused=True)
 
     def watch_errors(self, errors: Mapping[str, str]) -> None:
         for row in self.rows:
