@@ -133,6 +133,19 @@ def applicable(scenario: Scenario) -> dict[str, bool]:
     }
 
 
+NOT_ASKED_BECAUSE = {
+    "gpus": "“Size to the deadline” is ticked, so the GPU count follows the deadline; untick it to set one",
+    "size_to_deadline": "it needs a deadline: answer “Deadline” first",
+    "params": "it is asked for a custom model: choose “Custom size” as the model",
+    "family": "it is asked for a custom model: choose “Custom size” as the model",
+    "active_params": "it is asked for a custom mixture-of-experts model",
+    "finetune_method": "it is asked for a fine-tune job",
+    "price_override": "it is asked when renting (Pricing: rent)",
+    "capex_override": "it is asked when buying (Pricing: own)",
+}
+"""Why each question that can be disabled is not asked (said when the user goes to it)."""
+
+
 def same_answer(key: str, shown: Answer, answer: Answer) -> bool:
     """Whether two answers mean the same (`70B` and `7e10` do), so the form need not rewrite one."""
     if isinstance(shown, bool) or isinstance(answer, bool):

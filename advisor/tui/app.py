@@ -9,6 +9,7 @@ from typing import ClassVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
 
@@ -22,6 +23,7 @@ from advisor.report.formats import REPORT_FORMATS, format_names
 from advisor.tui.answers import new_scenario
 from advisor.tui.exporting import open_scenario
 from advisor.tui.questions import QUESTIONS, SECTIONS
+from advisor.tui.safe_text import printable
 from advisor.tui.screens.main_screen import MainScreen
 from advisor.tui.settings import DARK_THEME, LIGHT_THEME, Settings, load_settings, save_settings
 from advisor.tui.widgets.results_panel import TABS
@@ -78,6 +80,21 @@ class AdvisorApp(App[None]):
         for message in self.startup_messages:
             self.notify(message, severity="warning", timeout=10)
 
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Every notification as plain text: file names, settings and catalog values are never markup
+        (a `[/]` does not crash, a `[@click=...]` is not a link) and control characters show escaped."""
+        super().notify(
+            printable(message), title=printable(title), severity=severity, timeout=timeout, markup=False
+        )
+
     def _theme_changed(self, theme: Theme) -> None:
         if theme.name != self.settings.theme:
             self._store(self.settings.model_copy(update={"theme": theme.name}))
@@ -114,8 +131,15 @@ class AdvisorApp(App[None]):
         self.theme = LIGHT_THEME if self.current_theme.dark else DARK_THEME
 
     def action_new_scenario(self) -> None:
+        self.main.confirm_discard("Start a new one", self._new_scenario)
+
+    def _new_scenario(self) -> None:
         self.main.load(new_scenario(self.catalog, self.settings), None)
         self.notify("New scenario from the defaults")
+
+    async def action_quit(self) -> None:
+        """Quit, asking first if the answers have changed since they were last saved."""
+        self.main.confirm_discard("Quit", self.exit)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

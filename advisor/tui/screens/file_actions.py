@@ -31,6 +31,7 @@ class ScenarioScreen(Protocol):
 
     scenario: Scenario | None
     scenario_path: Path | None
+    saved_scenario: Scenario
     errors: Mapping[str, str]
     advice: Advice | None
     analysis: ScenarioResult | None
@@ -85,6 +86,7 @@ def save(screen: ScenarioScreen) -> None:
         except AdvisorError as exc:
             return str(exc)
         screen.scenario = scenario
+        screen.saved_scenario = scenario
         screen.scenario_path = written
         screen.notify(f"Saved {written}", title="Saved")
         return None

@@ -47,7 +47,7 @@ class PathDialog(ModalScreen[str | None]):
             yield Label(self.title_text, classes="dialog-title")
             yield from self.extra_fields()
             yield Label(self.path_label, classes="dialog-label")
-            yield Input(self.initial_path, id="path", select_on_focus=False)
+            yield Input(self.initial_path, id="path", select_on_focus=True)
             if self.overwrite_option:
                 yield TickBox("Replace the file if it exists", id="overwrite")
             yield Static("", id="dialog-error", markup=False)
@@ -60,9 +60,7 @@ class PathDialog(ModalScreen[str | None]):
         yield from ()
 
     def on_mount(self) -> None:
-        path = self.query_one("#path", Input)
-        path.cursor_position = len(path.value)
-        self.query_one(self.first_focus).focus()
+        self.query_one(self.first_focus).focus()  # the path field selects its text: typing replaces it
 
     def action_cancel(self) -> None:
         self.dismiss(None)

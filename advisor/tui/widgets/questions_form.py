@@ -13,7 +13,7 @@ from textual.widgets import Static
 from advisor.core.model.catalog import Catalog
 from advisor.core.scenario import Scenario
 from advisor.present import numbers
-from advisor.tui.answers import CUSTOM, applicable, placeholders, read_answers, same_answer
+from advisor.tui.answers import CUSTOM, NOT_ASKED_BECAUSE, applicable, placeholders, read_answers, same_answer
 from advisor.tui.questions import QUESTIONS, SECTIONS
 from advisor.tui.widgets.question_row import QuestionRow
 
@@ -131,5 +131,9 @@ class QuestionsForm(VerticalScroll):
         row = self._rows.get(key)
         if row is None:
             return
-        row.control.focus()
         row.scroll_visible()
+        if row.disabled:
+            why = NOT_ASKED_BECAUSE.get(key, "it does not apply to the answers given")
+            self.notify(f"{row.question.label} is not asked now: {why}.", title="Not asked now")
+            return
+        row.control.focus()
