@@ -24,6 +24,7 @@ COMMANDS = (
     "systems",
     "validate",
     "app",
+    "serve",
 )
 
 
@@ -39,7 +40,7 @@ class UsageFailure(Exception):
 
 
 def build_parser() -> Parser:
-    from advisor.cli import analysis, commands, reports, validate
+    from advisor.cli import analysis, commands, reports, serve, validate
 
     parser = Parser(
         prog="advisor",
@@ -59,6 +60,7 @@ def build_parser() -> Parser:
     commands.register_listings(sub)
     reports.register(sub)
     validate.register(sub)
+    serve.register(sub)
     return parser
 
 

@@ -52,8 +52,11 @@ class AdvisorApp(App[None]):
         scenario_path: Path | None = None,
         today: date | None = None,
         startup_messages: Sequence[str] = (),
+        file_root: Path | None = None,
     ) -> None:
         super().__init__()
+        self.file_root = file_root
+        """Served in a browser: the only folder file dialogs may use (None: any, as in a terminal)."""
         self.catalog = catalog
         self.rules = tuple(rules)
         self.settings = settings
@@ -101,6 +104,9 @@ class AdvisorApp(App[None]):
 
     def _store(self, settings: Settings) -> None:
         self.settings = settings
+        if self.file_root is not None:
+            self.notify("A served app never writes the settings: they apply to this session only")
+            return
         try:
             save_settings(settings)
         except (AdvisorError, OSError) as exc:
@@ -112,7 +118,7 @@ class AdvisorApp(App[None]):
         from advisor.tui.screens.help_screen import HelpScreen  # Markdown is slow to import: on demand
 
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(show_settings_path=self.file_root is None))
 
     def action_settings(self) -> None:
         from advisor.tui.screens.settings_screen import SettingsScreen
@@ -176,6 +182,7 @@ def make_app(
     scenario_path: str | Path | None = None,
     scenario: Scenario | None = None,
     today: date | None = None,
+    file_root: Path | None = None,
 ) -> AdvisorApp:
     """The app for the CLI and the tests: the catalog (with `catalog_dir` as overlay), the rules, the
     settings (read from the config dir unless given) and a scenario file (or scenario) to start with."""
@@ -186,6 +193,8 @@ def make_app(
         settings, problem = load_settings()
         if problem:
             messages.append(problem)
+    if file_root is not None and messages:  # served: no local path outside the folder is shown
+        messages = [f"{len(messages)} problem(s) in the catalog or settings; see where advisor serve runs"]
     path = Path(scenario_path) if scenario_path else None
     if path is not None:
         scenario = open_scenario(path, catalog)
@@ -197,4 +206,5 @@ def make_app(
         scenario_path=path,
         today=today,
         startup_messages=messages,
+        file_root=file_root,
     )

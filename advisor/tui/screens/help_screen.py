@@ -53,7 +53,7 @@ stays on screen, marked **STALE**, until it is fixed.
 | F1 or ? | this help; Esc closes it |
 | q or Ctrl+Q | quit |
 
-Settings are kept in `{settings}`.
+{settings}
 
 The app needs a terminal of at least 80 × 24.
 """
@@ -66,9 +66,16 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,q,question_mark,f1", "close", "Close"),
     ]
 
+    def __init__(self, *, show_settings_path: bool = True) -> None:
+        super().__init__()
+        self.show_settings_path = show_settings_path
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog help"):
-            settings = user_config_dir() / "settings.toml"
+            if self.show_settings_path:
+                settings = f"Settings are kept in `{user_config_dir() / 'settings.toml'}`."
+            else:
+                settings = "Served in a browser: settings are not saved, files stay in the shared folder."
             yield Markdown(HELP.format(settings=settings, formats=format_names(REPORT_FORMATS)))
 
     def action_close(self) -> None:

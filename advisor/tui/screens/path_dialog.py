@@ -25,6 +25,13 @@ def expand(text: str) -> Path:
     return Path(text.strip()).expanduser()
 
 
+def confine(path: Path, root: Path) -> Path | None:
+    """`path` (relative to `root` unless absolute) resolved through `..` and symlinks; None if it is
+    outside `root`."""
+    resolved = (root / path.expanduser()).resolve()
+    return resolved if resolved.is_relative_to(root.resolve()) else None
+
+
 class PathDialog(ModalScreen[str | None]):
     """Ask for a file path; dismiss with the action's success message, or None when cancelled."""
 
@@ -79,6 +86,13 @@ class PathDialog(ModalScreen[str | None]):
             return
         overwrite = bool(self.overwrite_option and self.query_one("#overwrite", Checkbox).value)
         path = expand(text)
+        root: Path | None = getattr(self.app, "file_root", None)
+        if root is not None:
+            confined = confine(path, root)
+            if confined is None:
+                error.update("Refused: only files inside the shared folder can be used (give a name in it).")
+                return
+            path = confined
         problem = self.submit(path, overwrite)
         if problem:
             error.update(problem)
