@@ -110,3 +110,22 @@ async def test_the_scenario_name_in_the_header_is_escaped(tmp_path: Path):
         await settle(pilot)
         assert "\x1b" not in app.main.sub_title and "\u202e" not in app.main.sub_title
         assert "[/]" in app.main.sub_title and "\\x1b" in app.main.sub_title
+
+
+def test_the_help_explains_every_term_the_app_shows():
+    from advisor.tui.screens.help_screen import HELP
+
+    terms = [
+        "MFU",
+        "Goodput",
+        "Training stack",
+        "PUE",
+        "P10–P90",
+        "TCO",
+        "Score",
+        "penalize",
+        "Household-years",
+    ]
+    glossary = HELP.split("## What the terms mean", 1)[1]
+    for term in (*terms, "STALE", "Wait", "Capex/node", "FP8 stack"):
+        assert f"**{term}" in glossary or f" {term} " in glossary, term
