@@ -84,3 +84,15 @@ async def test_going_to_a_question_not_asked_says_why():
         messages = [n.message for n in app._notifications]
         assert any("not asked now" in m and "Pricing: own" in m for m in messages)
         assert app.focused is None or app.focused.id != "input-capex_override"
+
+
+@pilot_test
+async def test_typing_in_a_choice_list_jumps_to_the_option():
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.main.form.focus_question("model")
+        await pilot.press("enter", *"llama 3 70")  # open the model list and type part of a name
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.main.scenario.workload.model == "llama3-70b"
