@@ -144,6 +144,7 @@ async def test_save_reopen_and_export(tmp_path: Path):
         await type_into(pilot, "#input-gpus", "8")
         await settle(pilot)
         await pilot.press("ctrl+o")
+        await pilot.click("#go")  # the change is unsaved: open anyway
         await fill(pilot, "#path", str(scenario_file))
         await pilot.press("enter")
         await settle(pilot)

@@ -25,6 +25,7 @@ COMMANDS = (
     "validate",
     "prices",
     "app",
+    "serve",
 )
 
 
@@ -40,7 +41,7 @@ class UsageFailure(Exception):
 
 
 def build_parser() -> Parser:
-    from advisor.cli import analysis, commands, prices, reports, validate
+    from advisor.cli import analysis, commands, prices, reports, serve, validate
 
     parser = Parser(
         prog="advisor",
@@ -61,6 +62,7 @@ def build_parser() -> Parser:
     reports.register(sub)
     validate.register(sub)
     prices.register(sub)
+    serve.register(sub)
     return parser
 
 

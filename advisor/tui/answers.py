@@ -6,6 +6,7 @@ re-validates the whole scenario, so an answer is accepted only if the core accep
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from typing import Any
@@ -51,7 +52,14 @@ def new_scenario(catalog: Catalog, settings: Settings) -> Scenario:
 
 
 def _si(value: float | None) -> str:
-    return "" if value is None else format_si(value, digits=6)
+    """`15T`, `13.4217728B`: the shortest SI form that reads back as exactly `value` (no digit lost)."""
+    if value is None:
+        return ""
+    for digits in range(3, 18):
+        text = format_si(value, digits=digits)
+        if "e" not in text.lower() and math.isclose(parse_amount(text), value, rel_tol=1e-12):
+            return text
+    return repr(float(value))
 
 
 def _plain(value: float | None) -> str:
@@ -123,6 +131,19 @@ def applicable(scenario: Scenario) -> dict[str, bool]:
         "price_override": w.pricing == "rent",
         "capex_override": w.pricing == "own",
     }
+
+
+NOT_ASKED_BECAUSE = {
+    "gpus": "“Size to the deadline” is ticked, so the GPU count follows the deadline; untick it to set one",
+    "size_to_deadline": "it needs a deadline: answer “Deadline” first",
+    "params": "it is asked for a custom model: choose “Custom size” as the model",
+    "family": "it is asked for a custom model: choose “Custom size” as the model",
+    "active_params": "it is asked for a custom mixture-of-experts model",
+    "finetune_method": "it is asked for a fine-tune job",
+    "price_override": "it is asked when renting (Pricing: rent)",
+    "capex_override": "it is asked when buying (Pricing: own)",
+}
+"""Why each question that can be disabled is not asked (said when the user goes to it)."""
 
 
 def same_answer(key: str, shown: Answer, answer: Answer) -> bool:

@@ -9,6 +9,7 @@ from typing import ClassVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
 
@@ -22,6 +23,7 @@ from advisor.report.formats import REPORT_FORMATS, format_names
 from advisor.tui.answers import new_scenario
 from advisor.tui.exporting import open_scenario
 from advisor.tui.questions import QUESTIONS, SECTIONS
+from advisor.tui.safe_text import printable
 from advisor.tui.screens.main_screen import MainScreen
 from advisor.tui.settings import DARK_THEME, LIGHT_THEME, Settings, load_settings, save_settings
 from advisor.tui.widgets.results_panel import TABS
@@ -50,8 +52,11 @@ class AdvisorApp(App[None]):
         scenario_path: Path | None = None,
         today: date | None = None,
         startup_messages: Sequence[str] = (),
+        file_root: Path | None = None,
     ) -> None:
         super().__init__()
+        self.file_root = file_root
+        """Served in a browser: the only folder file dialogs may use (None: any, as in a terminal)."""
         self.catalog = catalog
         self.rules = tuple(rules)
         self.settings = settings
@@ -78,12 +83,30 @@ class AdvisorApp(App[None]):
         for message in self.startup_messages:
             self.notify(message, severity="warning", timeout=10)
 
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Every notification as plain text: file names, settings and catalog values are never markup
+        (a `[/]` does not crash, a `[@click=...]` is not a link) and control characters show escaped."""
+        super().notify(
+            printable(message), title=printable(title), severity=severity, timeout=timeout, markup=False
+        )
+
     def _theme_changed(self, theme: Theme) -> None:
         if theme.name != self.settings.theme:
             self._store(self.settings.model_copy(update={"theme": theme.name}))
 
     def _store(self, settings: Settings) -> None:
         self.settings = settings
+        if self.file_root is not None:
+            self.notify("A served app never writes the settings: they apply to this session only")
+            return
         try:
             save_settings(settings)
         except (AdvisorError, OSError) as exc:
@@ -95,7 +118,7 @@ class AdvisorApp(App[None]):
         from advisor.tui.screens.help_screen import HelpScreen  # Markdown is slow to import: on demand
 
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(show_settings_path=self.file_root is None))
 
     def action_settings(self) -> None:
         from advisor.tui.screens.settings_screen import SettingsScreen
@@ -114,8 +137,15 @@ class AdvisorApp(App[None]):
         self.theme = LIGHT_THEME if self.current_theme.dark else DARK_THEME
 
     def action_new_scenario(self) -> None:
+        self.main.confirm_discard("Start a new one", self._new_scenario)
+
+    def _new_scenario(self) -> None:
         self.main.load(new_scenario(self.catalog, self.settings), None)
         self.notify("New scenario from the defaults")
+
+    async def action_quit(self) -> None:
+        """Quit, asking first if the answers have changed since they were last saved."""
+        self.main.confirm_discard("Quit", self.exit)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -152,6 +182,7 @@ def make_app(
     scenario_path: str | Path | None = None,
     scenario: Scenario | None = None,
     today: date | None = None,
+    file_root: Path | None = None,
 ) -> AdvisorApp:
     """The app for the CLI and the tests: the catalog (with `catalog_dir` as overlay), the rules, the
     settings (read from the config dir unless given) and a scenario file (or scenario) to start with."""
@@ -162,6 +193,8 @@ def make_app(
         settings, problem = load_settings()
         if problem:
             messages.append(problem)
+    if file_root is not None and messages:  # served: no local path outside the folder is shown
+        messages = [f"{len(messages)} problem(s) in the catalog or settings; see where advisor serve runs"]
     path = Path(scenario_path) if scenario_path else None
     if path is not None:
         scenario = open_scenario(path, catalog)
@@ -173,4 +206,5 @@ def make_app(
         scenario_path=path,
         today=today,
         startup_messages=messages,
+        file_root=file_root,
     )

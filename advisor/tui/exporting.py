@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
@@ -61,12 +62,32 @@ def _report(
     return report_from_result(analysis, advice.assumptions, today=today, version=__version__)
 
 
+MAX_FILE_BYTES = 1_000_000
+"""Largest scenario or settings file the app reads (a real one is a few kB)."""
+
+
+def check_readable(path: Path, error: type[Exception] = ScenarioError) -> None:
+    """Refuse what is not a regular file of sensible size (a device, a FIFO, /dev/zero) before reading."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise error(f"{path}: no such file") from None
+    except OSError as exc:
+        raise error(f"{path}: cannot read ({exc.strerror})") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise error(f"{path}: not a regular file")
+    if info.st_size > MAX_FILE_BYTES:
+        raise error(f"{path}: {info.st_size:,} bytes; a scenario file is at most {MAX_FILE_BYTES:,}")
+
+
 def open_scenario(path: Path, catalog: Catalog) -> Scenario:
     """A scenario file checked against the catalog (raises AdvisorError naming the problem)."""
-    scenario = load_scenario(path)
-    scenario.check_ids(catalog)
+    check_readable(path)
     try:
+        scenario = load_scenario(path)
+        scenario.check_ids(catalog)
         scenario.workload.workload(catalog)
-    except ValueError as exc:
-        raise ScenarioError(f"{path}: {exc}") from None
+    except (ValueError, RecursionError, MemoryError) as exc:
+        why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).splitlines()[0][:300]
+        raise ScenarioError(f"{path}: {why}") from None
     return scenario

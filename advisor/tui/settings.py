@@ -45,9 +45,14 @@ def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
     path = path or settings_path()
     if not path.exists():
         return Settings(), None
+    from advisor.tui.exporting import check_readable
+
     try:
+        check_readable(path)
         data, text = read_toml(path, ScenarioError)
         return Settings.model_validate(data), None
+    except RecursionError:
+        return Settings(), f"settings ignored: {path}: nested too deeply"
     except AdvisorError as exc:
         return Settings(), f"settings ignored: {exc}"
     except ValidationError as exc:

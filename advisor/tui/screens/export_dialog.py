@@ -54,3 +54,4 @@ class ExportDialog(PathDialog):
         path = Path(field.value)
         if path.suffix.lstrip(".") in REPORT_FORMATS:
             field.value = str(path.with_suffix(f".{self.fmt}"))
+            field.cursor_position = len(field.value)

@@ -14,11 +14,13 @@ from advisor.errors import AdvisorError
 from advisor.io.scenario_files import save_scenario
 from advisor.report.formats import REPORT_FORMATS
 from advisor.tui.exporting import export_report, open_scenario
+from advisor.tui.questions import QUESTION_BY_KEY
 from advisor.tui.screens.export_dialog import ExportDialog
 from advisor.tui.screens.path_dialog import PathDialog
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.notifications import SeverityLevel
 
     from advisor.core.run import ScenarioResult
     from advisor.tui.advice import Advice
@@ -29,6 +31,7 @@ class ScenarioScreen(Protocol):
 
     scenario: Scenario | None
     scenario_path: Path | None
+    saved_scenario: Scenario
     errors: Mapping[str, str]
     advice: Advice | None
     analysis: ScenarioResult | None
@@ -40,7 +43,9 @@ class ScenarioScreen(Protocol):
 
     def load(self, scenario: Scenario, path: Path | None) -> None: ...
 
-    def notify(self, message: str, *, title: str = ...) -> None: ...
+    def notify(
+        self, message: str, *, title: str = ..., severity: SeverityLevel = ..., markup: bool = ...
+    ) -> None: ...
 
 
 DEFAULT_SCENARIO_FILE = "scenario.toml"
@@ -48,14 +53,25 @@ REPLACE_HINT = "{path} already exists: tick “Replace the file if it exists” 
 DEFAULT_REPORT_STEM = "report"
 
 
-def _not_accepted(screen: ScenarioScreen) -> str:
+def refused(screen: ScenarioScreen, what: str) -> bool:
+    """Whether an answer on screen is not accepted; if so, say which (nothing is written then, so a
+    file never holds a value the screen does not show)."""
     if not screen.errors:
-        return ""
-    return " (without the answers not accepted: " + ", ".join(screen.errors) + ")"
+        return False
+    labels = ", ".join(QUESTION_BY_KEY[key].label for key in screen.errors)
+    screen.notify(
+        f"Not {what}: {labels} not accepted. Correct or clear the answer first.",
+        title=f"Not {what}",
+        severity="error",
+        markup=False,
+    )
+    return True
 
 
 def save(screen: ScenarioScreen) -> None:
     """Ctrl+S: save the answers as a scenario file."""
+    if refused(screen, "saved"):
+        return
     start = screen.scenario_path or Path(DEFAULT_SCENARIO_FILE)
 
     def write(path: Path, overwrite: bool) -> str | None:
@@ -70,8 +86,9 @@ def save(screen: ScenarioScreen) -> None:
         except AdvisorError as exc:
             return str(exc)
         screen.scenario = scenario
+        screen.saved_scenario = scenario
         screen.scenario_path = written
-        screen.notify(f"Saved {written}{_not_accepted(screen)}", title="Saved")
+        screen.notify(f"Saved {written}", title="Saved")
         return None
 
     screen.app.push_screen(PathDialog("Save scenario", str(start), "Save", write, overwrite_option=True))
@@ -95,6 +112,8 @@ def open_file(screen: ScenarioScreen) -> None:
 
 def export(screen: ScenarioScreen, today: date) -> None:
     """Ctrl+E: export the current result in one of the report formats."""
+    if refused(screen, "exported"):
+        return
     base = screen.scenario_path.with_suffix("") if screen.scenario_path else Path(DEFAULT_REPORT_STEM)
     scenario: Scenario | None = screen.scenario
     assert scenario is not None
@@ -109,9 +128,7 @@ def export(screen: ScenarioScreen, today: date) -> None:
             )
         except AdvisorError as exc:
             return str(exc)
-        screen.notify(
-            f"Wrote {REPORT_FORMATS[fmt].name} report {written}{_not_accepted(screen)}", title="Exported"
-        )
+        screen.notify(f"Wrote {REPORT_FORMATS[fmt].name} report {written}", title="Exported")
         return None
 
     screen.app.push_screen(ExportDialog(str(base) + ".md", write))

@@ -7,7 +7,7 @@ computes the advice and posts it back; the handler stores it and the views follo
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -30,6 +30,7 @@ from advisor.errors import AdvisorError
 from advisor.tui.advice import Advice, compute_advice, compute_analysis
 from advisor.tui.answers import Answer
 from advisor.tui.refused import stale_reason, take_answer
+from advisor.tui.safe_text import printable
 from advisor.tui.widgets.comparison_view import ComparisonView
 from advisor.tui.widgets.question_row import QuestionRow
 from advisor.tui.widgets.questions_form import QuestionsForm
@@ -108,6 +109,8 @@ class MainScreen(Screen[None]):
         self.today = today
         self.set_reactive(MainScreen.scenario, scenario)
         self.set_reactive(MainScreen.scenario_path, scenario_path)
+        self.saved_scenario = scenario
+        """The scenario as last opened, saved or started: what quitting would not lose."""
         self._refused: dict[str, Answer] = {}
         self._failure = ""
         self._generation = 0
@@ -144,10 +147,31 @@ class MainScreen(Screen[None]):
         self._refused = {}
         self.errors = {}
         self.scenario = scenario
+        self.saved_scenario = scenario
         self.scenario_path = path
         self.selected_system = None
         self.form.show_all(scenario)
         self._title()
+
+    @property
+    def unsaved(self) -> bool:
+        """Whether the answers on screen differ from those last opened, saved or started with."""
+        return bool(self.errors) or self.scenario != self.saved_scenario
+
+    def confirm_discard(self, what: str, then: Callable[[], object]) -> None:
+        """Do `then` at once if nothing is unsaved, else only once the user says to discard the changes."""
+        if not self.unsaved:
+            then()
+            return
+        from advisor.tui.screens.confirm_dialog import ConfirmDialog
+
+        def chosen(go: bool | None) -> None:
+            if go:
+                then()
+
+        since = "saved or opened" if self.scenario_path else "started"
+        question = f"The answers have changed since they were {since}. {what} and lose the changes?"
+        self.app.push_screen(ConfirmDialog(question, what), chosen)
 
     def watch_scenario(self) -> None:
         self._recompute()
@@ -156,9 +180,9 @@ class MainScreen(Screen[None]):
         self._title()
 
     def _title(self) -> None:
-        name = self.scenario.name if self.scenario else "untitled"
+        name = printable(self.scenario.name) if self.scenario else "untitled"
         self.title = "advisor"
-        self.sub_title = f"{name} ({self.scenario_path})" if self.scenario_path else name
+        self.sub_title = f"{name} ({printable(str(self.scenario_path))})" if self.scenario_path else name
 
     def _recompute(self) -> None:
         """Advise at once; the slower ranges follow once the answers have been still for a moment."""
@@ -288,7 +312,7 @@ class MainScreen(Screen[None]):
     def action_open(self) -> None:
         from advisor.tui.screens import file_actions
 
-        file_actions.open_file(self)
+        self.confirm_discard("Open another", lambda: file_actions.open_file(self))
 
     def action_export(self) -> None:
         from advisor.tui.screens import file_actions

@@ -25,6 +25,13 @@ def expand(text: str) -> Path:
     return Path(text.strip()).expanduser()
 
 
+def confine(path: Path, root: Path) -> Path | None:
+    """`path` (relative to `root` unless absolute) resolved through `..` and symlinks; None if it is
+    outside `root`."""
+    resolved = (root / path.expanduser()).resolve()
+    return resolved if resolved.is_relative_to(root.resolve()) else None
+
+
 class PathDialog(ModalScreen[str | None]):
     """Ask for a file path; dismiss with the action's success message, or None when cancelled."""
 
@@ -47,7 +54,7 @@ class PathDialog(ModalScreen[str | None]):
             yield Label(self.title_text, classes="dialog-title")
             yield from self.extra_fields()
             yield Label(self.path_label, classes="dialog-label")
-            yield Input(self.initial_path, id="path", select_on_focus=False)
+            yield Input(self.initial_path, id="path", select_on_focus=True)
             if self.overwrite_option:
                 yield TickBox("Replace the file if it exists", id="overwrite")
             yield Static("", id="dialog-error", markup=False)
@@ -60,9 +67,7 @@ class PathDialog(ModalScreen[str | None]):
         yield from ()
 
     def on_mount(self) -> None:
-        path = self.query_one("#path", Input)
-        path.cursor_position = len(path.value)
-        self.query_one(self.first_focus).focus()
+        self.query_one(self.first_focus).focus()  # the path field selects its text: typing replaces it
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -81,6 +86,13 @@ class PathDialog(ModalScreen[str | None]):
             return
         overwrite = bool(self.overwrite_option and self.query_one("#overwrite", Checkbox).value)
         path = expand(text)
+        root: Path | None = getattr(self.app, "file_root", None)
+        if root is not None:
+            confined = confine(path, root)
+            if confined is None:
+                error.update("Refused: only files inside the shared folder can be used (give a name in it).")
+                return
+            path = confined
         problem = self.submit(path, overwrite)
         if problem:
             error.update(problem)

@@ -69,6 +69,12 @@ class QuestionRow(Widget):
         """The answer as the control holds it now."""
         return self.control.value
 
+    @property
+    def editing(self) -> bool:
+        """Whether the user is typing in this field now (a text field with the focus)."""
+        control = self.control
+        return isinstance(control, Input) and control.has_focus
+
     def show(self, answer: Answer) -> None:
         """Put `answer` in the control without reporting it as a change."""
         control = self.control

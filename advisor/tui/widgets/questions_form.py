@@ -13,7 +13,7 @@ from textual.widgets import Static
 from advisor.core.model.catalog import Catalog
 from advisor.core.scenario import Scenario
 from advisor.present import numbers
-from advisor.tui.answers import CUSTOM, applicable, placeholders, read_answers, same_answer
+from advisor.tui.answers import CUSTOM, NOT_ASKED_BECAUSE, applicable, placeholders, read_answers, same_answer
 from advisor.tui.questions import QUESTIONS, SECTIONS
 from advisor.tui.widgets.question_row import QuestionRow
 
@@ -96,17 +96,26 @@ class QuestionsForm(VerticalScroll):
         self._enable(scenario)
 
     def watch_scenario(self, scenario: Scenario | None) -> None:
-        """Show answers that changed as a consequence of another (not the one being typed)."""
+        """Show answers that changed as a consequence of another; the field being edited is never
+        rewritten (it is tidied when the focus leaves it)."""
         if scenario is None or not self._rows:
             return
+        self._show_changed(scenario, keep_focused=True)
+        self._enable(scenario)
+
+    def _show_changed(self, scenario: Scenario, *, keep_focused: bool) -> None:
         answers = read_answers(scenario, self.catalog)
         for row in self.rows:
             key = row.question.key
-            if key in self.errors:
+            if key in self.errors or (keep_focused and row.editing):
                 continue
             if not same_answer(key, row.answer, answers[key]):
                 row.show(answers[key])
-        self._enable(scenario)
+
+    def on_descendant_blur(self) -> None:
+        """The focus left a field: show what it holds in the form's own way (no digit lost)."""
+        if self.scenario is not None and self._rows:
+            self._show_changed(self.scenario, keep_focused=True)
 
     def watch_errors(self, errors: Mapping[str, str]) -> None:
         for row in self.rows:
@@ -122,5 +131,9 @@ class QuestionsForm(VerticalScroll):
         row = self._rows.get(key)
         if row is None:
             return
-        row.control.focus()
         row.scroll_visible()
+        if row.disabled:
+            why = NOT_ASKED_BECAUSE.get(key, "it does not apply to the answers given")
+            self.notify(f"{row.question.label} is not asked now: {why}.", title="Not asked now")
+            return
+        row.control.focus()

@@ -1,0 +1,45 @@
+"""A yes/no question before something that loses work (new, open or quit with unsaved answers)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, Static
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """Ask before discarding; dismiss with True to go ahead, False to keep the work."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "keep", "Keep working")]
+
+    def __init__(self, question: str, go_label: str) -> None:
+        super().__init__()
+        self.question = question
+        self.go_label = go_label
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog"):
+            yield Label("Unsaved changes", classes="dialog-title")
+            yield Static(self.question, markup=False)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Keep working", variant="primary", id="keep")
+                yield Button(self.go_label, variant="error", id="go")
+
+    def on_mount(self) -> None:
+        self.query_one("#keep").focus()
+
+    def action_keep(self) -> None:
+        self.dismiss(False)
+
+    @on(Button.Pressed, "#keep")
+    def _keep(self) -> None:
+        self.dismiss(False)
+
+    @on(Button.Pressed, "#go")
+    def _go(self) -> None:
+        self.dismiss(True)

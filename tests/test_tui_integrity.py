@@ -1,0 +1,117 @@
+"""Pilot tests: the app never changes what is typed, and saves exactly what the screen shows (issue 13.1)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input, Static
+
+from advisor.io.scenario_files import load_scenario
+from advisor.tui.screens.path_dialog import PathDialog
+from tests.test_tui_helpers import (
+    SIZE,
+    app_for_test,
+    fewer_collections,
+    fill,
+    no_ranges,
+    pilot_test,
+    plain,
+    settle,
+)
+
+pytestmark = pytest.mark.usefixtures(fewer_collections.__name__, no_ranges.__name__)
+
+
+async def _type_slowly(pilot, selector: str, text: str, pause: float = 0.05) -> None:
+    """Clear a field, then type `text` a key at a time with a pause after each (the app computes between)."""
+    pilot.app.screen.query_one(selector).focus()
+    await pilot.pause()
+    await pilot.press("home", "ctrl+k")
+    for key in text:
+        await pilot.press(key)
+        await pilot.pause(pause)
+        await settle(pilot)
+
+
+@pytest.mark.parametrize(
+    ("field", "typed", "value"),
+    [
+        ("tokens", "13421772800", 13421772800),
+        ("tokens", "1234567", 1234567),
+        ("tokens", "9999999", 9999999),
+        ("budget_usd", "1234567", 1234567),
+        ("price_override", "h100=1.5", None),
+    ],
+)
+@pilot_test
+async def test_a_field_being_typed_is_never_rewritten(field: str, typed: str, value: float | None):
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await _type_slowly(pilot, f"#input-{field}", typed)
+        assert app.main.query_one(f"#input-{field}", Input).value == typed
+        assert not app.main.errors
+        if value is not None:
+            assert getattr(app.main.scenario.workload, field, None) == value or (
+                app.main.scenario.constraints.budget_usd == value
+            )
+
+
+@pilot_test
+async def test_pasted_text_is_kept_and_formatting_on_leaving_loses_no_digit():
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        field = app.main.query_one("#input-tokens", Input)
+        field.focus()
+        await pilot.pause()
+        await pilot.press("home", "ctrl+k")
+        field.insert_text_at_cursor("13421772800")  # as a paste does
+        await settle(pilot)
+        assert field.value == "13421772800"
+        await pilot.press("tab")  # leaving the field: shown in short form, every digit kept
+        await settle(pilot)
+        assert field.value != "" and not field.has_focus
+        from advisor.core.model.inputs import parse_amount
+
+        assert parse_amount(field.value) == 13421772800 == app.main.scenario.workload.tokens
+
+
+@pilot_test
+async def test_save_and_export_refuse_while_an_answer_is_not_accepted(tmp_path: Path):
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await _type_slowly(pilot, "#input-tokens", "12x", pause=0)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert not isinstance(app.screen, PathDialog)
+        messages = [n.message for n in app._notifications]
+        assert any("Tokens" in m and "not saved" in m.lower() for m in messages)
+        await pilot.press("ctrl+e")
+        await pilot.pause()
+        assert not isinstance(app.screen, PathDialog)
+        assert any(
+            "Tokens" in m and "not exported" in m.lower() for m in (n.message for n in app._notifications)
+        )
+
+
+@pilot_test
+async def test_what_is_saved_is_what_the_screen_shows(tmp_path: Path):
+    app = app_for_test()
+    target = tmp_path / "typed.toml"
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await _type_slowly(pilot, "#input-tokens", "13421772800", pause=0.02)
+        await pilot.press("ctrl+s")
+        await fill(pilot, "#path", str(target))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert load_scenario(target).workload.tokens == 13421772800
+        shown = app.main.query_one("#input-tokens", Input).value
+        from advisor.core.model.inputs import parse_amount
+
+        assert parse_amount(shown) == 13421772800
+        assert "Saved" in " ".join(n.message for n in app._notifications)
+        assert not plain(app.main.query_one("#q-tokens .note", Static)).startswith("'")
