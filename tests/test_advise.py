@@ -166,8 +166,9 @@ def test_no_feasible_system_explains_each():
 def test_deadline_makes_slow_systems_infeasible_and_says_what_would_change():
     catalog = shipped_catalog()
     w = Workload(model=catalog.model("llama2-7b"), tokens=10e9, gpus=8, kind="inference")
-    a100 = estimate(w, "a100", catalog).time_to_result_hours / 24
-    h100 = estimate(w, "h100", catalog).time_to_result_hours / 24
+    field_test = Assumptions(rental_offer=FIELD_TEST)  # A100 cheaper per token, H100 faster
+    a100 = estimate(w, "a100", catalog, field_test).time_to_result_hours / 24
+    h100 = estimate(w, "h100", catalog, field_test).time_to_result_hours / 24
     deadline = round((a100 + h100) / 2, 2)
     rec = recommend(
         "llama2-7b",
@@ -176,6 +177,7 @@ def test_deadline_makes_slow_systems_infeasible_and_says_what_would_change():
         kind="inference",
         systems=["a100", "h100"],
         constraints=Constraints(deadline_days=deadline),
+        assumptions=field_test,
     )
     assert rec.winner == "h100"
     assert any("misses the deadline" in r.text for r in rec.candidate("a100").reasons)
@@ -221,6 +223,7 @@ def test_time_objective_prefers_the_fastest():
         precision="fp8",
         objective="time",
         constraints=Constraints(risk="early-adopter"),
+        systems=CATALOG_2025,  # prices all quoted: no rule penalty between them
     )
     fastest = min((c for c in rec.candidates if c.feasible), key=lambda c: c.estimate.time_to_result_hours)
     assert rec.winner == fastest.system

@@ -246,7 +246,7 @@ def test_assumptions_carry_sources_dates_and_flag_old_prices():
     rows = {(a.subject, a.topic): a for a in rent.assumptions}
     h100_price = rows[("h100", "rental")]
     assert h100_price.as_of == "2026-09" and not h100_price.stale
-    assert dict(h100_price.values)["price_usd_per_gpu_hour"] == 6.155
+    assert dict(h100_price.values)["price_usd_per_gpu_hour"] == 3.99  # the Aug-Sep 2026 market median
     assert h100_price.urls == ("https://www.coreweave.com/pricing",)
     field_test = example_report("13b-from-scratch-8-gpus", rental_offer="field test (2024)")
     old = {(a.subject, a.topic): a for a in field_test.assumptions}[("h100", "rental")]

@@ -265,6 +265,7 @@ CASES = {
     "memory-tight": (("llama3-70b", 1e9, 18, "h100"), {}, ("llama3-70b", 1e9, 64, "h100"), {}),
     # The field test's 2024 prices are over a year old; the default offers date from Sep 2026.
     "price-older-than-a-year": ((*S13, "h100"), {"offer": FIELD_TEST}, (*S13, "h100"), {}),
+    "price-is-an-assumption": ((*S13, "h100"), {"offer": FIELD_TEST}, (*S13, "h100"), {}),
     "goodput-low": (
         ("llama3-70b", 1e12, 16128, "gb200-nvl72"),
         {},

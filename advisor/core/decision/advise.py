@@ -42,6 +42,15 @@ def _price_source(workload: Workload, system: System, assumptions: Assumptions) 
     return system.capex.as_of
 
 
+def _price_assumed(workload: Workload, system: System, assumptions: Assumptions) -> bool:
+    """Whether the catalog's price behind the estimate is an assumption, not a published quote."""
+    if workload.pricing == "rent":
+        if assumptions.for_system("price_usd_per_gpu_hour", system.id) is not None:
+            return False
+        return system.rental_offer(assumptions.rental_offer).assumption
+    return assumptions.for_system("capex_usd_per_node", system.id) is None and system.capex.assumption
+
+
 def objective_metric(objective: str, hours: float, cost: float, kwh: float) -> float:
     """What the ranking minimises: cost, time to result, energy, or for `balanced` sqrt(cost x time)."""
     if objective == "cost":
@@ -203,6 +212,7 @@ def _candidate_facts(
     return {
         **(wl_facts if sized is workload else workload_facts(sized, constraints, request.objective)),
         **candidate_facts(est, system, base_est, constraints, age, as_of or "set by you"),
+        "price_is_assumption": _price_assumed(workload, system, assumptions),
     }
 
 

@@ -121,6 +121,7 @@ FACTS: dict[str, Fact] = {
         _c("cost_over_budget", "number", "x", "Cost over the budget (unset without a budget)."),
         _c("price_age_days", "number", "days", "Age of the price used (rental offer or capex figure)."),
         _c("price_as_of", "text", "", "Date of the price used."),
+        _c("price_is_assumption", "bool", "", "The price used is the catalog's assumption, not a quote."),
     )
 }
 
