@@ -32,16 +32,10 @@ NOT_ASKED_IN_APP = {
     "workload.seq_len",
     "workload.software",
     "workload.lora_trainable_fraction",
-    "workload.prompt_tokens",
-    "workload.output_tokens",
     "workload.serving_batch",
-    "workload.target_tokens_per_second",
     "assumptions.rental_offer",
     "workload.requests_per_second",
-    "workload.ttft_limit_ms",
-    "workload.tpot_limit_ms",
     "workload.weight_precision",
-    "workload.kv_cache_precision",
     "workload.activation_precision",
 }
 """Inputs the app leaves to scenario files and flags (each declared so, with `asked_in_app=False`)."""

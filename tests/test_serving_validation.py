@@ -173,3 +173,14 @@ def test_validate_json_has_a_serving_section(capsys):
     assert serving["summary"]["points"] == len(POINTS)
     assert serving["summary"]["median_abs_error"] <= 0.15
     assert set(serving["fitted"]) == set(F.FITTED) | {"spread_low", "spread_high"}
+
+
+def test_recommend_answers_a_serving_question_with_fleets_and_prices(capsys):
+    # 70B at 50k generated tokens/s under a 40 ms TPOT limit: per system the layout, what binds, the GPUs
+    # the target needs, $/1M input and output tokens and $/month; the headline speaks of serving.
+    flags = ["--model", "llama3-70b", "--tokens", "1e9", "--kind", "inference", "--precision", "fp8"]
+    flags += ["--target-tokens-per-second", "50k", "--tpot-limit-ms", "40"]
+    assert main(["recommend", *flags]) == 0
+    out = capsys.readouterr().out
+    assert "to serve the tokens" in out.splitlines()[0]
+    assert "serving" in out and "GPUs" in out and "$/1M out" in out and "$/month" in out and "TPOT" in out

@@ -73,9 +73,10 @@ def cmd_recommend(args: argparse.Namespace) -> int:
         print_json(recommendation_data(rec, sens))
         return 0
     from advisor.cli.prices import user_price_lines
-    from advisor.cli.render import render_ranges, render_recommendation
+    from advisor.cli.render import render_ranges, render_recommendation, render_serving
 
     render_recommendation(rec)
+    render_serving(rec)
     render_ranges(sens)
     for line in user_price_lines(catalog, [c.system for c in rec.candidates]):
         print(f"price: {line}")

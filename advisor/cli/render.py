@@ -228,6 +228,27 @@ def render_rules(rules: Sequence[Any]) -> None:
         console.print(f"  [dim]source:[/] {escape(rule.source)}", soft_wrap=True)
 
 
+def render_serving(rec: Any) -> None:
+    """The serving table of an inference recommendation: layout, limit, fleet for the target, prices."""
+    from advisor.report.tables import serving_table
+
+    header, rows = serving_table(rec)
+    if not rows:
+        return
+    # The report's columns less batch, TTFT and utilisation (in --json and reports), to fit 80 columns.
+    keep = {"System": "system", "Replica GPUs": "TP", "Limit": "limit", "TPOT": "TPOT"}
+    keep |= {"GPUs for target": "GPUs", "$/1M input": "$/1M in", "$/1M output": "$/1M out"}
+    keep |= {"$/month": "$/month"}
+    index = [header.index(name) for name in keep]
+    table = Table(title="serving", box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False)
+    for i, (short, column) in enumerate(zip(keep.values(), index, strict=True)):
+        width = max(len(short), *(len(row[column]) for row in rows))
+        table.add_column(short, justify="left" if i == 0 else "right", no_wrap=True, min_width=width)
+    for row in rows:
+        table.add_row(*(escape(row[i]) for i in index))
+    console.print(table)
+
+
 def render_ranges(sens: Any) -> None:
     """Expected values with their sampled P10–P90, and whether the winner holds across them."""
     if not sens.ranges:

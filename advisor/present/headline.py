@@ -33,7 +33,7 @@ def figure_lines(winner: Candidate, scenario: Scenario) -> list[Text]:
             (f"{f.verb} {f.gpus:,}× {winner.system}", "bold reverse"),
             " ",
             (f.train, EMPHASIS),
-            " to train · ",
+            f" {f.to_do} · ",
             (f.cost, EMPHASIS),
             " · ",
             (f.per_million_tokens, EMPHASIS),

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from advisor.core.analysis.uncertainty import Range
 from advisor.core.costing.results import Estimate
-from advisor.core.decision.recommendation import Candidate
+from advisor.core.decision.recommendation import Candidate, Recommendation
 from advisor.present import numbers
 from advisor.present.parts import part_label
 from advisor.present.reasons import reason_plain
@@ -142,6 +142,11 @@ SERVING_BLURB = (
 
 
 def serving_rows(report: ReportData) -> tuple[list[str], list[list[str]]]:
+    """The report's serving table (see `serving_table`)."""
+    return serving_table(report.recommendation)
+
+
+def serving_table(rec: Recommendation) -> tuple[list[str], list[list[str]]]:
     """Per system with a serving estimate: replica, batch, binding limit, latencies, fleet and prices."""
     header = [
         "System",
@@ -157,7 +162,7 @@ def serving_rows(report: ReportData) -> tuple[list[str], list[list[str]]]:
         "$/month",
     ]
     rows = []
-    for cand in report.recommendation.candidates:
+    for cand in rec.candidates:
         s = cand.estimate.serving if cand.estimate is not None else None
         if s is None:
             continue

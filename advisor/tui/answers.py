@@ -128,12 +128,24 @@ def applicable(scenario: Scenario) -> dict[str, bool]:
         "family": custom,
         "active_params": custom and w.custom is not None and w.custom.active_params is not None,
         "finetune_method": w.kind == "finetune",
+        **dict.fromkeys(SERVING_QUESTIONS, w.kind == "inference"),
         "price_override": w.pricing == "rent",
         "capex_override": w.pricing == "own",
     }
 
 
+SERVING_QUESTIONS = (
+    "prompt_tokens",
+    "output_tokens",
+    "target_tokens_per_second",
+    "ttft_limit_ms",
+    "tpot_limit_ms",
+    "kv_cache_precision",
+)
+"""The serving section's questions: asked when the job is inference."""
+
 NOT_ASKED_BECAUSE = {
+    **dict.fromkeys(SERVING_QUESTIONS, "it is asked for a serving job (Job: inference)"),
     "gpus": "“Size to the deadline” is ticked, so the GPU count follows the deadline; untick it to set one",
     "size_to_deadline": "it needs a deadline: answer “Deadline” first",
     "params": "it is asked for a custom model: choose “Custom size” as the model",

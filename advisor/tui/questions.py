@@ -89,7 +89,20 @@ per-system price overrides."""
 
 LAYOUT: tuple[tuple[str, ...], ...] = (
     ("model", "params", "family", "active_params"),
-    ("kind", "finetune_method", "tokens", "precision", "fp8_stack", "efficiency"),
+    (
+        "kind",
+        "finetune_method",
+        "tokens",
+        "precision",
+        "fp8_stack",
+        "efficiency",
+        "prompt_tokens",
+        "output_tokens",
+        "target_tokens_per_second",
+        "ttft_limit_ms",
+        "tpot_limit_ms",
+        "kv_cache_precision",
+    ),
     ("gpus", "deadline_days", "size_to_deadline"),
     ("pricing", "budget_usd", "electricity_usd_per_kwh", "pue", "price_override", "capex_override"),
     ("need_within_days", "guaranteed_capacity", "risk", "iteration_speed_matters", "objective"),

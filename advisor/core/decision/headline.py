@@ -23,6 +23,11 @@ class HeadlineFigures:
     per_million_tokens: str
     """Cost per million tokens, e.g. `54.2¢`."""
     energy: str
+    to_do: str = "to train"
+    """What the time is for, by job: `to train`, `to fine-tune`, `to serve the tokens`."""
+
+
+_TO_DO = {"pretrain": "to train", "finetune": "to fine-tune", "inference": "to serve the tokens"}
 
 
 def headline_figures(est: Estimate, pricing: str) -> HeadlineFigures:
@@ -35,6 +40,7 @@ def headline_figures(est: Estimate, pricing: str) -> HeadlineFigures:
         cost=fmt.money(est.cost_usd),
         per_million_tokens=fmt.cents_or_dollars(est.cost_per_million_tokens_usd),
         energy=fmt.energy(est.energy_kwh),
+        to_do=_TO_DO.get(est.kind, "to train"),
     )
 
 
@@ -42,6 +48,6 @@ def headline_sentence(figures: HeadlineFigures, objective: str) -> str:
     """`Rent 8x h100: 5.2 days to train, $12.3k (54.2¢ per 1M tokens), 850 kWh (best on cost)`."""
     f = figures
     return (
-        f"{f.verb} {f.gpus}x {f.system}: {f.train} to train, "
+        f"{f.verb} {f.gpus}x {f.system}: {f.train} {f.to_do}, "
         f"{f.cost} ({f.per_million_tokens} per 1M tokens), {f.energy} (best on {objective})"
     )

@@ -127,7 +127,6 @@ class WorkloadInputs(Frozen):
             "Inference: prompt tokens per request",
             "tokens",
             "--prompt-tokens",
-            asked_in_app=False,
         ),
     ] = 500
     output_tokens: Annotated[
@@ -138,7 +137,6 @@ class WorkloadInputs(Frozen):
             "Inference: generated tokens per request",
             "tokens",
             "--output-tokens",
-            asked_in_app=False,
         ),
     ] = 500
     serving_batch: Annotated[
@@ -166,7 +164,6 @@ class WorkloadInputs(Frozen):
             "Inference: generated tokens per second to sustain (reports the GPUs needed), e.g. 50k",
             "tokens/s",
             "--target-tokens-per-second",
-            asked_in_app=False,
         ),
     ] = None
     requests_per_second: Annotated[
@@ -191,7 +188,6 @@ class WorkloadInputs(Frozen):
             "Inference: time to first token may not exceed, in ms (e.g. 2000; MLPerf interactive 450)",
             "ms",
             "--ttft-limit-ms",
-            asked_in_app=False,
             blank="none",
         ),
     ] = None
@@ -203,7 +199,6 @@ class WorkloadInputs(Frozen):
             "Inference: time per output token may not exceed, in ms (e.g. 200; MLPerf interactive 40)",
             "ms",
             "--tpot-limit-ms",
-            asked_in_app=False,
             blank="none",
         ),
     ] = None
@@ -226,7 +221,6 @@ class WorkloadInputs(Frozen):
             "Inference: number format of the KV cache; default: the weights' (FP8 for FP4 weights)",
             flag="--kv-cache-precision",
             choice_labels={"bf16": "BF16", "fp8": "FP8", "fp4": "FP4"},
-            asked_in_app=False,
         ),
     ] = None
     activation_precision: Annotated[
