@@ -196,3 +196,23 @@ def test_public_python_api():
     assert est.cost_per_million_tokens_usd == pytest.approx(0.542, rel=0.03)
     rec = advisor.advise(workload, catalog)
     assert rec.winner in catalog.systems
+
+
+def test_without_a_terminal_the_app_is_refused_with_a_message(capsys, monkeypatch):
+    # `advisor | cat` or a script: the full-screen app would write control codes into the pipe and wait.
+    monkeypatch.setattr("sys.stdout.isatty", lambda: False, raising=False)
+    assert main([]) == 2
+    assert "needs a terminal" in capsys.readouterr().err
+
+
+def test_rules_without_an_action_shows_the_rules_help(capsys):
+    assert main(["rules"]) == 2
+    assert "advisor rules" in capsys.readouterr().err
+
+
+def test_python_dash_m_runs_the_command_line():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "advisor", "--version"], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.startswith("advisor ")

@@ -37,7 +37,8 @@ def register_listings(sub: argparse._SubParsersAction) -> None:
     q = rules_sub.add_parser("check", help="check rule files for errors (exit 1 if any)")
     q.add_argument("files", nargs="+", metavar="FILE")
     q.set_defaults(handler=cmd_rules_check)
-    p.set_defaults(handler=lambda args: _missing_action(p))
+    rules = p
+    rules.set_defaults(handler=lambda args: _missing_action(rules))
 
     p = sub.add_parser("models", help="list the model presets")
     p.add_argument("--json", action="store_true")

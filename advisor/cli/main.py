@@ -100,6 +100,11 @@ def _open_app(argv: list[str]) -> int:
     parser.add_argument("--rules")
     parser.add_argument("scenario", nargs="?")
     args = parser.parse_args(argv)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UsageFailure(
+            "advisor: the app needs a terminal (standard input and output are not one); "
+            "for scripts use a command, e.g. `advisor estimate --help` (see `advisor --help`)"
+        )
     from advisor.tui.launch import run_app
 
     return run_app(catalog_dir=args.catalog, rules_dir=args.rules, scenario_path=args.scenario)
