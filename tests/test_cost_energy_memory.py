@@ -217,3 +217,22 @@ def test_estimate_json_is_asdict_without_the_typed_parts(catalog, kind):
     full = dataclasses.asdict(est)
     assert est.to_dict() == {k: v for k, v in full.items() if k not in ("cost_parts", "power_draw")}
     assert list(est.to_dict()) == [k for k in full if k not in ("cost_parts", "power_draw")]
+
+
+def test_buying_shows_the_purchase_outlay_of_whole_racks(catalog):
+    # 2,048 GB200 GPUs are 29 NVL72 racks (2,088 GPUs): the outlay is 29 racks' capex, not the run's share.
+    w = Workload(model=catalog.model("llama3-70b"), tokens=1e12, gpus=2048, precision="fp8", pricing="own")
+    est = estimate(w, "gb200-nvl72", catalog)
+    rack = catalog.system("gb200-nvl72").capex.all_in_usd_per_node
+    assert est.gpus_paid == 29 * 72 and est.purchase_usd == pytest.approx(29 * rack)
+    assert est.purchase_usd > est.cost_usd
+    assert estimate(w.model_copy(update={"pricing": "rent"}), "gb200-nvl72", catalog).purchase_usd is None
+
+
+def test_a_buy_headline_names_the_outlay(catalog):
+    from advisor.core.decision.headline import headline_figures, headline_sentence
+
+    w = Workload(model=catalog.model("llama3-70b"), tokens=1e12, gpus=64, precision="fp8", pricing="own")
+    est = estimate(w, "h100", catalog)
+    sentence = headline_sentence(headline_figures(est, "own"), "cost")
+    assert sentence.startswith("Buy 64x h100 ($2M up front): ")

@@ -31,6 +31,7 @@ def figure_lines(winner: Candidate, scenario: Scenario) -> list[Text]:
     return [
         Text.assemble(
             (f"{f.verb} {f.gpus:,}× {winner.system}", "bold reverse"),
+            f" ({f.outlay})" if f.outlay else "",
             " ",
             (f.train, EMPHASIS),
             f" {f.to_do} · ",

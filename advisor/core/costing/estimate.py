@@ -499,15 +499,23 @@ class _Money(NamedTuple):
     gpus_paid: int
     hourly: HourlyCost
     cost_breakdown_usd: dict[str, float]
+    purchase_usd: float | None
+    """When buying: the capital outlay for the nodes or racks bought (the run pays only its share)."""
 
 
 def _money(
     workload: Workload, system: System, catalog: Catalog, assumptions: Assumptions, hours: _Hours
 ) -> _Money:
     """The run's cost: each part of a GPU-hour over the billed hours, on the GPUs that pay it."""
-    gpus_paid = _gpus_paid(workload, system.interconnect.gpus_per_node)
+    unit = system.interconnect.gpus_per_node
+    gpus_paid = _gpus_paid(workload, unit)
     hourly = hourly_cost(workload, system, catalog, assumptions)
-    return _Money(gpus_paid, hourly, run_cost_usd(hourly.parts, hours.billed, workload.gpus, gpus_paid))
+    purchase = None
+    if workload.pricing == "own":
+        per_unit = assumptions.for_system("capex_usd_per_node", system.id) or system.capex.all_in_usd_per_node
+        purchase = per_unit * gpus_paid / unit
+    cost = run_cost_usd(hourly.parts, hours.billed, workload.gpus, gpus_paid)
+    return _Money(gpus_paid, hourly, cost, purchase)
 
 
 def estimate(
@@ -538,8 +546,7 @@ def _result(
 ) -> Estimate:
     """The `Estimate`: the stages' figures, with energy and its equivalents from the power parts."""
     econ = catalog.economics
-    power = power_draw(system.power, assumptions.pue or econ.facility.pue)
-    billed = hours.billed
+    power, billed = power_draw(system.power, assumptions.pue or econ.facility.pue), hours.billed
     kwh = run_energy_kwh(power, billed, workload.gpus)
     hourly, cost_breakdown = money.hourly, money.cost_breakdown_usd
     cost = sum(cost_breakdown.values())
@@ -567,6 +574,7 @@ def _result(
         time_breakdown_hours=hours.breakdown(),
         gpu_hours=billed * workload.gpus,
         gpus_paid=money.gpus_paid,
+        purchase_usd=money.purchase_usd,
         price_usd_per_gpu_hour=hourly.total,
         price_breakdown_usd_per_gpu_hour=hourly.usd_per_gpu_hour(),
         cost_usd=cost,

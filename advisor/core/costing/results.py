@@ -112,6 +112,8 @@ class Estimate:
     gpu_hours: float
     gpus_paid: int
     """GPUs paid for: the cluster when renting, whole nodes or racks when buying."""
+    purchase_usd: float | None
+    """When buying: the up-front capital outlay for the nodes or racks bought (None when renting)."""
     price_usd_per_gpu_hour: float
     price_breakdown_usd_per_gpu_hour: dict[str, float]
     cost_usd: float

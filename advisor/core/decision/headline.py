@@ -24,6 +24,8 @@ class HeadlineFigures:
     """Cost per million tokens, e.g. `54.2¢`."""
     energy: str
     to_do: str = "to train"
+    outlay: str = ""
+    """When buying: the purchase, e.g. `$42.3M up front`, else empty."""
     """What the time is for, by job: `to train`, `to fine-tune`, `to serve the tokens`."""
 
 
@@ -41,6 +43,7 @@ def headline_figures(est: Estimate, pricing: str) -> HeadlineFigures:
         per_million_tokens=fmt.cents_or_dollars(est.cost_per_million_tokens_usd),
         energy=fmt.energy(est.energy_kwh),
         to_do=_TO_DO.get(est.kind, "to train"),
+        outlay=f"{fmt.money(est.purchase_usd)} up front" if est.purchase_usd else "",
     )
 
 
@@ -48,6 +51,6 @@ def headline_sentence(figures: HeadlineFigures, objective: str) -> str:
     """`Rent 8x h100: 5.2 days to train, $12.3k (54.2¢ per 1M tokens), 850 kWh (best on cost)`."""
     f = figures
     return (
-        f"{f.verb} {f.gpus}x {f.system}: {f.train} {f.to_do}, "
+        f"{f.verb} {f.gpus}x {f.system}{f' ({f.outlay})' if f.outlay else ''}: {f.train} {f.to_do}, "
         f"{f.cost} ({f.per_million_tokens} per 1M tokens), {f.energy} (best on {objective})"
     )
