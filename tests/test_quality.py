@@ -87,6 +87,15 @@ def test_core_and_reports_never_import_textual():
             assert not bad, f"{path} imports {bad}"
 
 
+def test_only_the_app_imports_textual():
+    # The shells reach Textual (and textual-serve) only through advisor.tui.launch.
+    for path in PACKAGE.rglob("*.py"):
+        if "tui" in path.relative_to(PACKAGE).parts:
+            continue
+        bad = {name for name in _imports(path) if name.split(".")[0] in ("textual", "textual_serve")}
+        assert not bad, f"{path} imports {bad}"
+
+
 def test_no_eval_or_exec_anywhere():
     for path in PACKAGE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

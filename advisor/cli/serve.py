@@ -62,17 +62,10 @@ def serve(args: argparse.Namespace) -> int:
             f"can use the app and open or save files in {root}",
             file=sys.stderr,
         )
-    from textual_serve.server import Server
+    from advisor.tui.launch import serve_app
 
     url_host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{url_host}:{args.port}"
     print(f"advisor serve: open {url} in a browser (files confined to {root}); Ctrl+C stops it", flush=True)
-    server = Server(
-        app_command(root, args.catalog, args.rules),
-        host=args.host,
-        port=args.port,
-        title="advisor",
-        public_url=url,
-    )
-    server.serve()
+    serve_app(app_command(root, args.catalog, args.rules), host=args.host, port=args.port, url=url)
     return 0
