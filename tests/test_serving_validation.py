@@ -8,7 +8,7 @@ import pytest
 
 from advisor.cli.main import main
 from advisor.core.analysis import serving_fit as F
-from advisor.core.analysis.validation import serving_spread
+from advisor.core.analysis.fitting import serving_spread
 from advisor.core.costing.estimate import estimate
 from advisor.core.model.inference import params_read_per_step, prefill_flops
 from advisor.core.model.workload import Assumptions, Workload

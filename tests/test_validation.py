@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from advisor.cli.main import main
+from advisor.core.analysis import fitting
 from advisor.core.analysis import validation as V
 from advisor.core.model.mfu import mfu_index
 from advisor.io.evidence_files import evidence_dir, load_evidence
@@ -124,7 +125,7 @@ def test_calibration_groups_never_get_faster_per_gpu_on_more_gpus():
 )
 def test_triangular_ends_put_p10_and_p90_where_asked(mode, below, above):
     q10, q90 = mode * (1 - below), mode * (1 + above)
-    low, high = V.triangular_for_quantiles(mode, q10, q90)
+    low, high = fitting.triangular_for_quantiles(mode, q10, q90)
     cdf_q10 = (q10 - low) ** 2 / ((high - low) * (mode - low))
     cdf_q90 = 1 - (high - q90) ** 2 / ((high - low) * (high - mode))
     assert cdf_q10 == pytest.approx(0.1, abs=1e-6) and cdf_q90 == pytest.approx(0.9, abs=1e-6)
@@ -133,18 +134,18 @@ def test_triangular_ends_put_p10_and_p90_where_asked(mode, below, above):
 def test_production_fit_recovers_a_known_line_and_its_leave_one_out_residuals():
     params = [7e9, 13e9, 70e9, 180e9, 405e9]
     ratios = [0.8 * (p / 70e9) ** 0.1 for p in params]
-    factor, slope, residuals = V.fit_production(params, ratios, 70e9)
+    factor, slope, residuals = fitting.fit_production(params, ratios, 70e9)
     assert factor == pytest.approx(0.8) and slope == pytest.approx(0.1)
     assert all(r == pytest.approx(1.0) for r in residuals)
     noisy = [r * n for r, n in zip(ratios, [1.1, 0.9, 1.0, 1.05, 0.95], strict=True)]
-    assert statistics.median(abs(math.log(r)) for r in V.fit_production(params, noisy, 70e9)[2]) > 0.04
+    assert statistics.median(abs(math.log(r)) for r in fitting.fit_production(params, noisy, 70e9)[2]) > 0.04
 
 
 def test_small_model_exponent_is_a_fit_through_the_origin():
-    cases = [V._Probe("moe", "fp8", math.log(s), 0.0, 0.4 * math.log(s)) for s in (0.1, 0.3, 0.5)]
-    cases.append(V._Probe("moe", "fp8", 0.0, 0.0, 0.3))  # not below the smallest model: no information
-    assert V.fit_small_model_exponents(cases) == {"dense": 0.0, "moe": 0.4}
-    assert V.fit_small_model_exponents(cases, skip=0)["moe"] == pytest.approx(0.4)
+    cases = [fitting.Probe("moe", "fp8", math.log(s), 0.0, 0.4 * math.log(s)) for s in (0.1, 0.3, 0.5)]
+    cases.append(fitting.Probe("moe", "fp8", 0.0, 0.0, 0.3))  # not below the smallest model: no information
+    assert fitting.fit_small_model_exponents(cases) == {"dense": 0.0, "moe": 0.4}
+    assert fitting.fit_small_model_exponents(cases, skip=0)["moe"] == pytest.approx(0.4)
 
 
 def test_validate_json_and_table(capsys):
@@ -197,13 +198,13 @@ def test_an_empty_evidence_folder_is_refused(tmp_path: Path, capsys):
 
 def test_weak_scaling_loss_is_fitted_per_precision_with_a_pooled_fallback():
     def probe(precision, doublings, loss):
-        return V._Probe("dense", precision, 0.0, doublings, doublings * math.log(1 - loss))
+        return fitting.Probe("dense", precision, 0.0, doublings, doublings * math.log(1 - loss))
 
     cases = [probe("fp8", d, 0.02) for d in (1, 2, -3, 5)] + [probe("bf16", 3, 0.01)]
-    fitted = V.fit_loss_per_doubling(cases, ["fp8", "bf16", "fp4"])
+    fitted = fitting.fit_loss_per_doubling(cases, ["fp8", "bf16", "fp4"])
     assert fitted["fp8"] == pytest.approx(0.02, abs=1e-4)
     # Too few BF16 and no FP4 cases: both take the loss fitted on all cases.
-    assert fitted["bf16"] == fitted["fp4"] == V.fit_loss_per_doubling(cases, ["x"])["x"]
+    assert fitted["bf16"] == fitted["fp4"] == fitting.fit_loss_per_doubling(cases, ["x"])["x"]
     assert 0.01 < fitted["bf16"] < 0.02
     # Getting faster on more GPUs is read as no loss, never as a gain.
-    assert V.fit_loss_per_doubling([probe("fp8", 2, -0.05)], ["fp8"])["fp8"] == 0.0
+    assert fitting.fit_loss_per_doubling([probe("fp8", 2, -0.05)], ["fp8"])["fp8"] == 0.0

@@ -149,8 +149,8 @@ def _render_serving(serving: Any) -> None:
     from rich.table import Table
 
     from advisor.cli.render import console
+    from advisor.core.analysis.fitting import serving_spread
     from advisor.core.analysis.serving_fit import fitted_values
-    from advisor.core.analysis.validation import serving_spread
 
     method = "held out" if serving.held_out else "leave-one-out"
     table = Table(title=f"Published serving benchmarks, {method}", box=box.SIMPLE_HEAVY, title_justify="left")

@@ -278,7 +278,8 @@ def _triangular(rng: random.Random, s: Spread) -> float:
     return rng.triangular(s.low, s.high, min(max(s.expected, s.low), s.high))
 
 
-def _percentile(values: Sequence[float], q: float) -> float:
+def percentile(values: Sequence[float], q: float) -> float:
+    """The `q` quantile of `values`, interpolating linearly between the ordered values."""
     ordered = sorted(values)
     index = q * (len(ordered) - 1)
     lo, hi = math.floor(index), math.ceil(index)
@@ -305,7 +306,7 @@ def range_of(
     def make(i: int) -> Range:
         column = [s[i] for s in sampled]
         low, high = min(good[i], bad[i], expected[i]), max(good[i], bad[i], expected[i])
-        return Range(expected[i], low, high, _percentile(column, 0.1), _percentile(column, 0.9))
+        return Range(expected[i], low, high, percentile(column, 0.1), percentile(column, 0.9))
 
     cost = make(1)
     per_m = 1e6 / est.tokens

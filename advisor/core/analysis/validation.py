@@ -14,15 +14,22 @@ triangular distribution whose 10th/90th percentiles are those of the leave-one-o
 from __future__ import annotations
 
 import math
-import statistics
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
-from advisor.core.analysis.serving_fit import ServingValidation
-from advisor.core.analysis.uncertainty import estimate_range, input_spreads, spread_class
-from advisor.core.costing.estimate import estimate, run_precision
+from advisor.core.analysis.fitting import (
+    NO_SMALL_MODEL_LOSS,
+    Probe,
+    fit_loss_per_doubling,
+    fit_production,
+    fit_small_model_exponents,
+    production_efficiency,
+)
+from advisor.core.analysis.uncertainty import estimate_range, input_spreads, percentile, spread_class
+from advisor.core.analysis.validation_results import CaseResult, ScalingFit, Validation
+from advisor.core.costing.estimate import estimate
 from advisor.core.costing.results import Estimate
+from advisor.core.costing.throughput import run_precision
 from advisor.core.model.catalog import Catalog, MfuPoint, ProductionEfficiency
 from advisor.core.model.evidence import SPEED_LIKE, EvidenceRun, Published
 from advisor.core.model.mfu import resolve_mfu
@@ -31,134 +38,6 @@ from advisor.core.model.workload import Assumptions, Workload
 
 _TOKENS_FOR_SPEED = 1e12
 """Tokens assumed for a throughput benchmark (only the rate is compared)."""
-
-
-@dataclass(frozen=True)
-class CaseResult:
-    """One published run: the figure, the model's leave-one-out prediction and its P10-P90."""
-
-    run: EvidenceRun
-    predicted: float
-    p10: float
-    p90: float
-    mfu: float
-    mfu_basis: str
-    basis_class: str
-    """How the MFU was found: `exact`, `interpolated` or `transferred` (sets the reference spread)."""
-    speed_ratio: float
-    """Published speed ÷ the reference model's speed (what the production factor is fitted on)."""
-
-    @property
-    def published(self) -> float:
-        return self.run.published.value
-
-    @property
-    def error(self) -> float:
-        """Relative error of the prediction in the published quantity (+ = model says more)."""
-        return self.predicted / self.published - 1.0
-
-    @property
-    def inside(self) -> bool:
-        return self.p10 <= self.published <= self.p90
-
-    def to_dict(self) -> dict[str, Any]:
-        run = self.run
-        return {
-            "id": run.id,
-            "title": run.title,
-            "kind": run.kind,
-            "system": run.system,
-            "gpus": run.gpus,
-            "precision": run.precision,
-            "software": run.software,
-            "quantity": run.published.quantity,
-            "published": self.published,
-            "predicted": self.predicted,
-            "error": self.error,
-            "p10": self.p10,
-            "p90": self.p90,
-            "inside_p10_p90": self.inside,
-            "mfu": self.mfu,
-            "mfu_basis": self.mfu_basis,
-            "source": run.published.source,
-            "url": run.published.url,
-            "as_of": run.published.as_of,
-        }
-
-
-@dataclass(frozen=True)
-class GroupStats:
-    """Median and worst absolute error, and P10-P90 coverage, of a group of runs."""
-
-    name: str
-    runs: int
-    median_abs_error: float
-    worst_abs_error: float
-    coverage: float
-
-    @classmethod
-    def of(cls, name: str, cases: Sequence[CaseResult]) -> GroupStats:
-        errors = [abs(c.error) for c in cases]
-        return cls(
-            name,
-            len(cases),
-            statistics.median(errors),
-            max(errors),
-            sum(c.inside for c in cases) / len(cases),
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "runs": self.runs,
-            "median_abs_error": self.median_abs_error,
-            "worst_abs_error": self.worst_abs_error,
-            "coverage_p10_p90": self.coverage,
-        }
-
-
-@dataclass(frozen=True)
-class Validation:
-    """Every case, leave-one-out, and the production constants fitted on all of them."""
-
-    cases: tuple[CaseResult, ...]
-    production: ProductionEfficiency | None
-    scaling: ScalingFit
-    reference_spreads: dict[str, float]
-    """The catalog's `[uncertainty]` MFU shares, fitted on the benchmark residuals."""
-    held_out: bool = False
-    """Predicted with the shipped constants (runs nothing was fitted on), not leave-one-out."""
-    serving: ServingValidation | None = None
-    """The serving model against published serving benchmarks (`catalog/evidence/serving/`)."""
-
-    def groups(self) -> list[GroupStats]:
-        """All runs, then by kind, then by system."""
-        out = [GroupStats.of("all", self.cases)]
-        for label, key in (("kind", lambda c: c.run.kind), ("system", lambda c: c.run.system)):
-            for value in sorted({key(c) for c in self.cases}):
-                members = [c for c in self.cases if key(c) == value]
-                out.append(GroupStats.of(f"{label}={value}", members))
-        return out
-
-    def _serving_dict(self) -> dict[str, Any]:
-        """The `serving` object: the serving cases, summary and fitted constants with their spread."""
-        assert self.serving is not None
-        data = self.serving.to_dict()
-        data["fitted"]["spread_low"], data["fitted"]["spread_high"] = serving_spread(self.serving)
-        return data
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "cases": [c.to_dict() for c in self.cases],
-            "summary": {g.name: g.to_dict() for g in self.groups()},
-            "method": "held out (shipped constants)" if self.held_out else "leave-one-out",
-            "fitted": {
-                "production": self.production.model_dump() if self.production else None,
-                "loss_per_doubling": self.scaling.loss_per_doubling,
-                "small_model_exponent": self.scaling.small_model_exponent,
-                "uncertainty": self.reference_spreads,
-            },
-            **({"serving": self._serving_dict()} if self.serving is not None else {}),
-        }
 
 
 # --- predicting one run ------------------------------------------------------------------------------
@@ -287,85 +166,18 @@ def _without_point(catalog: Catalog, point: MfuPoint) -> Catalog:
         tid: table.model_copy(update={"points": tuple(p for p in table.points if p is not point)})
         for tid, table in catalog.mfu_tables.items()
     }
-    fields = {name: getattr(catalog, name) for name in Catalog.model_fields}
-    return Catalog.model_construct(**(fields | {"mfu_tables": tables}))
+    return catalog.rebuilt(mfu_tables=tables)
 
 
 def _with_scaling(catalog: Catalog, **update: Any) -> Catalog:
     """The catalog with some `mfu_scaling` values replaced, and a fresh MFU index."""
-    fields = {name: getattr(catalog, name) for name in Catalog.model_fields}
-    fields["mfu_scaling"] = catalog.mfu_scaling.model_copy(update=update)
-    return Catalog.model_construct(**fields)
+    return catalog.rebuilt(mfu_scaling=catalog.mfu_scaling.model_copy(update=update))
 
 
 # --- fitting ---------------------------------------------------------------------------------------
 
 
-def _geomean(values: Iterable[float]) -> float:
-    logs = [math.log(v) for v in values]
-    return math.exp(sum(logs) / len(logs))
-
-
-def _quantile(values: Sequence[float], q: float) -> float:
-    ordered = sorted(values)
-    index = q * (len(ordered) - 1)
-    lo, hi = math.floor(index), math.ceil(index)
-    return ordered[lo] + (ordered[hi] - ordered[lo]) * (index - lo)
-
-
-def triangular_for_quantiles(mode: float, q10: float, q90: float) -> tuple[float, float]:
-    """Ends (low, high) of the triangular distribution with this mode whose P10 and P90 are `q10`, `q90`."""
-    q10, q90 = min(q10, mode), max(q90, mode)
-    low, high = q10, q90
-    for _ in range(200):  # fixed point: each end from the other; converges in a few dozen steps
-        # P(X <= q10) = (q10-low)^2 / ((high-low)(mode-low)) = 0.1, and P(X >= q90) likewise.
-        width = high - low
-        low = q10 - math.sqrt(0.1 * width * (mode - low)) if mode > low else q10
-        high = q90 + math.sqrt(0.1 * width * (high - mode)) if high > mode else q90
-    return low, high
-
-
-def serving_spread(serving: ServingValidation) -> tuple[float, float]:
-    """Ends of the triangular spread (mode 1) of published ÷ predicted serving speed whose P10 and P90 are
-    those of the leave-one-out ratios: the range `[inference] spread_low`, `spread_high` gives."""
-    ratios = [1 / (1 + case.error) for case in serving.cases]
-    low, high = triangular_for_quantiles(1.0, _quantile(ratios, 0.1), _quantile(ratios, 0.9))
-    return round(low, 3), round(high, 3)
-
-
-def _slope_through_origin(xs: Sequence[float], ys: Sequence[float], lo: float, hi: float) -> float:
-    """Least-squares b in y = b·x, clipped to [lo, hi] (0 without information)."""
-    sxx = sum(x * x for x in xs)
-    return 0.0 if sxx == 0 else min(max(sum(x * y for x, y in zip(xs, ys, strict=True)) / sxx, lo), hi)
-
-
-def _line(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float]:
-    """Least-squares (intercept, slope) of y on x; the slope is 0 when x does not vary."""
-    mx, my = statistics.fmean(xs), statistics.fmean(ys)
-    sxx = sum((x - mx) ** 2 for x in xs)
-    slope = 0.0 if sxx == 0 else sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sxx
-    return my - slope * mx, slope
-
-
-@dataclass(frozen=True)
-class _Probe:
-    """A calibration point predicted without itself, with the constants being fitted switched off."""
-
-    family: str
-    precision: str
-    log_size_ratio: float
-    """log(active parameters ÷ the smallest published model's) when below it, else 0."""
-    doublings_beyond: float
-    """Doublings of the cluster beyond its own configuration's published range, in the same release
-    (0 across models, or when the prediction rests on another release: software moved it too)."""
-    log_ratio: float
-    """log(published ÷ predicted speed)."""
-
-
-_NO_SMALL_MODEL_LOSS = {"dense": 0.0, "moe": 0.0}
-
-
-def _probe(run: EvidenceRun, point: MfuPoint, catalog: Catalog, **scaling: Any) -> _Probe:
+def _probe(run: EvidenceRun, point: MfuPoint, catalog: Catalog, **scaling: Any) -> Probe:
     loo = _with_scaling(_without_point(catalog, point), **scaling)
     workload, assumptions = run_workload(run, loo)
     precision, _ = run_precision(workload, loo.system(run.system))
@@ -374,69 +186,7 @@ def _probe(run: EvidenceRun, point: MfuPoint, catalog: Catalog, **scaling: Any) 
     predicted = quantity_of(est, run.published.quantity, _peak(loo, est))
     ratio = speed_ratio(run.published.value, predicted, run.published.quantity)
     beyond = 0.0 if found.other_release else found.doublings_beyond
-    return _Probe(workload.model.family, precision, math.log(found.size_ratio), beyond, math.log(ratio))
-
-
-def fit_small_model_exponents(cases: Sequence[_Probe], skip: int | None = None) -> dict[str, float]:
-    """Per family, the exponent b with log(published/predicted) ≈ b·log(size ratio), clipped to [0, 2]."""
-    out = {}
-    for family in ("dense", "moe"):
-        chosen = [c for i, c in enumerate(cases) if c.family == family and c.log_size_ratio < 0 and i != skip]
-        xs = [c.log_size_ratio for c in chosen]
-        out[family] = round(_slope_through_origin(xs, [c.log_ratio for c in chosen], 0.0, 2.0), 3)
-    return out
-
-
-MIN_SCALING_CASES = 4
-"""A precision with fewer cases beyond a published range takes the loss fitted on all precisions."""
-
-
-def fit_loss_per_doubling(
-    cases: Sequence[_Probe], precisions: Iterable[str], skip: int | None = None
-) -> dict[str, float]:
-    """Per precision, the weak-scaling loss: log(published/predicted) ≈ doublings·log(1 − loss)."""
-
-    def loss(chosen: list[_Probe]) -> float:
-        xs, ys = [c.doublings_beyond for c in chosen], [c.log_ratio for c in chosen]
-        return round(-math.expm1(_slope_through_origin(xs, ys, math.log(0.8), 0.0)), 4) + 0.0
-
-    beyond = [c for i, c in enumerate(cases) if c.doublings_beyond != 0 and i != skip]
-    pooled = loss(beyond)
-    out = {}
-    for precision in precisions:
-        own = [c for c in beyond if c.precision == precision]
-        out[precision] = loss(own) if len(own) >= MIN_SCALING_CASES else pooled
-    return out
-
-
-def fit_production(
-    params: Sequence[float], ratios: Sequence[float], reference_params: float
-) -> tuple[float, float, list[float]]:
-    """(factor at `reference_params`, size exponent, leave-one-out ratios of published to fitted)."""
-    xs = [math.log(p / reference_params) for p in params]
-    ys = [math.log(r) for r in ratios]
-    intercept, slope = _line(xs, ys)
-    residuals = []
-    for i in range(len(xs)):
-        a, b = _line(xs[:i] + xs[i + 1 :], ys[:i] + ys[i + 1 :])
-        residuals.append(math.exp(ys[i] - a - b * xs[i]))
-    return math.exp(intercept), slope, residuals
-
-
-def production_efficiency(
-    params: Sequence[float], ratios: Sequence[float], spread_from: Sequence[float], reference_params: float
-) -> ProductionEfficiency:
-    """The fitted production constants; the spread matches the P10/P90 of `spread_from` ratios."""
-    factor, slope, _ = fit_production(params, ratios, reference_params)
-    low, high = triangular_for_quantiles(1.0, _quantile(spread_from, 0.1), _quantile(spread_from, 0.9))
-    return ProductionEfficiency(
-        throughput_factor=round(factor, 3),
-        size_exponent=round(slope, 3),
-        reference_params=reference_params,
-        spread_low=round(max(low, 0.05), 3),
-        spread_high=round(high, 3),
-        runs=len(ratios),
-    )
+    return Probe(workload.model.family, precision, math.log(found.size_ratio), beyond, math.log(ratio))
 
 
 # --- validation ------------------------------------------------------------------------------------
@@ -458,7 +208,7 @@ def reference_spreads(cases: Sequence[CaseResult], skip: CaseResult | None = Non
     for cls in FITTED_SPREADS:
         errors = [abs(math.log(c.speed_ratio)) for c in cases if c.basis_class == cls and c is not skip]
         if len(errors) >= MIN_RESIDUALS:
-            share = math.expm1(_quantile(errors, 0.8)) / _P90_OF_SYMMETRIC_TRIANGLE
+            share = math.expm1(percentile(errors, 0.8)) / _P90_OF_SYMMETRIC_TRIANGLE
             out[f"mfu_{cls}"] = round(min(share, 0.9), 3)
     # A figure borrowed from another system, precision or family is never surer than one interpolated.
     if "mfu_interpolated" in out:
@@ -467,18 +217,8 @@ def reference_spreads(cases: Sequence[CaseResult], skip: CaseResult | None = Non
 
 
 def _with_reference_spreads(catalog: Catalog, shares: dict[str, float]) -> Catalog:
-    fields = {name: getattr(catalog, name) for name in Catalog.model_fields}
     uncertainty = catalog.economics.uncertainty.model_copy(update=shares)
-    fields["economics"] = catalog.economics.model_copy(update={"uncertainty": uncertainty})
-    return Catalog.model_construct(**fields)
-
-
-@dataclass(frozen=True)
-class ScalingFit:
-    """The MFU scaling constants fitted on the calibration points."""
-
-    loss_per_doubling: dict[str, float]
-    small_model_exponent: dict[str, float]
+    return catalog.rebuilt(economics=catalog.economics.model_copy(update={"uncertainty": uncertainty}))
 
 
 def _benchmark_cases(
@@ -490,12 +230,12 @@ def _benchmark_cases(
     precisions = list(catalog.mfu_scaling.loss_per_doubling)
     no_loss = dict.fromkeys(precisions, 0.0)
     scale = [
-        _probe(r, p, catalog, loss_per_doubling=no_loss, small_model_exponent=_NO_SMALL_MODEL_LOSS)
+        _probe(r, p, catalog, loss_per_doubling=no_loss, small_model_exponent=NO_SMALL_MODEL_LOSS)
         for r, p in calibration
     ]
     losses = fit_loss_per_doubling(scale, precisions)
     size = [
-        _probe(r, p, catalog, loss_per_doubling=losses, small_model_exponent=_NO_SMALL_MODEL_LOSS)
+        _probe(r, p, catalog, loss_per_doubling=losses, small_model_exponent=NO_SMALL_MODEL_LOSS)
         for r, p in calibration
     ]
     fit = ScalingFit(losses, fit_small_model_exponents(size))

@@ -313,6 +313,12 @@ class Catalog(Frozen):
         """The model preset with this id; the error lists the valid ids."""
         return _entry(self.models, model_id, "model")
 
+    def rebuilt(self, **fields: object) -> Catalog:
+        """This catalog with some fields replaced, its derived indexes dropped (model_copy would keep
+        them). The values are already checked: nothing is validated again."""
+        current = {name: getattr(self, name) for name in type(self).model_fields}
+        return type(self).model_construct(**(current | fields))
+
     @cached_property
     def derived(self) -> dict[str, object]:
         """Indexes other modules build from this catalog once (e.g. the MFU index), keyed by name."""

@@ -1,0 +1,136 @@
+"""The arithmetic of `advisor validate`'s fits: least-squares lines, the production share and spread, the
+small-model exponent and the weak-scaling loss. Pure functions of numbers; the cases come from
+`advisor.core.analysis.validation`."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from advisor.core.analysis.uncertainty import percentile
+from advisor.core.model.catalog import ProductionEfficiency
+
+if TYPE_CHECKING:
+    from advisor.core.analysis.serving_fit import ServingValidation
+
+
+def _geomean(values: Iterable[float]) -> float:
+    logs = [math.log(v) for v in values]
+    return math.exp(sum(logs) / len(logs))
+
+
+def triangular_for_quantiles(mode: float, q10: float, q90: float) -> tuple[float, float]:
+    """Ends (low, high) of the triangular distribution with this mode whose P10 and P90 are `q10`, `q90`."""
+    q10, q90 = min(q10, mode), max(q90, mode)
+    low, high = q10, q90
+    for _ in range(200):  # fixed point: each end from the other; converges in a few dozen steps
+        # P(X <= q10) = (q10-low)^2 / ((high-low)(mode-low)) = 0.1, and P(X >= q90) likewise.
+        width = high - low
+        low = q10 - math.sqrt(0.1 * width * (mode - low)) if mode > low else q10
+        high = q90 + math.sqrt(0.1 * width * (high - mode)) if high > mode else q90
+    return low, high
+
+
+def _slope_through_origin(xs: Sequence[float], ys: Sequence[float], lo: float, hi: float) -> float:
+    """Least-squares b in y = b·x, clipped to [lo, hi] (0 without information)."""
+    sxx = sum(x * x for x in xs)
+    return 0.0 if sxx == 0 else min(max(sum(x * y for x, y in zip(xs, ys, strict=True)) / sxx, lo), hi)
+
+
+def _line(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float]:
+    """Least-squares (intercept, slope) of y on x; the slope is 0 when x does not vary."""
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    slope = 0.0 if sxx == 0 else sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sxx
+    return my - slope * mx, slope
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A calibration point predicted without itself, with the constants being fitted switched off."""
+
+    family: str
+    precision: str
+    log_size_ratio: float
+    """log(active parameters ÷ the smallest published model's) when below it, else 0."""
+    doublings_beyond: float
+    """Doublings of the cluster beyond its own configuration's published range, in the same release
+    (0 across models, or when the prediction rests on another release: software moved it too)."""
+    log_ratio: float
+    """log(published ÷ predicted speed)."""
+
+
+NO_SMALL_MODEL_LOSS = {"dense": 0.0, "moe": 0.0}
+
+
+def fit_small_model_exponents(cases: Sequence[Probe], skip: int | None = None) -> dict[str, float]:
+    """Per family, the exponent b with log(published/predicted) ≈ b·log(size ratio), clipped to [0, 2]."""
+    out = {}
+    for family in ("dense", "moe"):
+        chosen = [c for i, c in enumerate(cases) if c.family == family and c.log_size_ratio < 0 and i != skip]
+        xs = [c.log_size_ratio for c in chosen]
+        out[family] = round(_slope_through_origin(xs, [c.log_ratio for c in chosen], 0.0, 2.0), 3)
+    return out
+
+
+MIN_SCALING_CASES = 4
+"""A precision with fewer cases beyond a published range takes the loss fitted on all precisions."""
+
+
+def fit_loss_per_doubling(
+    cases: Sequence[Probe], precisions: Iterable[str], skip: int | None = None
+) -> dict[str, float]:
+    """Per precision, the weak-scaling loss: log(published/predicted) ≈ doublings·log(1 − loss)."""
+
+    def loss(chosen: list[Probe]) -> float:
+        xs, ys = [c.doublings_beyond for c in chosen], [c.log_ratio for c in chosen]
+        return round(-math.expm1(_slope_through_origin(xs, ys, math.log(0.8), 0.0)), 4) + 0.0
+
+    beyond = [c for i, c in enumerate(cases) if c.doublings_beyond != 0 and i != skip]
+    pooled = loss(beyond)
+    out = {}
+    for precision in precisions:
+        own = [c for c in beyond if c.precision == precision]
+        out[precision] = loss(own) if len(own) >= MIN_SCALING_CASES else pooled
+    return out
+
+
+def fit_production(
+    params: Sequence[float], ratios: Sequence[float], reference_params: float
+) -> tuple[float, float, list[float]]:
+    """(factor at `reference_params`, size exponent, leave-one-out ratios of published to fitted)."""
+    xs = [math.log(p / reference_params) for p in params]
+    ys = [math.log(r) for r in ratios]
+    intercept, slope = _line(xs, ys)
+    residuals = []
+    for i in range(len(xs)):
+        a, b = _line(xs[:i] + xs[i + 1 :], ys[:i] + ys[i + 1 :])
+        residuals.append(math.exp(ys[i] - a - b * xs[i]))
+    return math.exp(intercept), slope, residuals
+
+
+def production_efficiency(
+    params: Sequence[float], ratios: Sequence[float], spread_from: Sequence[float], reference_params: float
+) -> ProductionEfficiency:
+    """The fitted production constants; the spread matches the P10/P90 of `spread_from` ratios."""
+    factor, slope, _ = fit_production(params, ratios, reference_params)
+    low, high = triangular_for_quantiles(1.0, percentile(spread_from, 0.1), percentile(spread_from, 0.9))
+    return ProductionEfficiency(
+        throughput_factor=round(factor, 3),
+        size_exponent=round(slope, 3),
+        reference_params=reference_params,
+        spread_low=round(max(low, 0.05), 3),
+        spread_high=round(high, 3),
+        runs=len(ratios),
+    )
+
+
+def serving_spread(serving: ServingValidation) -> tuple[float, float]:
+    """Ends of the triangular spread (mode 1) of published ÷ predicted serving speed whose P10 and P90 are
+    those of the leave-one-out ratios: the range `[inference] spread_low`, `spread_high` gives."""
+    ratios = [1 / (1 + case.error) for case in serving.cases]
+    low, high = triangular_for_quantiles(1.0, percentile(ratios, 0.1), percentile(ratios, 0.9))
+    return round(low, 3), round(high, 3)

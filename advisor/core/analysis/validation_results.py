@@ -1,0 +1,150 @@
+"""What `advisor validate` returns: each case's prediction against the published figure, the
+summaries by group, and the constants fitted on all cases."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from advisor.core.analysis.fitting import serving_spread
+from advisor.core.analysis.serving_fit import ServingValidation
+from advisor.core.model.catalog import ProductionEfficiency
+from advisor.core.model.evidence import EvidenceRun
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """One published run: the figure, the model's leave-one-out prediction and its P10-P90."""
+
+    run: EvidenceRun
+    predicted: float
+    p10: float
+    p90: float
+    mfu: float
+    mfu_basis: str
+    basis_class: str
+    """How the MFU was found: `exact`, `interpolated` or `transferred` (sets the reference spread)."""
+    speed_ratio: float
+    """Published speed ÷ the reference model's speed (what the production factor is fitted on)."""
+
+    @property
+    def published(self) -> float:
+        return self.run.published.value
+
+    @property
+    def error(self) -> float:
+        """Relative error of the prediction in the published quantity (+ = model says more)."""
+        return self.predicted / self.published - 1.0
+
+    @property
+    def inside(self) -> bool:
+        return self.p10 <= self.published <= self.p90
+
+    def to_dict(self) -> dict[str, Any]:
+        run = self.run
+        return {
+            "id": run.id,
+            "title": run.title,
+            "kind": run.kind,
+            "system": run.system,
+            "gpus": run.gpus,
+            "precision": run.precision,
+            "software": run.software,
+            "quantity": run.published.quantity,
+            "published": self.published,
+            "predicted": self.predicted,
+            "error": self.error,
+            "p10": self.p10,
+            "p90": self.p90,
+            "inside_p10_p90": self.inside,
+            "mfu": self.mfu,
+            "mfu_basis": self.mfu_basis,
+            "source": run.published.source,
+            "url": run.published.url,
+            "as_of": run.published.as_of,
+        }
+
+
+@dataclass(frozen=True)
+class GroupStats:
+    """Median and worst absolute error, and P10-P90 coverage, of a group of runs."""
+
+    name: str
+    runs: int
+    median_abs_error: float
+    worst_abs_error: float
+    coverage: float
+
+    @classmethod
+    def of(cls, name: str, cases: Sequence[CaseResult]) -> GroupStats:
+        errors = [abs(c.error) for c in cases]
+        return cls(
+            name,
+            len(cases),
+            statistics.median(errors),
+            max(errors),
+            sum(c.inside for c in cases) / len(cases),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "runs": self.runs,
+            "median_abs_error": self.median_abs_error,
+            "worst_abs_error": self.worst_abs_error,
+            "coverage_p10_p90": self.coverage,
+        }
+
+
+@dataclass(frozen=True)
+class ScalingFit:
+    """The MFU scaling constants fitted on the calibration points."""
+
+    loss_per_doubling: dict[str, float]
+    small_model_exponent: dict[str, float]
+
+
+@dataclass(frozen=True)
+class Validation:
+    """Every case, leave-one-out, and the production constants fitted on all of them."""
+
+    cases: tuple[CaseResult, ...]
+    production: ProductionEfficiency | None
+    scaling: ScalingFit
+    reference_spreads: dict[str, float]
+    """The catalog's `[uncertainty]` MFU shares, fitted on the benchmark residuals."""
+    held_out: bool = False
+    """Predicted with the shipped constants (runs nothing was fitted on), not leave-one-out."""
+    serving: ServingValidation | None = None
+    """The serving model against published serving benchmarks (`catalog/evidence/serving/`)."""
+
+    def groups(self) -> list[GroupStats]:
+        """All runs, then by kind, then by system."""
+        out = [GroupStats.of("all", self.cases)]
+        for label, key in (("kind", lambda c: c.run.kind), ("system", lambda c: c.run.system)):
+            for value in sorted({key(c) for c in self.cases}):
+                members = [c for c in self.cases if key(c) == value]
+                out.append(GroupStats.of(f"{label}={value}", members))
+        return out
+
+    def _serving_dict(self) -> dict[str, Any]:
+        """The `serving` object: the serving cases, summary and fitted constants with their spread."""
+        assert self.serving is not None
+        data = self.serving.to_dict()
+        data["fitted"]["spread_low"], data["fitted"]["spread_high"] = serving_spread(self.serving)
+        return data
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "cases": [c.to_dict() for c in self.cases],
+            "summary": {g.name: g.to_dict() for g in self.groups()},
+            "method": "held out (shipped constants)" if self.held_out else "leave-one-out",
+            "fitted": {
+                "production": self.production.model_dump() if self.production else None,
+                "loss_per_doubling": self.scaling.loss_per_doubling,
+                "small_model_exponent": self.scaling.small_model_exponent,
+                "uncertainty": self.reference_spreads,
+            },
+            **({"serving": self._serving_dict()} if self.serving is not None else {}),
+        }

@@ -1,0 +1,162 @@
+"""How fast a serving deployment goes on a system: the layout that meets the rate and latency targets,
+its memory, and the `serving` summary with prices. Training is `advisor.core.costing.throughput`."""
+
+from __future__ import annotations
+
+from advisor.core.costing.results import MemorySummary, MfuBasis, ServingSummary
+from advisor.core.costing.throughput import Throughput
+from advisor.core.model.catalog import Catalog, Precision, System
+from advisor.core.model.goodput import fixed_goodput
+from advisor.core.model.inference import TP_SIZES, Iteration, Precisions, iteration, weight_bytes
+from advisor.core.model.serving_plan import (
+    Layout,
+    Targets,
+    choose_layout,
+    kv_bytes,
+    serving_constants,
+    serving_flops_per_token,
+    serving_hardware,
+    serving_memory_bytes,
+    serving_precisions,
+    serving_targets,
+)
+from advisor.core.model.units import BYTES_PER_GIB, HOURS_PER_MONTH, SECONDS_PER_HOUR
+from advisor.core.model.workload import Assumptions, Workload
+
+
+def serving_throughput(
+    workload: Workload,
+    system: System,
+    catalog: Catalog,
+    assumptions: Assumptions,
+    precision: Precision,
+    peak_tflops: float,
+    warnings: list[str],
+    price_usd_per_gpu_hour: float,
+) -> Throughput:
+    """Serving speed of the layout that meets the rate and latency targets; memory from weights and KV."""
+    econ = catalog.economics
+    if assumptions.for_system("mfu", system.id) is not None:
+        warnings.append("an MFU override does not apply to inference (decode is memory-bound); ignored")
+    precisions = serving_precisions(
+        workload.weight_precision or precision, workload.kv_cache_precision, workload.activation_precision
+    )
+    shape = (workload.prompt_tokens, workload.output_tokens)
+    layout, meets = _serving_layout(workload, system, catalog, precisions, warnings)
+    step = layout.step
+    replicas = workload.gpus // step.tp
+    warnings.extend(_idle_replica_warnings(workload.gpus, replicas, step.tp))
+    per_gpu = step.tokens_per_second / step.tp
+    per_token = serving_flops_per_token(workload.model, *shape)
+    basis = (
+        f"serving model: replicas of {step.tp} GPU(s) (tensor-parallel), batch {step.batch} set by "
+        f"{layout.binding}, {step.seconds * 1e3:.1f} ms per output token, {step.bound}-bound"
+    )
+    usable_gib = system.memory.hbm_gb * econ.memory.usable_hbm_fraction
+    return Throughput(
+        flops_per_token=per_token,
+        tokens_per_s_per_gpu=per_gpu,
+        working_gpus=max(replicas, 1) * step.tp,
+        mfu=min(1.0, per_gpu * per_token / (peak_tflops * 1e12)),
+        mfu_basis=MfuBasis(exact=False, basis=basis, sources=(econ.inference.source,), overridden=False),
+        goodput=fixed_goodput(assumptions.goodput_for(system.id) or 1.0),
+        memory=MemorySummary(
+            required_gib=serving_memory_bytes(workload.model, step, precisions, shape) / BYTES_PER_GIB,
+            available_gib=usable_gib * workload.gpus,
+            min_gpus=step.tp,
+            fits=replicas >= 1 and layout.binding != "no fit",
+            state_gib=weight_bytes(workload.model, precisions.weights) / BYTES_PER_GIB,
+            activation_gib_per_gpu=kv_bytes(workload.model, step, precisions, shape)
+            / step.tp
+            / BYTES_PER_GIB,
+        ),
+        serving=_serving_summary(workload, layout, precisions, price_usd_per_gpu_hour, meets=meets),
+    )
+
+
+def _serving_layout(
+    workload: Workload, system: System, catalog: Catalog, precisions: Precisions, warnings: list[str]
+) -> tuple[Layout, bool]:
+    """The layout meeting the targets; else the best without the latency limits (and False), warned."""
+    shape = (workload.prompt_tokens, workload.output_tokens)
+    targets = serving_targets(workload)
+    econ = catalog.economics
+    found = choose_layout(
+        workload.model,
+        system,
+        econ,
+        precisions,
+        shape,
+        targets,
+        software=workload.software,
+        gpus=workload.gpus,
+    )
+    if isinstance(found, Layout):
+        return found, True
+    warnings.append(f"{system.name}: {found.reason}; shown without the latency limits")
+    relaxed = Targets(tokens_per_second=targets.tokens_per_second)
+    found = choose_layout(
+        workload.model, system, econ, precisions, shape, relaxed, software=workload.software
+    )
+    if isinstance(found, Layout):
+        return found, False
+    return _largest_replica(workload, system, catalog, precisions, shape), False
+
+
+def _serving_summary(
+    workload: Workload, layout: Layout, precisions: Precisions, price: float, *, meets: bool
+) -> ServingSummary:
+    """The `serving` object: replica, batch and the limit that binds, latencies, fleet and prices."""
+    step = layout.step
+    replicas = max(workload.gpus // step.tp, 0)
+    rate = serving_targets(workload).tokens_per_second
+    return ServingSummary(
+        replica_gpus=step.tp,
+        replicas=replicas,
+        tokens_per_second=step.tokens_per_second * replicas,
+        decode_bound=step.bound,
+        target_tokens_per_second=rate,
+        gpus_for_target=layout.gpus if rate else None,
+        batch=step.batch,
+        binding_limit=layout.binding,
+        ttft_ms=step.ttft_s * 1e3,
+        tpot_ms=step.seconds * 1e3,
+        weight_precision=precisions.weights,
+        kv_cache_precision=precisions.kv_cache,
+        activation_precision=precisions.activations,
+        utilisation=layout.utilisation,
+        usd_per_million_input_tokens=_usd_per_million(price, step, input_side=True),
+        usd_per_million_output_tokens=_usd_per_million(price, step, input_side=False),
+        usd_per_month=price * (layout.gpus if rate else workload.gpus) * HOURS_PER_MONTH,
+        meets_limits=meets,
+    )
+
+
+def _largest_replica(
+    workload: Workload, system: System, catalog: Catalog, precisions: Precisions, shape: tuple[int, int]
+) -> Layout:
+    """The largest replica at batch 1, shown when even it does not hold the weights (it does not fit)."""
+    hw = serving_hardware(system, catalog.economics.memory.usable_hbm_fraction, precisions.activations)
+    c = serving_constants(catalog.economics)
+    step = iteration(workload.model, TP_SIZES[-1], 1, hw, precisions, *shape, c, workload.software)
+    return Layout(step, "no fit", 1, 1.0)
+
+
+def _usd_per_million(price_usd_per_gpu_hour: float, step: Iteration, *, input_side: bool) -> float:
+    """USD per million prompt (input) or generated (output) tokens: the iteration's GPU time split by
+    the share its prompt processing takes."""
+    prefill_s = min(step.prefill_s, step.seconds)
+    seconds = prefill_s if input_side else step.seconds - prefill_s
+    tokens = step.prompt_tokens_per_iteration if input_side else step.batch
+    usd = price_usd_per_gpu_hour * step.tp * seconds / SECONDS_PER_HOUR
+    return usd / tokens * 1e6 if tokens else 0.0
+
+
+def _idle_replica_warnings(gpus: int, replicas: int, replica_gpus: int) -> list[str]:
+    """GPUs left over after whole replicas: paid for, but idle."""
+    if replicas < 1 or replicas * replica_gpus >= gpus:
+        return []
+    idle = gpus - replicas * replica_gpus
+    return [
+        f"{gpus} GPUs make {replicas} replica(s) of {replica_gpus}; {idle} GPU(s) sit idle but are paid for"
+    ]
