@@ -24,7 +24,7 @@ def test_the_ranges_start_from_the_advice_without_advising_again(catalog, monkey
     advice = compute_advice(LLAMA_70B, catalog, RULES, TODAY)
     expected = run.run_scenario(LLAMA_70B, catalog, RULES, today=TODAY, break_evens=True)
     monkeypatch.setattr(run, "advise_scenario", _refuse)
-    analysis = compute_analysis(advice, catalog, RULES, TODAY)
+    analysis = compute_analysis(advice)
     assert analysis.recommendation is advice.recommendation
     assert analysis.sensitivity == expected.sensitivity
 
@@ -33,7 +33,7 @@ def test_the_ranges_start_from_the_advice_without_advising_again(catalog, monkey
 def test_export_reuses_the_result_on_screen(catalog, monkeypatch, tmp_path: Path, fmt: str):
     fresh = export_report(LLAMA_70B, catalog, RULES, fmt, tmp_path / f"fresh.{fmt}", force=False, today=TODAY)
     advice = compute_advice(LLAMA_70B, catalog, RULES, TODAY)
-    shown = (advice, compute_analysis(advice, catalog, RULES, TODAY))
+    shown = (advice, compute_analysis(advice))
     monkeypatch.setattr(data, "run_scenario", _refuse)
     reused = export_report(
         LLAMA_70B, catalog, RULES, fmt, tmp_path / f"reused.{fmt}", force=False, today=TODAY, shown=shown
@@ -43,7 +43,7 @@ def test_export_reuses_the_result_on_screen(catalog, monkeypatch, tmp_path: Path
 
 def test_export_computes_afresh_when_the_screen_shows_another_scenario(catalog, monkeypatch, tmp_path):
     advice = compute_advice(LLAMA_70B, catalog, RULES, TODAY)
-    shown = (advice, compute_analysis(advice, catalog, RULES, TODAY))
+    shown = (advice, compute_analysis(advice))
     edited = LLAMA_70B.model_copy(update={"name": "edited"})
     monkeypatch.setattr(data, "run_scenario", _refuse)
     with pytest.raises(AssertionError, match="computed again"):

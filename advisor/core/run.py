@@ -94,17 +94,12 @@ def run_scenario(
 ) -> ScenarioResult:
     """`advise_scenario` plus the ranges, robustness and (optionally) break-even points."""
     advice = advise_scenario(scenario, catalog, rules, today=today)
-    return analyse_advice(
-        advice, catalog, rules, today=today, break_evens=break_evens, samples=samples, widen=widen
-    )
+    return analyse_advice(advice, break_evens=break_evens, samples=samples, widen=widen)
 
 
 def analyse_advice(
     advice: ScenarioAdvice,
-    catalog: Catalog,
-    rules: Sequence[Rule],
     *,
-    today: date | None,
     break_evens: bool = False,
     samples: int = SAMPLES,
     widen: float = 1.0,

@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from advisor.core.model.catalog import RentalOffer
 from advisor.errors import CatalogError
+from advisor.io.toml_read import read_text
 
 SKYPILOT_ACCELERATORS = {
     "A100-80GB": "a100",
@@ -70,14 +71,7 @@ def read_price_file(
     path: Path, systems: Iterable[str], *, as_of: str, provider: str | None = None
 ) -> PriceImport:
     """The offers in `path` (format told by its columns); `as_of` dates SkyPilot rows, which have none."""
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise PriceFileError(f"{path}: no such file") from None
-    except UnicodeDecodeError as exc:
-        raise PriceFileError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except OSError as exc:
-        raise PriceFileError(f"{path}: cannot read ({exc.strerror})") from None
+    text = read_text(path, PriceFileError)
     known = set(systems)
     if path.suffix.lower() == ".json" or text.lstrip().startswith(("[", "{")):
         return _from_json(path, text, known)

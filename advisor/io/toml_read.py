@@ -14,16 +14,21 @@ _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
 _KEY = re.compile(r"^\s*([A-Za-z0-9_\-\"'.]+)\s*=")
 
 
-def read_toml(path: Path, error: type[Exception]) -> tuple[dict[str, Any], str]:
-    """Parse `path`; a missing, unreadable or malformed file raises `error` naming the file and line."""
+def read_text(path: Path, error: type[Exception]) -> str:
+    """The file's text (UTF-8, a byte-order mark dropped); a missing or unreadable file raises `error`."""
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise error(f"{path}: no such file") from None
     except UnicodeDecodeError as exc:
         raise error(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except OSError as exc:
         raise error(f"{path}: cannot read ({exc.strerror})") from None
+
+
+def read_toml(path: Path, error: type[Exception]) -> tuple[dict[str, Any], str]:
+    """Parse `path`; a missing, unreadable or malformed file raises `error` naming the file and line."""
+    text = read_text(path, error)
     try:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:

@@ -63,6 +63,6 @@ def compute_advice(scenario: Scenario, catalog: Catalog, rules: Sequence[Rule], 
     return Advice(scenario, recommendation, sizing, used, advice)
 
 
-def compute_analysis(advice: Advice, catalog: Catalog, rules: Sequence[Rule], today: date) -> ScenarioResult:
+def compute_analysis(advice: Advice) -> ScenarioResult:
     """The ranges, robustness, tornado and break-even points of `advice` (not advised again)."""
-    return analyse_advice(advice.computed, catalog, rules, today=today, break_evens=True)
+    return analyse_advice(advice.computed, break_evens=True)

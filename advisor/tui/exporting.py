@@ -58,7 +58,7 @@ def _report(
     if analysis is None or analysis.scenario != scenario:
         from advisor.tui.advice import compute_analysis
 
-        analysis = compute_analysis(advice, catalog, rules, today)
+        analysis = compute_analysis(advice)
     return report_from_result(analysis, advice.assumptions, today=today, version=__version__)
 
 

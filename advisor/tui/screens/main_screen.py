@@ -223,7 +223,7 @@ class MainScreen(Screen[None]):
         """Ranges, robustness and break-evens of `advice` off the event loop; posts the result."""
         worker = get_current_worker()
         try:
-            analysis = compute_analysis(advice, self.catalog, self.rules, self.today)
+            analysis = compute_analysis(advice)
         except (AdvisorError, ValueError):
             return  # the advice step reports the same problem
         if not worker.is_cancelled:
