@@ -71,7 +71,7 @@ def cmd_recommend(args: argparse.Namespace) -> int:
         from advisor.core.analysis.sensitivity import recommendation_data
 
         print_json(recommendation_data(rec, sens))
-        return 0
+        return answered(rec)
     from advisor.cli.prices import user_price_lines
     from advisor.cli.render import render_ranges, render_recommendation, render_serving
 
@@ -80,7 +80,12 @@ def cmd_recommend(args: argparse.Namespace) -> int:
     render_ranges(sens)
     for line in user_price_lines(catalog, [c.system for c in rec.candidates]):
         print(f"price: {line}")
-    return 0
+    return answered(rec)
+
+
+def answered(rec: Any) -> int:
+    """The exit status of a recommendation: 0 with a winner, 1 when nothing is feasible."""
+    return 0 if rec.winner is not None else 1
 
 
 def cmd_sensitivity(args: argparse.Namespace) -> int:
@@ -98,8 +103,8 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
                 **sens.to_dict(),
             }
         )
-        return 0
+        return answered(rec)
     from advisor.cli.render import render_sensitivity
 
     render_sensitivity(rec, sens)
-    return 0
+    return answered(rec)

@@ -6,16 +6,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich import box
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from advisor.cli.console import console
 from advisor.present import numbers
 from advisor.present.parts import part_label
 from advisor.present.reasons import reason_markup
 from advisor.present.styles import FAILED, WARNING
-
-console = Console()
 
 
 def _rows(estimates: Sequence[Any]) -> list[tuple[str, Callable[[Any], str]]]:
@@ -94,13 +92,13 @@ def render_estimates(estimates: Sequence[Any], workload: Any) -> None:
 
 
 def render_breakdowns(est: Any) -> None:
-    """Cost, time and energy by part: side by side when the terminal is wide, else one under another."""
+    """Cost, time and energy by part: side by side on a wide terminal, else one under another."""
     tables = (
         _breakdown("cost", est.cost_breakdown_usd, numbers.money),
         _breakdown("time", est.time_breakdown_hours, numbers.duration),
         _breakdown("energy", est.energy_breakdown_kwh, numbers.energy),
     )
-    if console.width >= 110:
+    if console.is_terminal and console.width >= 110:
         grid = Table.grid(padding=(0, 4))
         grid.add_row(*tables)
         console.print(grid)
@@ -175,6 +173,7 @@ def render_recommendation(rec: Any) -> None:
     for column, justify in (
         ("#", "right"),
         ("system", "left"),
+        ("GPUs", "right"),
         ("train", "right"),
         ("to result", "right"),
         ("cost", "right"),
@@ -187,11 +186,12 @@ def render_recommendation(rec: Any) -> None:
         est = cand.estimate
         name = f"[bold]{cand.system}[/]" if cand.system == rec.winner else cand.system
         if est is None:
-            table.add_row("–", name, *(["–"] * 6))
+            table.add_row("–", name, *(["–"] * 7))
             continue
         table.add_row(
             str(cand.rank) if cand.rank else f"[{FAILED}]no[/]",
             name,
+            f"{est.gpus:,}",
             numbers.duration(est.time_to_train_hours),
             numbers.duration(est.time_to_result_hours),
             numbers.money(est.cost_usd),

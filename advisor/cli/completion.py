@@ -1,0 +1,63 @@
+"""`advisor completion SHELL`: a completion script for bash, zsh or fish, written by shtab from the parser.
+
+The script is generated from the same argparse parser the command line runs, so every command, action
+and flag completes, and a new flag completes without a hand-kept list.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+SHELLS = ("bash", "zsh", "fish")
+
+INSTALL = {
+    "bash": 'eval "$(advisor completion bash)"   # in ~/.bashrc',
+    "zsh": "advisor completion zsh > ~/.zfunc/_advisor   # with fpath+=(~/.zfunc) before compinit",
+    "fish": "advisor completion fish > ~/.config/fish/completions/advisor.fish",
+}
+
+# Positionals and options that name a file or a folder complete as paths.
+_FILE_DESTS = {"scenario", "scenarios", "file", "files", "output", "evidence", "serving_evidence"}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """The `completion` subcommand."""
+    p = sub.add_parser(
+        "completion",
+        help="print a shell completion script (bash, zsh or fish)",
+        description="Print a completion script for SHELL on stdout. Install it with: "
+        + "; ".join(INSTALL.values()),
+    )
+    p.add_argument("shell", choices=SHELLS, metavar="SHELL", help="bash, zsh or fish")
+    p.set_defaults(handler=cmd_completion)
+
+
+def completion_script(shell: str) -> str:
+    """The completion script for `shell`, generated from the `advisor` parser."""
+    import shtab
+
+    from advisor.cli.main import build_parser
+
+    parser = build_parser()
+    _mark_paths(parser)
+    return str(shtab.complete(parser, shell=shell))
+
+
+def _mark_paths(parser: argparse.ArgumentParser) -> None:
+    """Tell shtab which arguments are files (scenarios, outputs) or folders (`--catalog DIR`)."""
+    import shtab
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                _mark_paths(sub)
+        elif action.metavar == "DIR":
+            action.complete = shtab.DIRECTORY  # type: ignore[attr-defined]
+        elif action.dest in _FILE_DESTS:
+            action.complete = shtab.FILE  # type: ignore[attr-defined]
+
+
+def cmd_completion(args: argparse.Namespace) -> int:
+    sys.stdout.write(completion_script(args.shell))
+    return 0

@@ -1,0 +1,149 @@
+"""The command line in scripts: whole lines in pipes, exit statuses a script can branch on, clear typos."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from advisor.cli.main import COMMANDS, build_parser, main
+from advisor.io.catalog_files import load_catalog
+
+TRAIN_70B = ["--model", "llama3-70b", "--tokens", "1T", "--gpus", "64"]
+NOTHING_FITS = ["--model", "llama3-405b", "--tokens", "1T", "--gpus", "1"]
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_piped_model_listing_shows_every_id_whole_and_no_trailing_spaces(capsys):
+    code, out, _ = run(capsys, "models")
+    assert code == 0
+    lines = out.splitlines()
+    for model_id in load_catalog(user_dir=False).models:
+        assert any(line.split()[:1] == [model_id] for line in lines), model_id
+    assert "…" not in out
+    assert not [line for line in lines if line != line.rstrip()]
+
+
+def test_piped_recommendation_keeps_headers_and_reasons_on_one_line(capsys):
+    code, out, _ = run(capsys, "recommend", *TRAIN_70B)
+    assert code == 0
+    header = next(line for line in out.splitlines() if "system" in line and "score" in line)
+    assert header.split() == [
+        "#",
+        "system",
+        "GPUs",
+        "train",
+        "to",
+        "result",
+        "cost",
+        "/1M",
+        "tok",
+        "energy",
+        "score",
+    ]
+    assert "…" not in out
+    assert not [line for line in out.splitlines() if line != line.rstrip()]
+    # a reason is one line, not wrapped at 80 columns
+    assert any(len(line) > 100 and "ROCm" in line for line in out.splitlines())
+
+
+def test_recommend_shows_each_systems_gpu_count(capsys):
+    # Sized to a deadline, each system gets its own count; the table says which.
+    argv = ["--model", "llama3-70b", "--tokens", "15T", "--precision", "fp8", "--deadline-days", "60"]
+    code, out, _ = run(capsys, "recommend", *argv, "--size-to-deadline", "--json")
+    gpus = {c["system"]: c["estimate"]["gpus"] for c in json.loads(out)["candidates"]}
+    assert len(set(gpus.values())) > 1
+    code, out, _ = run(capsys, "recommend", *argv, "--size-to-deadline")
+    assert code == 0
+    shown = {
+        row[1]: int(row[2].replace(",", ""))
+        for row in map(str.split, out.splitlines())
+        if len(row) > 3 and row[0].isdigit() and row[1] in gpus
+    }
+    assert shown == gpus
+
+
+def test_closed_pipe_exits_0_without_a_message():
+    # `advisor models | head -1`: the reader leaves early; that is not a failure of advisor.
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "advisor", "rules", "list"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0, err
+    assert err == ""
+
+
+@pytest.mark.parametrize(
+    ("word", "hint"),
+    [("app", ""), ("recomend", " (did you mean 'recommend'?)"), ("modles", " (did you mean 'models'?)")],
+)
+def test_unknown_command_names_the_commands(capsys, word, hint):
+    code, out, err = run(capsys, word)
+    assert code == 2 and out == ""
+    assert f"unknown command {word!r}{hint}; the commands are estimate, recommend," in err
+    assert "completion" in err
+
+
+def test_unknown_command_after_global_options(capsys, tmp_path):
+    code, _, err = run(capsys, "--catalog", str(tmp_path), "sytems")
+    assert code == 2 and "unknown command 'sytems' (did you mean 'systems'?)" in err
+
+
+def test_the_command_list_is_the_parsers():
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    assert set(COMMANDS) == set(sub.choices)
+
+
+@pytest.mark.parametrize("value", ["-5T", "-1e9", "-.5"])
+def test_negative_amount_is_out_of_range_not_a_missing_argument(capsys, value):
+    code, _, err = run(capsys, "estimate", "--model", "llama3-8b", "--tokens", value)
+    assert code == 2
+    assert f"argument --tokens: {value!r} is out of range: must be >= 1" in err
+
+
+@pytest.mark.parametrize("command", ["recommend", "sensitivity"])
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_nothing_feasible_exits_1(capsys, command, json_flag):
+    code, out, _ = run(capsys, command, *NOTHING_FITS, *json_flag)
+    assert code == 1
+    assert "No system is feasible" in out
+
+
+def test_an_answer_exits_0_and_bad_input_2(capsys):
+    assert run(capsys, "recommend", *TRAIN_70B, "--json")[0] == 0
+    assert run(capsys, "recommend", *TRAIN_70B, "--gpus", "zero")[0] == 2
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_completion_script_names_every_command_and_flags(capsys, shell):
+    code, out, _ = run(capsys, "completion", shell)
+    assert code == 0
+    for command in COMMANDS:
+        assert command in out, command
+    assert "tokens" in out and "size-to-deadline" in out
+
+
+def test_completion_refuses_an_unknown_shell(capsys):
+    code, _, err = run(capsys, "completion", "powershell")
+    assert code == 2 and "invalid choice: 'powershell'" in err
+
+
+def test_bash_completion_script_is_valid_bash(tmp_path, capsys):
+    code, out, _ = run(capsys, "completion", "bash")
+    assert code == 0 and "-F _shtab_advisor advisor" in out
+    script = tmp_path / "advisor.bash"
+    script.write_text(out)
+    done = subprocess.run(["bash", "-n", str(script)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
