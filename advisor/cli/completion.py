@@ -21,8 +21,8 @@ INSTALL = {
 _FILE_DESTS = {"scenario", "scenarios", "file", "files", "output", "evidence", "serving_evidence"}
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    """The `completion` subcommand."""
+def register(sub: argparse._SubParsersAction, root: argparse.ArgumentParser) -> None:
+    """The `completion` subcommand, completing the commands and flags of `root`."""
     p = sub.add_parser(
         "completion",
         help="print a shell completion script (bash, zsh or fish)",
@@ -30,16 +30,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         + "; ".join(INSTALL.values()),
     )
     p.add_argument("shell", choices=SHELLS, metavar="SHELL", help="bash, zsh or fish")
-    p.set_defaults(handler=cmd_completion)
+    p.set_defaults(handler=lambda args: cmd_completion(root, args))
 
 
-def completion_script(shell: str) -> str:
+def completion_script(parser: argparse.ArgumentParser, shell: str) -> str:
     """The completion script for `shell`, generated from the `advisor` parser."""
     import shtab
 
-    from advisor.cli.main import build_parser
-
-    parser = build_parser()
     _mark_paths(parser)
     return str(shtab.complete(parser, shell=shell))
 
@@ -58,6 +55,6 @@ def _mark_paths(parser: argparse.ArgumentParser) -> None:
             action.complete = shtab.FILE  # type: ignore[attr-defined]
 
 
-def cmd_completion(args: argparse.Namespace) -> int:
-    sys.stdout.write(completion_script(args.shell))
+def cmd_completion(root: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    sys.stdout.write(completion_script(root, args.shell))
     return 0

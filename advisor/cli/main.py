@@ -76,7 +76,7 @@ def build_parser() -> Parser:
     validate.register(sub)
     prices.register(sub)
     serve.register(sub)
-    completion.register(sub)
+    completion.register(sub, parser)
     return parser
 
 

@@ -118,54 +118,6 @@ def _breakdown(title: str, parts: dict[str, float], show: Callable[[float], str]
     return table
 
 
-def render_models(catalog: Any) -> None:
-    table = Table(box=box.SIMPLE, title="model presets", title_justify="left")
-    for column in ("id", "name", "params", "active", "layers", "hidden", "seq len", "source"):
-        table.add_column(column)
-    for m in catalog.models.values():
-        table.add_row(
-            m.id,
-            m.name,
-            numbers.count(m.params_total),
-            numbers.count(m.params_active),
-            str(m.layers),
-            str(m.hidden),
-            f"{m.seq_len:,}",
-            m.source,
-        )
-    console.print(table)
-
-
-def render_systems(catalog: Any) -> None:
-    table = Table(box=box.SIMPLE, title="systems", title_justify="left")
-    for column in (
-        "id",
-        "name",
-        "BF16 TFLOPS",
-        "FP8",
-        "FP4",
-        "HBM GB",
-        "NVLink domain",
-        "rent $/GPU-h",
-        "maturity",
-    ):
-        table.add_column(column)
-    for s in catalog.systems.values():
-        c = s.compute
-        table.add_row(
-            s.id,
-            s.name,
-            f"{c.bf16_dense_tflops:g}",
-            f"{c.fp8_dense_tflops or 0:g}" if c.fp8_dense_tflops else "–",
-            f"{c.fp4_dense_tflops:g}" if c.fp4_dense_tflops else "–",
-            f"{s.memory.hbm_gb:g}",
-            str(s.interconnect.nvlink_domain_gpus),
-            f"{s.default_rental.price_usd_per_gpu_hour:.2f}",
-            s.maturity,
-        )
-    console.print(table)
-
-
 def render_recommendation(rec: Any) -> None:
     """The winner, a table of every system, the reasons and what would change the answer."""
     console.print(f"[bold]{escape(rec.headline)}[/]")
