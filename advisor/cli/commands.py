@@ -63,8 +63,6 @@ def cmd_estimate(args: argparse.Namespace) -> int:
 
     catalog = load_catalog(args)
     system = args.system or "all"
-    if system != "all":
-        catalog.system(system)
     scenario = scenario_from_args(args, catalog, system=system)
     workload = scenario.workload.workload(catalog)
     system_ids = scenario.system_ids(catalog) if system == "all" else (system,)
