@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
 import pytest
 
 from advisor.cli.main import COMMANDS, build_parser, main
+from advisor.core import fmt
 from advisor.io.catalog_files import load_catalog
 
 TRAIN_70B = ["--model", "llama3-70b", "--tokens", "1T", "--gpus", "64"]
@@ -147,3 +149,29 @@ def test_bash_completion_script_is_valid_bash(tmp_path, capsys):
     script.write_text(out)
     done = subprocess.run(["bash", "-n", str(script)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_huge_values_read_as_numbers_not_digit_strings(capsys):
+    # --tokens 1e30 once printed "664570311286387968.0 years" and "$1.86e+14B".
+    code, out, _ = run(capsys, "estimate", "--model", "llama3-8b", "--tokens", "1e30", "--system", "h100")
+    assert code == 0
+    assert re.search(r"\d{7,}", out.replace(",", "")) is None, out
+    assert "e+17 years" in out and "$1.86e+23" in out and "B\n" not in out
+    code, out, _ = run(capsys, "recommend", "--model", "llama3-8b", "--tokens", "1e30", "--gpus", "8")
+    table = out.split("#: rank")[0]  # the headline and the ranked table (rule texts format their own)
+    assert code == 0 and "e+17 years" in table and re.search(r"\d{7,}", table.replace(",", "")) is None
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        (fmt.money, [(162_700, "$162.7k"), (4.2e12, "$4.2T"), (1.86e23, "$1.86e+23")]),
+        (fmt.duration, [(24 * 365 * 2.5, "2.5 years"), (24 * 365 * 12_345, "12,345 years")]),
+        (fmt.duration, [(24 * 365 * 6.65e17, "6.65e+17 years")]),
+        (fmt.energy, [(4.91e6, "4.91 GWh"), (1.2e9, "1.2 TWh")]),
+        (fmt.count, [(15e12, "15T"), (1e30, "1e+30")]),
+    ],
+)
+def test_formats_of_huge_values(value, shown):
+    for number, text in shown:
+        assert value(number) == text
