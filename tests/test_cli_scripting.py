@@ -175,3 +175,22 @@ def test_huge_values_read_as_numbers_not_digit_strings(capsys):
 def test_formats_of_huge_values(value, shown):
     for number, text in shown:
         assert value(number) == text
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["estimate", "--model", "llama3-70b", "--tokens", "15T", "--gpus", "2048", "--system", "h100"],
+        ["estimate", "--model", "llama3-70b", "--tokens", "15T", "--gpus", "2048"],
+        ["sensitivity", "--model", "llama3-70b", "--tokens", "1T", "--samples", "50"],
+        ["rules", "list"],
+        ["prices", "list"],
+        ["systems"],
+    ],
+    ids=lambda argv: " ".join(argv[:2]),
+)
+def test_piped_output_has_whole_lines(capsys, argv):
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    assert "…" not in out
+    assert [line for line in out.splitlines() if line != line.rstrip()] == []
