@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -194,3 +196,21 @@ def test_piped_output_has_whole_lines(capsys, argv):
     assert code == 0
     assert "…" not in out
     assert [line for line in out.splitlines() if line != line.rstrip()] == []
+
+
+def test_bash_completes_model_ids_from_the_catalog(tmp_path, capsys):
+    bin_dir = Path(sys.executable).parent
+    if not (bin_dir / "advisor").exists():
+        pytest.skip("the advisor console script is not installed beside this Python")
+    _, out, _ = run(capsys, "completion", "bash")
+    script = tmp_path / "advisor.bash"
+    script.write_text(out)
+    words = "advisor estimate --model llama3-"
+    probe = (
+        f"source {script}; COMP_WORDS=({words}); COMP_CWORD=3; COMP_LINE='{words}'; "
+        "COMP_POINT=${#COMP_LINE}; _shtab_advisor advisor llama3- --model; echo ${COMPREPLY[@]}"
+    )
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    done = subprocess.run(["bash", "-c", probe], capture_output=True, text=True, env=env, timeout=120)
+    ids = sorted(m for m in load_catalog(user_dir=False).models if m.startswith("llama3-"))
+    assert done.stdout.split() == ids, done.stderr

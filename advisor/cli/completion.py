@@ -1,7 +1,8 @@
 """`advisor completion SHELL`: a completion script for bash, zsh or fish, written by shtab from the parser.
 
 The script is generated from the same argparse parser the command line runs, so every command, action
-and flag completes, and a new flag completes without a hand-kept list.
+and flag completes, and a new flag completes without a hand-kept list; `--model` and `--system` complete
+to the catalog's ids.
 """
 
 from __future__ import annotations
@@ -19,6 +20,15 @@ INSTALL = {
 
 # Positionals and options that name a file or a folder complete as paths.
 _FILE_DESTS = {"scenario", "scenarios", "file", "files", "output", "evidence", "serving_evidence"}
+
+# `--model` and `--system` complete to the ids the catalog holds now (the user's catalog included), read
+# from the listing the shell runs at each completion.
+_ID_LISTINGS = {"model": "models", "system": "systems"}
+
+
+def ids_command(listing: str) -> str:
+    """The shell command that prints one id a line: the first column of `advisor LISTING --format tsv`."""
+    return f"advisor {listing} --format tsv 2>/dev/null | tail -n +2 | cut -f1"
 
 
 def register(sub: argparse._SubParsersAction, root: argparse.ArgumentParser) -> None:
@@ -42,7 +52,7 @@ def completion_script(parser: argparse.ArgumentParser, shell: str) -> str:
 
 
 def _mark_paths(parser: argparse.ArgumentParser) -> None:
-    """Tell shtab which arguments are files (scenarios, outputs) or folders (`--catalog DIR`)."""
+    """Tell shtab which arguments are files (scenarios, outputs), folders (`--catalog DIR`) or ids."""
     import shtab
 
     for action in parser._actions:
@@ -53,6 +63,8 @@ def _mark_paths(parser: argparse.ArgumentParser) -> None:
             action.complete = shtab.DIRECTORY  # type: ignore[attr-defined]
         elif action.dest in _FILE_DESTS:
             action.complete = shtab.FILE  # type: ignore[attr-defined]
+        elif action.dest in _ID_LISTINGS and action.option_strings:
+            action.complete = shtab.cmd(ids_command(_ID_LISTINGS[action.dest]))  # type: ignore[attr-defined]
 
 
 def cmd_completion(root: argparse.ArgumentParser, args: argparse.Namespace) -> int:
