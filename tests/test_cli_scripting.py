@@ -214,3 +214,31 @@ def test_bash_completes_model_ids_from_the_catalog(tmp_path, capsys):
     done = subprocess.run(["bash", "-c", probe], capture_output=True, text=True, env=env, timeout=120)
     ids = sorted(m for m in load_catalog(user_dir=False).models if m.startswith("llama3-"))
     assert done.stdout.split() == ids, done.stderr
+
+
+def test_recommend_table_fits_an_80_column_terminal(capsys, monkeypatch):
+    from rich.console import Console
+
+    from advisor.cli import console as console_module
+
+    terminal = Console(file=sys.stdout, width=80, force_terminal=True, color_system=None)
+    monkeypatch.setattr(console_module.console, "current", lambda: terminal)
+    argv = ["--model", "llama3-70b", "--tokens", "15T", "--gpus", "2048", "--precision", "fp8"]
+    code, out, _ = run(capsys, "recommend", *argv)
+    lines = out.split("#: rank")[0].splitlines()
+    table = lines[next(i for i, line in enumerate(lines) if line.split()[:2] == ["#", "system"]) :]
+    assert code == 0 and table[0].split() == [
+        "#",
+        "system",
+        "GPUs",
+        "train",
+        "to",
+        "result",
+        "cost",
+        "/1M",
+        "tok",
+        "energy",
+        "score",
+    ]
+    assert "…" not in "\n".join(table) and max(map(len, table)) <= 80
+    assert "gb300-nvl72" in out and "2,048" in out

@@ -121,7 +121,7 @@ def _breakdown(title: str, parts: dict[str, float], show: Callable[[float], str]
 def render_recommendation(rec: Any) -> None:
     """The winner, a table of every system, the reasons and what would change the answer."""
     console.print(f"[bold]{escape(rec.headline)}[/]")
-    table = Table(box=box.SIMPLE_HEAVY, pad_edge=False)
+    table = Table(box=box.SIMPLE_HEAVY, pad_edge=False, show_edge=False, collapse_padding=True)
     for column, justify in (
         ("#", "right"),
         ("system", "left"),
@@ -149,7 +149,7 @@ def render_recommendation(rec: Any) -> None:
             numbers.money(est.cost_usd),
             numbers.cents_or_dollars(est.cost_per_million_tokens_usd),
             numbers.energy(est.energy_kwh),
-            f"{cand.score:.3f}" if cand.score is not None else "–",
+            _score(cand.score),
         )
     console.print(table)
     console.print(
@@ -171,6 +171,13 @@ def render_recommendation(rec: Any) -> None:
         console.print("\n[bold]what would change the answer[/]")
         for line in rec.what_would_change:
             console.print(f"  {escape(line)}")
+
+
+def _score(score: float | None) -> str:
+    """1.066, 10.81: five characters up to 99.99, so the table fits 80 columns."""
+    if score is None:
+        return "–"
+    return f"{score:.{3 if score < 10 else 2}f}"
 
 
 def render_rules(rules: Sequence[Any]) -> None:
