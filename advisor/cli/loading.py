@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from advisor.cli.args import scenario_data_from_args
+from advisor.present.sanitise import printable
 
 
 def load_catalog(args: argparse.Namespace) -> Any:
@@ -16,7 +17,7 @@ def load_catalog(args: argparse.Namespace) -> Any:
 
     catalog = _load(user_dir=args.catalog) if getattr(args, "catalog", None) else _load()
     for warning in catalog.load_warnings:
-        print(f"advisor: warning: {warning}", file=sys.stderr)
+        print(printable(f"advisor: warning: {warning}"), file=sys.stderr)
     return catalog
 
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from advisor import __version__
 from advisor.errors import AdvisorError
+from advisor.present.sanitise import printable
 
 COMMANDS = (
     "estimate",
@@ -78,10 +79,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _open_app(argv)
         return int(args.handler(args) or 0)
     except UsageFailure as exc:
-        print(str(exc), file=sys.stderr)
+        print(printable(exc), file=sys.stderr)
         return 2
     except AdvisorError as exc:
-        print(f"advisor: {exc}", file=sys.stderr)
+        print(printable(f"advisor: {exc}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
