@@ -55,7 +55,7 @@ def write_atomic(path: Path | str, content: str | bytes, *, force: bool = False)
 def _check_name(target: Path) -> None:
     """Refuse an empty name or one longer than a file system keeps, before touching the disk."""
     if not target.name or target.name in (".", ".."):
-        raise ReportError(f"{shown(target)}: give a file name, not a folder")
+        raise ReportError(f"{shown(target)}: is a folder; give a file name")
     size = len(os.fsencode(target.name))
     if size > _NAME_MAX:
         raise ReportError(
