@@ -16,8 +16,8 @@ NonNegative = Annotated[float, Field(ge=0, allow_inf_nan=False)]
 Fraction = Annotated[float, Field(gt=0, le=1, allow_inf_nan=False)]
 PositiveInt = Annotated[int, Field(gt=0)]
 
-_AS_OF = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
-RELEASE_PATTERN = re.compile(r"^\d{4}-\d{2}$")
+_AS_OF = re.compile(r"^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$")
+RELEASE_PATTERN = re.compile(r"^[0-9]{4}-[0-9]{2}$")
 
 
 class Frozen(BaseModel):
