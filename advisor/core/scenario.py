@@ -24,7 +24,7 @@ from advisor.core.model.workload import (
     Workload,
     WorkloadInputs,
 )
-from advisor.errors import CatalogError
+from advisor.errors import CatalogError, shown
 
 SCHEMA_VERSION = 1
 
@@ -32,7 +32,13 @@ SCHEMA_VERSION = 1
 def _id_list(value: Any) -> Any:
     """`systems` must be an array: a lone string would otherwise read as a list of letters."""
     if isinstance(value, str):
-        raise ValueError(f'must be an array of system ids, e.g. ["{value}"]')
+        raise ValueError(f'must be an array of system ids, e.g. ["{shown(value, 40)}"]')
+    if isinstance(value, list | tuple):
+        seen: set[str] = set()
+        for item in (item for item in value if isinstance(item, str)):
+            if item in seen:
+                raise ValueError(f"{shown(item, 40)!r} is listed twice; name each system once")
+            seen.add(item)
     return value
 
 
