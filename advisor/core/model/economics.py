@@ -53,7 +53,7 @@ class Colocation(Sourced):
 
 
 class Finance(Sourced):
-    depreciation_years: Annotated[float, Field(gt=0, le=20)]
+    depreciation_years: Annotated[float, Field(ge=0.5, le=20)]
     cost_of_capital: Annotated[float, Field(ge=0, lt=1)]
 
 
