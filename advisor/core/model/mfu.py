@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 
 from advisor.core.model.catalog import MfuPoint, Precision
 from advisor.core.model.flops import model_flops_per_token
+from advisor.core.model.mfu_release import Figure, ReleaseRatios, months
 from advisor.core.model.sourced import PRECISIONS
 
 if TYPE_CHECKING:
@@ -50,6 +51,8 @@ class Calibrated:
     family: str
     source: str
     proxy_of: str | None = None
+    carried: float = 1.0
+    """The release or system ratio this figure was carried by (1 as published; see mfu_release)."""
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,8 @@ Group = tuple[Calibrated, ...]  # one (model, seq_len) configuration, one releas
 
 def _label(cal: Calibrated) -> str:
     proxy = f" (via {cal.proxy_of})" if cal.proxy_of else ""
-    return f"{cal.point.model} on {cal.point.gpus} GPUs, {cal.point.stack}{proxy}"
+    carried = f" × {cal.carried:.2f} (carried)" if cal.carried != 1.0 else ""
+    return f"{cal.point.model} on {cal.point.gpus} GPUs, {cal.point.stack}{proxy}{carried}"
 
 
 class MfuIndex:
@@ -103,6 +107,16 @@ class MfuIndex:
                     mfu = point.tokens_per_s_per_gpu * model_flops_per_token(model, seq_len) / (peak * 1e12)
                 cal = Calibrated(point, mfu, seq_len, model.params_active, model.family, table.source)
                 self._by_key.setdefault((point.system, point.precision), []).append(cal)
+        self._releases = ReleaseRatios(
+            Figure(
+                c.point.system,
+                c.point.precision,
+                (c.point.model, c.seq_len, c.point.gpus),
+                c.point.software,
+                c.mfu,
+            )
+            for c in self.calibrated_points()
+        )
         self.resolve = lru_cache(maxsize=4096)(self._resolve)
 
     def calibrated_points(self) -> list[Calibrated]:
@@ -126,18 +140,26 @@ class MfuIndex:
                 kept = [c for c in cals if c.point.software == earliest]
             cals = kept
         if cals:
-            newest = _months(max(c.point.software for c in cals))
-            cals = [c for c in cals if newest - _months(c.point.software) <= self._scaling.max_age_months]
+            newest = months(max(c.point.software for c in cals))
+            cals = [c for c in cals if newest - months(c.point.software) <= self._scaling.max_age_months]
         by_config: dict[tuple[str, int], list[Calibrated]] = {}
         for cal in cals:
             by_config.setdefault((cal.point.model, cal.seq_len), []).append(cal)
         groups = []
         for members in by_config.values():
             latest = max(c.point.software for c in members)
-            groups.append(
-                tuple(sorted((c for c in members if c.point.software == latest), key=lambda c: c.point.gpus))
-            )
+            kept = sorted((c for c in members if c.point.software == latest), key=lambda c: c.point.gpus)
+            groups.append(tuple(self._to_release(c, software) for c in kept))
         return groups, warnings
+
+    def _to_release(self, cal: Calibrated, software: str | None) -> Calibrated:
+        """A figure of another release carried to `software` by the release ratio (see mfu_release)."""
+        if software is None:
+            return cal
+        ratio, pairs = self._releases.ratio(
+            cal.point.system, cal.point.precision, cal.point.software, software
+        )
+        return replace(cal, mfu=cal.mfu * ratio, carried=cal.carried * ratio) if pairs else cal
 
     def _direct_groups(
         self, system_id: str, precision: Precision, software: str | None
@@ -262,11 +284,6 @@ def _published(groups: list[Group], model_id: str, seq_len: int, gpus: int) -> l
         for cal in group
         if cal.point.gpus == gpus and cal.proxy_of is None
     ]
-
-
-def _months(release: str) -> int:
-    year, month = release.split("-")
-    return int(year) * 12 + int(month)
 
 
 def _along_gpus(group: Group, gpus: int, loss_per_doubling: float) -> float:
