@@ -7,7 +7,9 @@ The method (also in docs/methodology.md, "How MFU is chosen"):
 2. Points are grouped by (model, sequence length); each group keeps only its latest release. So the
    default is the newest published figure for each configuration, and `--software 2024-01` reproduces
    the January 2024 table. Groups more than `max_age_months` older than the newest release on the
-   system and precision are dropped as superseded (2023 H100 figures give way to 2025 ones).
+   system and precision are dropped as superseded (2023 H100 figures give way to 2025 ones). With a
+   `software` month, a group of another release is carried to it by the release ratio measured on the
+   system's configurations published in both (`mfu_release`); every basis names the releases used.
 3. A system with an `mfu_proxy_system` (H200 → H100: same compute die) borrows the proxy's groups; for a
    configuration both have, the newer release wins. When the system has no figure for the workload's
    family (dense or MoE) at the precision that runs, the same family at another precision is used,
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import bisect
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -232,16 +235,8 @@ class MfuIndex:
             )
         if factor == 1.0:
             found = _published(groups, model_id, seq_len, gpus)
-            if found:  # several publications of one configuration and release: their mean
-                return MfuResult(
-                    sum(c.mfu for c in found) / len(found),
-                    precision,
-                    True,
-                    "published: " + "; ".join(_label(c) for c in found),
-                    tuple(dict.fromkeys(c.source for c in found)),
-                    tuple(warnings),
-                    other_release=software is not None and found[0].point.software != software,
-                )
+            if found:
+                return _exact(found, precision, warnings, software)
         same_family = groups
         window = self._scaling.seq_window
         near = [g for g in same_family if 1 / window <= g[0].seq_len / seq_len <= window]
@@ -254,6 +249,7 @@ class MfuIndex:
         basis = "interpolated from " + "; ".join(_label(c) for c in used)
         if basis_note:
             basis += f" ({basis_note})"
+        basis += _releases_note(used, software)
         sources = tuple(dict.fromkeys(c.source for c in used))
         transferred = bool(basis_note) or any(c.proxy_of for c in used)
         size_ratio = min(1.0, params_active / smallest)
@@ -273,6 +269,28 @@ class MfuIndex:
             doublings_beyond=beyond if same_model else 0.0,
             other_release=software is not None and any(c.point.software != software for c in used),
         )
+
+
+def _exact(
+    found: list[Calibrated], precision: Precision, warnings: list[str], software: str | None
+) -> MfuResult:
+    """The MFU of a published configuration: several publications of one release give their mean."""
+    return MfuResult(
+        sum(c.mfu for c in found) / len(found),
+        precision,
+        True,
+        "published: " + "; ".join(_label(c) for c in found) + _releases_note(found, software),
+        tuple(dict.fromkeys(c.source for c in found)),
+        tuple(warnings),
+        other_release=software is not None and found[0].point.software != software,
+    )
+
+
+def _releases_note(used: Sequence[Calibrated], software: str | None) -> str:
+    """The software releases the figure rests on, and why those (the default, or the month asked for)."""
+    releases = ", ".join(sorted({c.point.software for c in used}))
+    why = "the latest published for each configuration" if software is None else f"asked for {software}"
+    return f"; software release {releases} ({why})"
 
 
 def _published(groups: list[Group], model_id: str, seq_len: int, gpus: int) -> list[Calibrated]:
