@@ -60,6 +60,10 @@ def test_leave_one_out_accuracy_and_coverage(result):
     assert by_name["kind=production"].worst_abs_error <= 0.38
     for group in ("all", "kind=benchmark", "kind=production"):
         assert 0.78 <= by_name[group].coverage <= 0.90, group
+    # Each fitted spread class holds what it was fitted to hold (80%), within sampling error.
+    for cls in V.FITTED_SPREADS:
+        if by_name[f"basis={cls}"].runs >= V.MIN_RESIDUALS:
+            assert 0.75 <= by_name[f"basis={cls}"].coverage <= 0.95, cls
     # Every system with a calibration point that can be predicted without itself is back-tested; a
     # system whose only evidence is one point (mi355x) or its proxy's (mi300x) has nothing to predict.
     testable = {p.system for p in V.calibration_points(CATALOG) if V.has_other_calibration(CATALOG, p)}
