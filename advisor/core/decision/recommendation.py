@@ -20,7 +20,8 @@ class Reason:
     source: str | None = None
     weight: float | None = None
     constraint: str | None = None
-    """For an infeasible reason: memory, deadline, budget, capacity (or estimate, when it failed)."""
+    """For an infeasible reason: memory, deadline, budget, capacity, size (beyond what can be bought or
+    rented), or estimate (when it failed)."""
 
 
 @dataclass(frozen=True)

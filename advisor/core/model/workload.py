@@ -273,6 +273,17 @@ class Constraints(Frozen):
             blank="none",
         ),
     ] = None
+    sizing_margin: Annotated[
+        float,
+        BeforeValidator(human_number),
+        Field(ge=0, le=0.5, description="Sizing to the deadline: the share of it kept as slack."),
+        Input(
+            "Sizing margin",
+            "Sizing to the deadline keeps this share of it as slack: 0.1 finishes by 90%",
+            "fraction",
+            "--sizing-margin",
+        ),
+    ] = 0.1
     budget_usd: Annotated[
         HumanPositive | None,
         Input(
