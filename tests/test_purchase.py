@@ -15,7 +15,7 @@ from advisor.core.decision.advise import advise
 from advisor.core.decision.facts import candidate_facts
 from advisor.core.decision.request import AdviceRequest
 from advisor.core.model.units import HOURS_PER_MONTH, HOURS_PER_YEAR
-from advisor.core.model.workload import Constraints, Workload
+from advisor.core.model.workload import Assumptions, Constraints, Workload
 from advisor.core.run import advise_scenario
 from advisor.core.scenario import Scenario
 from advisor.io.rule_files import load_rules
@@ -175,13 +175,30 @@ def test_buying_for_70b_in_60_days_never_sizes_beyond_capacity_and_says_what_wou
     assert h100.binding == "lead time" and h100.gpus is None
     assert h100.reason.startswith("buying takes 90.0 days before the hardware is running")
     assert "with the hardware on hand" in h100.reason and h100.sized_gpus == h100.estimate.gpus
+    # What would make buying work: the hardware on hand, the later deadline a purchase meets, renting.
+    assert ", and bought now in 143.9 days" in h100.reason
+    assert "; renting, " in h100.reason and "would finish in" in h100.reason.split("; renting, ")[1]
     assert rec.what_would_change and "if the run may take" in rec.what_would_change[0]
+    # Every surface shows it: it is among the candidate's reasons.
+    cand = next(c for c in rec.candidates if c.system == "h100")
+    assert any(r.kind == "note" and r.text == f"sized to the deadline: {h100.reason}" for r in cand.reasons)
+
+
+@pytest.mark.parametrize("days", [0, 5])
+def test_hardware_in_days_replaces_the_purchase_lead_time(days):
+    own = workload(gpus=1024, pricing="own")
+    est = estimate(own, "h100", CATALOG, Assumptions(hardware_in_days=days))
+    assert est.time_breakdown_hours["wait"] == days * 24
+    rent = estimate(
+        own.model_copy(update={"pricing": "rent"}), "h100", CATALOG, Assumptions(hardware_in_days=0)
+    )
+    assert rent.time_breakdown_hours["wait"] > 0  # renting waits for a reservation as before
 
 
 def test_hardware_on_hand_meets_the_deadline_with_the_margin():
     scenario = _buy_70b_in_60_days()
     scenario = scenario.model_copy(
-        update={"assumptions": scenario.assumptions.model_copy(update={"wait_hours": {"*": 0.0}})}
+        update={"assumptions": scenario.assumptions.model_copy(update={"hardware_in_days": 0})}
     )
     advice = advise_scenario(scenario, CATALOG, RULES, today=TODAY)
     rec = advice.recommendation

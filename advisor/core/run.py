@@ -87,7 +87,8 @@ def advise_scenario(
     sizes = None
     if scenario.size_to_deadline:
         sizes = {found.system: found.sized_gpus for found in sizing if found.sized_gpus}
-        request = replace(request, gpus_by_system=sizes)
+        notes = {found.system: found.reason for found in sizing}
+        request = replace(request, gpus_by_system=sizes, sizing_notes=notes)
     return ScenarioAdvice(scenario, request.workload, advise(request), sizing, sizes, request)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from advisor.core import fmt
 from advisor.core.costing.estimate import estimate
 from advisor.core.costing.results import Estimate
 from advisor.core.model.catalog import Catalog, System
@@ -119,7 +120,7 @@ def _met(sizer: _Sizer, est: Estimate, budget_usd: float | None) -> GpuCount:
     why = f"{_size_words(sizer, gpus)}: {_days(est.time_to_result_hours)} to result"
     why += ", sized by the memory the run needs" if binding == "memory" else ""
     if budget_usd is not None and est.cost_usd > budget_usd:
-        binding, why = "budget", why + f"; over the ${budget_usd:,.0f} budget"
+        binding, why = "budget", why + f"; over the {fmt.money(budget_usd)} budget"
     return GpuCount(sizer.system.id, sizer.deadline_days, gpus, est, why, gpus, binding, sizer.margin)
 
 
@@ -143,12 +144,31 @@ def _on_hand(sizer: _Sizer, top: Estimate) -> GpuCount:
     deadline = sizer.deadline_days
     route = "buying takes" if own else "a reservation takes"
     why = f"{route} {_days(wait)} before the hardware is running, past the {deadline:g}-day deadline"
+    est = sizer.run(gpus)
     if found:
         size, days = _size_words(sizer, gpus), _days(found.time_to_result_hours)
         why += f"; with the hardware on hand, {size} would finish in {days}"
-    return GpuCount(
-        sizer.system.id, sizer.deadline_days, None, sizer.run(gpus), why, gpus, "lead time", sizer.margin
+        why += f", and {'bought' if own else 'reserved'} now in {_days(est.time_to_result_hours)}"
+        why += _renting(sizer, gpus) if own else ""
+    return GpuCount(sizer.system.id, sizer.deadline_days, None, est, why, gpus, "lead time", sizer.margin)
+
+
+def _renting(sizer: _Sizer, gpus: int) -> str:
+    """Buying misses the deadline: whether renting meets it (sized the same way), and at what cost."""
+    renter = _Sizer(
+        sizer.workload.model_copy(update={"pricing": "rent"}),
+        sizer.system,
+        sizer.catalog,
+        sizer.assumptions,
+        sizer.deadline_days,
+        sizer.margin,
+        sizer.max_gpus,
     )
+    rent = renter.smallest(sizer.deadline_days * (1 - sizer.margin))
+    if rent is None:
+        return "; renting cannot meet it either"
+    size, days = _size_words(renter, rent.gpus), _days(rent.time_to_result_hours)
+    return f"; renting, {size} would finish in {days} for {fmt.money(rent.cost_usd)}"
 
 
 def _short(sizer: _Sizer, top: Estimate) -> GpuCount:

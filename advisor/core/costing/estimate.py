@@ -67,13 +67,15 @@ def needs_reservation(workload: Workload, system: System) -> bool:
 
 def capacity_wait_hours(workload: Workload, system: System, assumptions: Assumptions) -> float:
     """Hours before the capacity exists: the on-demand wait when renting a cluster that size can be had on
-    demand, a reservation's lead time beyond it, the purchase lead time when buying."""
+    demand, a reservation's lead time beyond it, the purchase lead time when buying (or the days until
+    the hardware is running, `hardware_in_days`, 0 when it is on hand)."""
     override = assumptions.for_system("wait_hours", system.id)
     if override is not None:
         return override
     availability = system.availability
     if workload.pricing == "own":
-        return availability.purchase_lead_days * HOURS_PER_DAY
+        on_hand = assumptions.hardware_in_days
+        return (availability.purchase_lead_days if on_hand is None else on_hand) * HOURS_PER_DAY
     if needs_reservation(workload, system):
         return availability.reserved_lead_days * HOURS_PER_DAY
     return availability.on_demand_wait_hours

@@ -381,6 +381,17 @@ class Assumptions(Frozen):
     wait_hours: Annotated[dict[str, Annotated[float, Field(ge=0)]], BeforeValidator(_every_system)] = Field(
         default_factory=dict
     )
+    hardware_in_days: Annotated[
+        Annotated[Days, Field(ge=0)] | None,
+        Input(
+            "Hardware in",
+            "Owning: days until the hardware is running, 0 = we already have it (the deadline counts from "
+            "today); default: each system's purchase lead time",
+            "days",
+            "--hardware-in-days",
+            blank="lead time",
+        ),
+    ] = None
 
     @model_validator(mode="after")
     def _check_keys(self) -> Assumptions:
