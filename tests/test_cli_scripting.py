@@ -76,15 +76,15 @@ def test_recommend_shows_each_systems_gpu_count(capsys):
 
 def test_closed_pipe_exits_0_without_a_message():
     # `advisor models | head -1`: the reader leaves early; that is not a failure of advisor.
-    proc = subprocess.Popen(
+    with subprocess.Popen(
         [sys.executable, "-m", "advisor", "rules", "list"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-    )
-    assert proc.stdout is not None and proc.stderr is not None
-    proc.stdout.close()
-    err = proc.stderr.read().decode()
-    assert proc.wait(timeout=60) == 0, err
+    ) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.close()
+        err = proc.stderr.read().decode()
+        assert proc.wait(timeout=60) == 0, err
     assert err == ""
 
 
