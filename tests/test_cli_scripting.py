@@ -154,14 +154,20 @@ def test_bash_completion_script_is_valid_bash(tmp_path, capsys):
 
 
 def test_huge_values_read_as_numbers_not_digit_strings(capsys):
-    # --tokens 1e30 once printed "664570311286387968.0 years" and "$1.86e+14B".
-    code, out, _ = run(capsys, "estimate", "--model", "llama3-8b", "--tokens", "1e30", "--system", "h100")
+    # --tokens 1e30 once printed "664570311286387968.0 years" and "$1.86e+14B"; tokens now stop at 1e18
+    # (the declared physical range), and the largest allowed value still reads as a number.
+    code, out, _ = run(capsys, "estimate", "--model", "llama3-8b", "--tokens", "1e18", "--system", "h100")
     assert code == 0
     assert re.search(r"\d{7,}", out.replace(",", "")) is None, out
-    assert "e+17 years" in out and "$1.86e+23" in out and "B\n" not in out
-    code, out, _ = run(capsys, "recommend", "--model", "llama3-8b", "--tokens", "1e30", "--gpus", "8")
+    assert "664,570 years" in out and "$186B" in out and "83.2 TWh" in out
+    code, out, _ = run(capsys, "recommend", "--model", "llama3-8b", "--tokens", "1e18", "--gpus", "8")
     table = out.split("#: rank")[0]  # the headline and the ranked table (rule texts format their own)
-    assert code == 0 and "e+17 years" in table and re.search(r"\d{7,}", table.replace(",", "")) is None
+    assert code == 0 and "years" in table and re.search(r"\d{7,}", table.replace(",", "")) is None
+
+
+def test_tokens_beyond_the_physical_range_are_refused_by_name(capsys):
+    code, _, err = run(capsys, "estimate", "--model", "llama3-8b", "--tokens", "1e30", "--system", "h100")
+    assert code == 2 and "--tokens" in err and "1e+18" in err
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ from typing import Any
 from advisor.cli.args import add_scenario_inputs, number
 from advisor.cli.tabular import add_format_flags, chosen_format, write_delimited
 from advisor.core.analysis import SAMPLES
+from advisor.present.sanitise import printable
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -57,7 +58,7 @@ def _analyse(
         from advisor.io.scenario_files import save_scenario
 
         save_scenario(scenario, args.save, force=args.force)
-        print(f"advisor: saved scenario to {args.save}", file=sys.stderr)
+        print(printable(f"advisor: saved scenario to {args.save}"), file=sys.stderr)
     result = run_scenario(
         scenario, catalog, rules, today=date.today(), break_evens=break_evens, samples=samples, widen=widen
     )
@@ -86,7 +87,7 @@ def cmd_recommend(args: argparse.Namespace) -> int:
     render_serving(rec)
     render_ranges(sens)
     for line in user_price_lines(catalog, [c.system for c in rec.candidates]):
-        print(f"price: {line}")
+        print(printable(f"price: {line}"))
     return answered(rec)
 
 

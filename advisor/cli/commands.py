@@ -11,6 +11,7 @@ from advisor.cli.args import add_scenario_inputs
 from advisor.cli.loading import load_catalog, load_rules, print_json, scenario_from_args
 from advisor.cli.tabular import add_format_flags, chosen_format, emit, write_delimited
 from advisor.errors import InfeasibleError
+from advisor.present.sanitise import printable
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -122,7 +123,7 @@ def cmd_rules_check(args: argparse.Namespace) -> int:
         rules = check_rule_files(args.files)
         check_systems(rules, catalog.systems)
     except RuleError as exc:
-        print(f"advisor: {exc}", file=sys.stderr)
+        print(printable(f"advisor: {exc}"), file=sys.stderr)
         return 1
     print(f"ok: {len(rules)} rule(s) in {len(args.files)} file(s)")
     return 0

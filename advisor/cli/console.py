@@ -13,12 +13,23 @@ from typing import IO, Any, cast
 
 from rich.console import Console
 
+from advisor.present.sanitise import printable
+
 # Wide enough for any row the commands print; tables take only the width their cells need.
 PIPE_WIDTH = 100_000
 
 
 class _Console(Console):
-    """A console whose closed pipe raises `BrokenPipeError` (Rich's default exits with status 1)."""
+    """A console that shows control characters as escapes, and whose closed pipe raises `BrokenPipeError`
+    (Rich's default exits with status 1)."""
+
+    def render_str(self, text: str, **kwargs: Any) -> Any:
+        """`text` as Rich renders it, control characters and bidi overrides shown as escapes (`\\x1b`).
+
+        Markup from outside (ids, names) is escaped where it is put in (`plain_markup`); this catches
+        the rest.
+        """
+        return super().render_str(printable(text), **kwargs)
 
     def on_broken_pipe(self) -> None:
         self.quiet = True

@@ -9,6 +9,7 @@ from typing import Any
 
 from advisor.cli.args import scenario_data_from_args
 from advisor.errors import UsageError
+from advisor.present.sanitise import printable
 
 
 def load_catalog(args: argparse.Namespace) -> Any:
@@ -17,7 +18,7 @@ def load_catalog(args: argparse.Namespace) -> Any:
 
     catalog = _load(user_dir=args.catalog) if getattr(args, "catalog", None) else _load()
     for warning in catalog.load_warnings:
-        print(f"advisor: warning: {warning}", file=sys.stderr)
+        print(printable(f"advisor: warning: {warning}"), file=sys.stderr)
     return catalog
 
 

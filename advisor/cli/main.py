@@ -17,6 +17,7 @@ from pathlib import Path
 
 from advisor import __version__
 from advisor.errors import AdvisorError, InfeasibleError
+from advisor.present.sanitise import printable
 
 COMMANDS = (
     "estimate",
@@ -94,13 +95,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # a closed pipe shows here, inside the handler below, not at exit
         return status
     except UsageFailure as exc:
-        print(str(exc), file=sys.stderr)
+        print(printable(exc), file=sys.stderr)
         return 2
     except InfeasibleError as exc:
         print(f"advisor: {exc}", file=sys.stderr)
         return 1
     except AdvisorError as exc:
-        print(f"advisor: {exc}", file=sys.stderr)
+        print(printable(f"advisor: {exc}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

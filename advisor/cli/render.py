@@ -6,13 +6,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich import box
-from rich.markup import escape
 from rich.table import Table
 
 from advisor.cli.console import console
 from advisor.present import numbers
 from advisor.present.parts import part_label
 from advisor.present.reasons import reason_markup
+from advisor.present.sanitise import plain_markup as escape
 from advisor.present.styles import FAILED, WARNING
 
 
@@ -53,13 +53,13 @@ def render_estimates(estimates: Sequence[Any], workload: Any) -> None:
     """A column per system; breakdowns too when there is one system."""
     first = estimates[0]
     title = (
-        f"{first.model.name}: {numbers.count(workload.tokens)} tokens on {workload.gpus} GPUs, "
-        f"{workload.precision.upper()}, {workload.pricing}"
+        f"{escape(first.model.name)}: {numbers.count(workload.tokens)} tokens on {workload.gpus} GPUs, "
+        f"{escape(workload.precision.upper())}, {escape(workload.pricing)}"
     )
     table = Table(title=title, box=box.SIMPLE_HEAVY, title_justify="left")
     table.add_column("")
     for est in estimates:
-        table.add_column(est.system, justify="right")
+        table.add_column(escape(est.system), justify="right")
     rows = _rows(estimates)
     if first.serving is not None:
         rows += [
@@ -85,9 +85,9 @@ def render_estimates(estimates: Sequence[Any], workload: Any) -> None:
         render_breakdowns(first)
     for est in estimates:
         for warning in est.warnings:
-            console.print(f"[{WARNING}]warning[/] {est.system}: {warning}")
+            console.print(f"[{WARNING}]warning[/] {escape(est.system)}: {escape(warning)}")
     for est in estimates:
-        label = f"{est.system}: " if len(estimates) > 1 else ""
+        label = f"{escape(est.system)}: " if len(estimates) > 1 else ""
         console.print(f"[dim]MFU {label}{escape(est.mfu_basis.basis)}[/]")
 
 
@@ -136,7 +136,7 @@ def render_recommendation(rec: Any) -> None:
         table.add_column(column, justify=justify, no_wrap=True)  # type: ignore[arg-type]
     for cand in rec.candidates:
         est = cand.estimate
-        name = f"[bold]{cand.system}[/]" if cand.system == rec.winner else cand.system
+        name = f"[bold]{escape(cand.system)}[/]" if cand.system == rec.winner else escape(cand.system)
         if est is None:
             table.add_row("–", name, *(["–"] * 7))
             continue
@@ -159,7 +159,9 @@ def render_recommendation(rec: Any) -> None:
     for cand in rec.candidates:
         if not cand.reasons:
             continue
-        console.print(f"\n[bold]{cand.system}[/]" + (" (recommended)" if cand.system == rec.winner else ""))
+        console.print(
+            f"\n[bold]{escape(cand.system)}[/]" + (" (recommended)" if cand.system == rec.winner else "")
+        )
         for reason in cand.reasons:
             console.print(f"  {reason_markup(reason)}")
     workload_rules = [r for r in rec.rules_fired if r.system is None]
@@ -183,7 +185,9 @@ def _score(score: float | None) -> str:
 def render_rules(rules: Sequence[Any]) -> None:
     console.print(f"[bold]{len(rules)} rules[/]")
     for rule in rules:
-        console.print(f"\n[bold]{rule.id}[/]  {escape(rule.title)}  [dim]({rule.effect_names})[/]")
+        console.print(
+            f"\n[bold]{escape(rule.id)}[/]  {escape(rule.title)}  [dim]({escape(rule.effect_names)})[/]"
+        )
         console.print(f"  [dim]source:[/] {escape(rule.source)}", soft_wrap=True)
 
 
@@ -220,7 +224,7 @@ def render_ranges(sens: Any) -> None:
     for sid, r in sens.ranges.items():
         t, c, e = r.time_to_result_hours, r.cost_usd, r.energy_kwh
         table.add_row(
-            sid,
+            escape(sid),
             numbers.duration_span(t.p10, t.p90),
             numbers.money_span(c.p10, c.p90),
             numbers.energy_span(e.p10, e.p90),
@@ -237,7 +241,7 @@ def render_sensitivity(rec: Any, sens: Any) -> None:
     if sens.tornado:
         expected = sens.ranges[sens.winner].cost_usd.expected
         console.print(
-            f"\n[bold]what moves {sens.winner}'s cost most[/] (each input alone at the ends of its "
+            f"\n[bold]what moves {escape(sens.winner)}'s cost most[/] (each input alone at the ends of its "
             f"range; expected {numbers.money(expected)})"
         )
         widest = max(bar.cost_swing for bar in sens.tornado) or 1.0
@@ -246,7 +250,7 @@ def render_sensitivity(rec: Any, sens: Any) -> None:
             table.add_column(column, no_wrap=True)
         for bar in sens.tornado:
             table.add_row(
-                bar.input,
+                escape(bar.input),
                 f"{numbers.input_value(bar.input, bar.low)}–{numbers.input_value(bar.input, bar.high)}",
                 "█" * max(0, round(16 * bar.cost_swing / widest)),
                 f"{numbers.money(bar.cost_at_low)} → {numbers.money(bar.cost_at_high)}",
@@ -254,7 +258,9 @@ def render_sensitivity(rec: Any, sens: Any) -> None:
             )
         console.print(table)
     if sens.break_evens:
-        console.print(f"\n[bold]break-even points[/] ({sens.winner} against {sens.runner_up})")
+        console.print(
+            f"\n[bold]break-even points[/] ({escape(sens.winner)} against {escape(sens.runner_up)})"
+        )
         for item in sens.break_evens:
             console.print(f"  {escape(item.sentence)}")
     for line in sens.speed_for_price:

@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from advisor.present.sanitise import plain_markup, printable
+
 FORMATS = ("table", "csv", "tsv", "json")
 Format = Literal["table", "csv", "tsv", "json"]
 
@@ -82,7 +84,7 @@ def _cell(value: Any) -> str:
         return repr(value)
     if isinstance(value, tuple | list):
         return "; ".join(map(str, value))
-    return str(value).replace("\t", " ").replace("\n", " ")
+    return printable(str(value).replace("\t", " ").replace("\n", " "), one_line=True)
 
 
 def emit(columns: Sequence[Column], items: Sequence[Any], fmt: Format, *, title: str = "") -> None:
@@ -101,7 +103,6 @@ def print_table(columns: Sequence[Column], items: Sequence[Any], *, title: str =
     """The Rich table of `items`. The first column (the id) is never wrapped or cut; on a terminal too
     narrow for every column, the optional ones are left out (and named below the table)."""
     from rich import box
-    from rich.markup import escape
     from rich.table import Table
 
     from advisor.cli.console import console
@@ -116,7 +117,7 @@ def print_table(columns: Sequence[Column], items: Sequence[Any], *, title: str =
             column.title or column.key, justify=column.justify, no_wrap=index == 0, min_width=widest
         )
     for row in rows:
-        table.add_row(*(escape(row[index]) for index in shown))
+        table.add_row(*(plain_markup(row[index], one_line=True) for index in shown))
     console.print(table)
     left_out = [columns[i].title or columns[i].key for i in range(len(columns)) if i not in shown]
     if left_out:
