@@ -56,14 +56,6 @@ def bench_cli() -> float:
     return median_seconds(lambda: subprocess.run(argv, check=True, capture_output=True), runs=10)
 
 
-def compile_bytecode() -> None:
-    """Write .pyc files, as `pip install` does: a sandbox with PYTHONDONTWRITEBYTECODE=1 would otherwise
-    time a source compile of the package on every start."""
-    import compileall
-
-    compileall.compile_dir(str(ROOT / "advisor"), quiet=1)
-
-
 def report_rows(catalog: Any, rules: Any, today: date) -> list[tuple[str, float, float]]:
     """Building and rendering a report of a 70B pretrain, in each registered format."""
     from advisor.core.scenario import Scenario
@@ -83,6 +75,8 @@ def report_rows(catalog: Any, rules: Any, today: date) -> list[tuple[str, float,
 
 
 def main() -> None:
+    from benchmarks.bench_catalog import compile_bytecode
+
     compile_bytecode()
     from advisor.core.costing.estimate import estimate
     from advisor.core.decision.advise import advise
