@@ -80,3 +80,4 @@ def test_estimate_json_run_loads_no_app_or_tables(tmp_path) -> None:  # type: ig
     modules = loaded_after(code)
     assert "advisor.core.costing.estimate" in modules  # it did run the estimate
     assert offending(modules) == []
+    assert "advisor.core.costing.serving" not in modules  # a training run needs no serving model
