@@ -47,6 +47,7 @@ ESTIMATE = [
 FLOORS = {
     "python -c pass": "pass",
     "python -c 'import pydantic'": "import pydantic",
+    "python -c 'from pydantic import BaseModel'": "from pydantic import BaseModel",
     "python: one pydantic model, validated once": (
         "from pydantic import BaseModel\nclass M(BaseModel):\n    x: int\nM(x=1)"
     ),
