@@ -10,8 +10,10 @@ in docs/performance.md is set on this catalog).
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,6 +39,23 @@ def double_catalog(target: Path, shipped: Path = ROOT / "catalog") -> int:
     return written
 
 
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description="Write a user catalog folder holding a renamed copy of every shipped system, model "
+        "and MFU table (load it with `advisor --catalog DIR`: twice today's catalog)."
+    )
+    parser.add_argument("target", type=Path, help="the folder to write (created if missing)")
+    args = parser.parse_args(argv)
+    if args.target.exists() and not args.target.is_dir():
+        parser.error(f"{args.target} exists and is not a folder")
+    try:
+        count = double_catalog(args.target)
+    except OSError as exc:
+        print(f"double_catalog: cannot write {args.target}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {count} files to {args.target}")
+    return 0
+
+
 if __name__ == "__main__":
-    count = double_catalog(Path(sys.argv[1]))
-    print(f"wrote {count} files to {sys.argv[1]}")
+    raise SystemExit(main())

@@ -11,8 +11,6 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
-
 from advisor.core.model.inputs import DeclaredInput, Limits, field_limits, limits_of, parse_amount
 from advisor.core.model.sourced import Fraction
 from advisor.core.model.workload import PricePerGpuHour
@@ -66,8 +64,10 @@ def validated(flag: str, annotation: Any) -> Callable[[str], Any]:
     """An argparse `type` that validates text against a field's type (a release month, say)."""
 
     def convert(text: str) -> Any:
+        from pydantic import TypeAdapter, ValidationError  # imported and built only when the flag is given
+
         try:
-            return TypeAdapter(annotation).validate_python(text)  # built only when the flag is given
+            return TypeAdapter(annotation).validate_python(text)
         except ValidationError as exc:
             message = str(exc.errors(include_url=False)[0]["msg"]).removeprefix("Value error, ")
             raise argparse.ArgumentTypeError(message) from None

@@ -54,8 +54,27 @@ class UsageFailure(Exception):
     """A command-line usage error (exit status 2)."""
 
 
-def build_parser() -> Parser:
-    from advisor.cli import analysis, commands, completion, prices, reports, serve, validate
+_REGISTRARS: dict[str, tuple[str, str]] = {
+    "estimate": ("commands", "register_estimate"),
+    "recommend": ("analysis", "register"),
+    "sensitivity": ("analysis", "register"),
+    "rules": ("commands", "register_listings"),
+    "models": ("commands", "register_listings"),
+    "systems": ("commands", "register_listings"),
+    "report": ("reports", "register"),
+    "compare": ("reports", "register"),
+    "validate": ("validate", "register"),
+    "prices": ("prices", "register"),
+    "serve": ("serve", "register"),
+}
+"""Which module (in `advisor.cli`) registers each command, in `advisor --help` order (completion last)."""
+
+
+def build_parser(command: str | None = None) -> Parser:
+    """The `advisor` parser with every command, or with only `command` (a known command's module is
+    then the only one imported and its flags the only ones built: start-up time, see
+    docs/performance.md). `completion` needs every command, so it always gets the full parser."""
+    import importlib
 
     parser = Parser(
         prog="advisor",
@@ -70,14 +89,13 @@ def build_parser() -> Parser:
         "--rules", metavar="DIR", help="use the rule files in DIR instead of the shipped rules"
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    commands.register_estimate(sub)
-    analysis.register(sub)
-    commands.register_listings(sub)
-    reports.register(sub)
-    validate.register(sub)
-    prices.register(sub)
-    serve.register(sub)
-    completion.register(sub, parser)
+    wanted = _REGISTRARS.get(command or "")
+    for module, name in [wanted] if wanted else dict.fromkeys(_REGISTRARS.values()):
+        getattr(importlib.import_module(f"advisor.cli.{module}"), name)(sub)
+    if wanted is None:
+        from advisor.cli import completion
+
+        completion.register(sub, parser)
     return parser
 
 
@@ -90,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _open_app(argv)
         if command is not None and command not in COMMANDS:
             raise UsageFailure(unknown_command(command))
-        args = build_parser().parse_args(argv)
+        args = build_parser(command).parse_args(argv)
         status = int(args.handler(args) or 0)
         sys.stdout.flush()  # a closed pipe shows here, inside the handler below, not at exit
         return status

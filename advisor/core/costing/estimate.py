@@ -26,7 +26,6 @@ from advisor.core.costing.results import (
     Purchase,
     fit_message,
 )
-from advisor.core.costing.serving import serving_throughput
 from advisor.core.costing.throughput import Throughput, run_precision, training_throughput
 from advisor.core.model.catalog import Catalog, Precision, System
 from advisor.core.model.goodput import Goodput
@@ -105,6 +104,8 @@ def _speed(
     assert peak_tflops is not None  # run_precision falls back to BF16, which every system has
     stage = (workload, system, catalog, assumptions, precision, peak_tflops, warnings)
     if workload.kind == "inference":
+        from advisor.core.costing.serving import serving_throughput  # a training run never loads it
+
         speed = serving_throughput(*stage, hourly_cost(workload, system, catalog, assumptions).total)
     else:
         speed = training_throughput(*stage)

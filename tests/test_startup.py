@@ -1,0 +1,83 @@
+"""Start-up stays lean: the CLI's estimate path imports no app, table or schema machinery it does not use.
+
+Not timed (time depends on the machine; see benchmarks/bench_catalog.py and docs/performance.md):
+these check, in a fresh interpreter, which modules importing the CLI and building a command's parser
+load, so a top-level import that drags in Textual, Rich tables or pydantic's TypeAdapter fails here.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+UNWANTED = ("textual", "rich", "pydantic.type_adapter", "advisor.tui", "advisor.report")
+"""Modules the estimate path must not import: the app, Rich (its tables and console are for text
+output, imported when a table is printed, not for JSON), TypeAdapter (built only when a validated-text
+flag is given) and the report package."""
+
+
+def loaded_after(code: str) -> set[str]:
+    """The modules in sys.modules after running `code` in a fresh interpreter."""
+    script = f"import json, sys\n{code}\nprint(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+def offending(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules if any(m == u or m.startswith(f"{u}.") for u in UNWANTED))
+
+
+def test_importing_the_cli_loads_nothing_heavy() -> None:
+    modules = loaded_after("import advisor.cli.main")
+    assert offending(modules) == []
+    assert "pydantic" not in modules  # `advisor --version` and usage errors need no pydantic
+
+
+@pytest.mark.parametrize("command", ["estimate", "recommend", "sensitivity"])
+def test_building_a_command_parser_loads_nothing_heavy(command: str) -> None:
+    modules = loaded_after(f"from advisor.cli.main import build_parser\nbuild_parser({command!r})")
+    assert offending(modules) == []
+
+
+def test_estimate_parser_builds_only_its_command() -> None:
+    """`advisor estimate` registers (and imports) only its own command; `advisor --help` lists all."""
+    from advisor.cli.main import COMMANDS, build_parser
+
+    def commands(parser: object) -> list[str]:
+        action = next(a for a in parser._actions if a.dest == "command")  # type: ignore[attr-defined]
+        return list(action.choices)
+
+    assert commands(build_parser("estimate")) == ["estimate"]
+    assert sorted(commands(build_parser())) == sorted(COMMANDS)
+    assert sorted(commands(build_parser("completion"))) == sorted(COMMANDS)
+
+
+def test_estimate_json_run_loads_no_app_or_tables(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The whole `estimate --json` command, run in a fresh interpreter."""
+    argv = [
+        "estimate",
+        "--model",
+        "llama3-70b",
+        "--tokens",
+        "1T",
+        "--system",
+        "h100",
+        "--gpus",
+        "64",
+        "--json",
+    ]
+    code = (
+        "import contextlib, io, os\n"
+        f"os.environ['ADVISOR_CACHE_DIR'] = {str(tmp_path / 'cache')!r}\n"
+        f"os.environ['ADVISOR_CONFIG_DIR'] = {str(tmp_path / 'cfg')!r}\n"
+        "from advisor.cli.main import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert main({argv!r}) == 0\n"
+    )
+    modules = loaded_after(code)
+    assert "advisor.core.costing.estimate" in modules  # it did run the estimate
+    assert offending(modules) == []
+    assert "advisor.core.costing.serving" not in modules  # a training run needs no serving model
