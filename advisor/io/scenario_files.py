@@ -34,10 +34,26 @@ def scenario_from_data(data: dict[str, Any], path: Path | str = "<scenario>", te
             "(or a [workload.custom] table with params) and tokens"
         )
     try:
-        return Scenario.model_validate(data)
+        scenario = Scenario.model_validate(data)
     except ValidationError as exc:
         lines = validation_messages(exc, path, text, Scenario)
         raise ScenarioError("\n".join(line.replace(": Value error, ", ": ", 1) for line in lines)) from None
+    return with_model_config(scenario, path)
+
+
+def with_model_config(scenario: Scenario, path: Path | str = "<scenario>") -> Scenario:
+    """`scenario` holding the model its `workload.model_config` file describes (a path relative to the
+    scenario file's folder, or to the working directory for a scenario from flags)."""
+    config = scenario.workload.config_file
+    if config is None:
+        return scenario
+    from advisor.io.model_config import load_model_config
+
+    config_path = Path(config).expanduser()
+    if not config_path.is_absolute() and Path(path).is_file():
+        config_path = Path(path).parent / config_path
+    spec = load_model_config(config_path)
+    return scenario.model_copy(update={"workload": scenario.workload.with_config_model(spec)})
 
 
 def load_scenario(path: Path | str, catalog: Catalog | None = None) -> Scenario:
