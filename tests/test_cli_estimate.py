@@ -75,7 +75,9 @@ def test_estimate_json_has_documented_keys(capsys):
 def test_estimate_all_systems_is_a_list(capsys):
     code, out, _ = run(capsys, *GPT3, "--system", "all", "--json")
     assert code == 0
-    data = json.loads(out)
+    versioned = json.loads(out)
+    assert list(versioned) == ["schema_version", "estimates"] and versioned["schema_version"] == 1
+    data = versioned["estimates"]
     assert [d["system"] for d in data] == [
         "a100",
         "b200",

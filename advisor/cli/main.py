@@ -32,6 +32,8 @@ COMMANDS = (
     "prices",
     "serve",
     "completion",
+    "schema",
+    "examples",
 )
 
 # Global options that take a value (the value is not the command).
@@ -55,7 +57,7 @@ class UsageFailure(Exception):
 
 
 def build_parser() -> Parser:
-    from advisor.cli import analysis, commands, completion, prices, reports, serve, validate
+    from advisor.cli import analysis, commands, completion, machine, prices, reports, serve, validate
 
     parser = Parser(
         prog="advisor",
@@ -78,6 +80,7 @@ def build_parser() -> Parser:
     prices.register(sub)
     serve.register(sub)
     completion.register(sub, parser)
+    machine.register(sub)
     return parser
 
 

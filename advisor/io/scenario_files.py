@@ -131,6 +131,14 @@ def _drop_none(value: Any) -> Any:
     return value
 
 
+def schema_comment() -> str:
+    """The first line of a saved scenario: `#:schema` and the installed JSON Schema's file URI, which
+    taplo-based TOML editors (Even Better TOML, taplo) read to check and complete the file."""
+    from advisor.schemas import schema_path
+
+    return f"#:schema {Path(schema_path('scenario')).as_uri()}\n"
+
+
 def save_scenario(scenario: Scenario, path: Path | str, *, force: bool = False) -> Path:
-    """Write `scenario` atomically; an existing file is replaced only with `force`."""
-    return write_atomic(path, scenario_toml(scenario), force=force)
+    """Write `scenario` atomically, naming its JSON Schema; an existing file is replaced only with `force`."""
+    return write_atomic(path, schema_comment() + scenario_toml(scenario), force=force)
