@@ -200,7 +200,9 @@ def test_public_python_api():
         pricing="own",
         efficiency="reference",
     )
-    est = advisor.estimate(workload, "h100", catalog, assumptions=None)
+    est = advisor.estimate(
+        "gpt3-175b", 300e9, system="h100", gpus=128, precision="fp8", pricing="own", efficiency="reference"
+    )
     assert est.cost_per_million_tokens_usd == pytest.approx(0.542, rel=0.03)
     rec = advisor.advise(workload, catalog)
     assert rec.winner in catalog.systems
