@@ -209,7 +209,7 @@ def test_scenario_names_a_config_relative_to_its_folder(tmp_path: Path) -> None:
     scenario = load_scenario(scenario_path)
     spec = scenario.workload.model_spec(load_catalog())
     assert spec.params_active == pytest.approx(12.9e9, rel=0.01)
-    assert scenario.to_data()["workload"]["model_config"] == "mixtral.json"
+    assert scenario.to_data()["workload"]["model_config"] == str((tmp_path / "mixtral.json").resolve())
 
 
 def test_scenario_with_a_missing_config_says_which(tmp_path: Path) -> None:
@@ -244,3 +244,21 @@ def test_cli_bad_config_exits_2_with_the_key(tmp_path: Path, capsys: pytest.Capt
     path = write(tmp_path, {**LLAMA3_8B, "hidden_size": -1})
     assert main(["estimate", "--model", str(path), "--tokens", "1T"]) == 2
     assert "key 'hidden_size' must be a whole number >= 1, not -1" in capsys.readouterr().err
+
+
+def test_app_answers_keep_a_config_model(tmp_path: Path) -> None:
+    # The app re-validates the scenario on every answer: the config is read again, not lost, and
+    # choosing a preset replaces it.
+    from advisor.tui.answers import apply_answer, read_answers
+
+    write(tmp_path, MIXTRAL_8X7B, "mixtral.json")
+    scenario_path = tmp_path / "plan.toml"
+    scenario_path.write_text('schema = 1\n[workload]\nmodel_config = "mixtral.json"\ntokens = "1T"\n')
+    catalog = load_catalog()
+    scenario = load_scenario(scenario_path, catalog)
+    changed = apply_answer(scenario, catalog, "gpus", "64")
+    assert changed.workload.gpus == 64
+    assert changed.workload.model_spec(catalog).params_active == pytest.approx(12.9e9, rel=0.01)
+    assert read_answers(changed, catalog)["gpus"] == "64"
+    preset = apply_answer(changed, catalog, "model", "llama3-8b")
+    assert preset.workload.model == "llama3-8b" and preset.workload.config_file is None

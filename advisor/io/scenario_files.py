@@ -43,7 +43,8 @@ def scenario_from_data(data: dict[str, Any], path: Path | str = "<scenario>", te
 
 def with_model_config(scenario: Scenario, path: Path | str = "<scenario>") -> Scenario:
     """`scenario` holding the model its `workload.model_config` file describes (a path relative to the
-    scenario file's folder, or to the working directory for a scenario from flags)."""
+    scenario file's folder, or to the working directory for a scenario from flags). The path is kept
+    absolute from then on, so the scenario still finds the file when saved or edited elsewhere."""
     config = scenario.workload.config_file
     if config is None:
         return scenario
@@ -53,7 +54,8 @@ def with_model_config(scenario: Scenario, path: Path | str = "<scenario>") -> Sc
     if not config_path.is_absolute() and Path(path).is_file():
         config_path = Path(path).parent / config_path
     spec = load_model_config(config_path)
-    return scenario.model_copy(update={"workload": scenario.workload.with_config_model(spec)})
+    workload = scenario.workload.model_copy(update={"config_file": str(config_path.resolve())})
+    return scenario.model_copy(update={"workload": workload.with_config_model(spec)})
 
 
 def load_scenario(path: Path | str, catalog: Catalog | None = None) -> Scenario:
