@@ -258,7 +258,8 @@ def test_break_evens_respect_deadline_sizing():
     # A cluster that size is reserved ahead: where the reservation alone outlasts the deadline, no size
     # meets it, and the sizing says why.
     for count in result.sizing:
-        assert count.gpus is not None or "waiting for capacity" in count.reason
+        assert count.gpus is not None or count.binding == "lead time"
+        assert count.gpus is not None or count.reason.startswith("a reservation takes")
     for item in result.sensitivity.break_evens:
         assert item.threshold is None or abs(item.threshold / item.current - 1) > 1e-3, item.sentence
 

@@ -78,6 +78,14 @@ def render_estimates(estimates: Sequence[Any], workload: Any) -> None:
         ]
         if first.serving.target_tokens_per_second:
             rows.append(("GPUs for target rate", lambda e: f"{e.serving.gpus_for_target:,}"))
+    if first.purchase is not None:
+        rows += [
+            ("bought", lambda e: f"{e.purchase.units:,} {e.purchase.unit}(s), {e.purchase.gpus_idle:,} idle"),
+            ("up front", lambda e: numbers.money(e.purchase.capex_usd)),
+            ("to own, a month", lambda e: numbers.money(e.purchase.monthly_usd)),
+            ("runs a year", lambda e: f"{e.purchase.runs_per_year:,.1f}"),
+            ("effective $/GPU-h", lambda e: numbers.price_per_gpu_hour(e.effective_price_usd_per_gpu_hour)),
+        ]
     for label, cell in rows:
         table.add_row(label, *(cell(e) for e in estimates))
     console.print(table)
@@ -156,6 +164,7 @@ def render_recommendation(rec: Any) -> None:
         f"[dim]#: rank among feasible systems (no = infeasible); score: {rec.objective} relative to the best,"
         " times rule weights; lower wins[/]"
     )
+    render_purchase([cand.estimate for cand in rec.candidates if cand.estimate is not None])
     for cand in rec.candidates:
         if not cand.reasons:
             continue
@@ -189,6 +198,34 @@ def render_rules(rules: Sequence[Any]) -> None:
             f"\n[bold]{escape(rule.id)}[/]  {escape(rule.title)}  [dim]({escape(rule.effect_names)})[/]"
         )
         console.print(f"  [dim]source:[/] {escape(rule.source)}", soft_wrap=True)
+
+
+def render_purchase(estimates: Sequence[Any]) -> None:
+    """When buying: what each system's purchase is (units, idle GPUs, outlay, monthly cost, fleet view)."""
+    bought = [est for est in estimates if est.purchase is not None]
+    if not bought:
+        return
+    table = Table(title="what buying means", box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False)
+    headings = ("system", "buy", "idle", "up front", "/month", "runs/yr", "$/GPU-h")
+    for i, heading in enumerate(headings):
+        table.add_column(heading, justify="left" if i == 0 else "right", no_wrap=True)
+    for est in bought:
+        unit = est.purchase
+        table.add_row(
+            est.system,
+            f"{unit.units:,} {unit.unit}{'s' if unit.units != 1 else ''}",
+            f"{unit.gpus_idle:,}",
+            numbers.money(unit.capex_usd),
+            numbers.money(unit.monthly_usd),
+            f"{unit.runs_per_year:,.1f}",
+            numbers.price_per_gpu_hour(est.effective_price_usd_per_gpu_hour),
+        )
+    console.print(table)
+    console.print(
+        "[dim]bought in whole nodes or racks: idle GPUs are paid for, so $/GPU-h is the effective price per "
+        "running GPU-hour; /month: owning them at the fleet's utilisation; runs/yr: runs like this one they "
+        "do in a year[/]"
+    )
 
 
 def render_serving(rec: Any) -> None:
