@@ -88,6 +88,19 @@ class ServingOut(Out):
     meets_limits: bool
 
 
+class PurchaseOut(Out):
+    """When buying: the nodes or racks bought and what owning them costs."""
+
+    unit: Literal["node", "rack"]
+    units: int
+    gpus_bought: int
+    gpus_idle: int
+    capex_usd: Number
+    monthly_usd: Number
+    run_share: Number
+    runs_per_year: Number | None
+
+
 class Spread(Out):
     """One output's range: expected, every input at the end of its range, and sampled P10-P90."""
 
@@ -145,8 +158,11 @@ class EstimateCore(Out):
     time_breakdown_hours: dict[str, Number]
     gpu_hours: Number
     gpus_paid: int
+    capacity_gpus: int | None
     purchase_usd: Number | None
+    purchase: PurchaseOut | None
     price_usd_per_gpu_hour: Number
+    effective_price_usd_per_gpu_hour: Number
     price_breakdown_usd_per_gpu_hour: dict[str, Number]
     cost_usd: Number
     cost_per_million_tokens_usd: Number

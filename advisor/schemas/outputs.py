@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from advisor.schemas.estimate_out import EstimateCore, Number, Out, RangeOut
+from advisor.schemas.estimate_out import EstimateCore, Number, Out, PurchaseOut, RangeOut
 
 
 class Reason(Out):
@@ -21,7 +21,7 @@ class Reason(Out):
     rule: str | None
     source: str | None
     weight: Number | None
-    constraint: Literal["memory", "deadline", "budget", "capacity", "estimate"] | None
+    constraint: Literal["memory", "deadline", "budget", "capacity", "size", "estimate"] | None
 
 
 class Candidate(Out):
@@ -33,6 +33,8 @@ class Candidate(Out):
     score: Number | None
     rule_factor: Number
     rank: int | None
+    purchase: PurchaseOut | None
+    effective_price_usd_per_gpu_hour: Number | None
     estimate: EstimateCore | None
     reasons: list[Reason]
 
@@ -55,6 +57,7 @@ class ConstraintsOut(Out):
     """The constraints used."""
 
     deadline_days: Number | None
+    sizing_margin: Number
     budget_usd: Number | None
     need_within_days: Number | None
     guaranteed_capacity: bool
@@ -119,7 +122,10 @@ class SizingOut(Out):
 
     system: str
     deadline_days: Number
+    margin: Number
     gpus: int | None
+    sized_gpus: int | None
+    binding: Literal["deadline", "capacity", "memory", "budget", "lead time"]
     reason: str
 
 
