@@ -1,64 +1,46 @@
 """GPU procurement advisor: which accelerator to buy or rent, and what the choice costs.
 
-The public Python API: `load_catalog()`, `Workload`, `estimate()` and `advise()`.
+The Python API (docs/api.md), imported on first use so that `import advisor` stays cheap:
+`estimate()`, `recommend()`, `report()` and `build_scenario()` take the command line's human inputs
+(`advisor.api`); `load_catalog()`, `load_rules()`, `load_scenario()`, `Workload` and `advise()` reach
+the core's objects. Their types are declared in `advisor/__init__.pyi` (importing them here would
+import them at start-up, or make a cycle with `advisor.api`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 __version__ = "0.1.0"
 
-__all__ = ["Workload", "__version__", "advise", "estimate", "load_catalog", "load_rules"]
+__all__ = [
+    "Workload",
+    "__version__",
+    "advise",
+    "build_scenario",
+    "estimate",
+    "load_catalog",
+    "load_rules",
+    "load_scenario",
+    "recommend",
+    "report",
+]
 
-if TYPE_CHECKING:
-    from advisor.core.costing.estimate import Estimate
-    from advisor.core.model.catalog import Catalog
-    from advisor.core.model.workload import Workload
-
-
-def load_catalog(path: Any = None, *, user_dir: Any = None) -> Catalog:
-    """Load the shipped catalog (or the one at `path`), with the user's overrides on top."""
-    from advisor.io.catalog_files import load_catalog as _load
-
-    return _load(path, user_dir=user_dir)
-
-
-def load_rules(path: Any = None) -> Any:
-    """Load the shipped rule set (or the rule files under `path`)."""
-    from advisor.io.rule_files import load_rules as _load
-
-    return _load(path)
-
-
-def estimate(workload: Workload, system: str, catalog: Catalog | None = None, **kwargs: Any) -> Estimate:
-    """Estimate time, cost and energy of `workload` on one catalogued system."""
-    from advisor.core.costing.estimate import estimate as _estimate
-
-    return _estimate(workload, system, catalog if catalog is not None else load_catalog(), **kwargs)
+_LAZY = {
+    "advise": "advisor.api",
+    "build_scenario": "advisor.api",
+    "estimate": "advisor.api",
+    "recommend": "advisor.api",
+    "report": "advisor.api",
+    "Workload": "advisor.core.model.workload",
+    "load_catalog": "advisor.io.catalog_files",
+    "load_rules": "advisor.io.rule_files",
+    "load_scenario": "advisor.io.scenario_files",
+}
+"""Public name -> the module that defines it (imported when the name is first used)."""
 
 
-def advise(workload: Workload, catalog: Catalog | None = None, rules: Any = None, **kwargs: Any) -> Any:
-    """Recommend a system for `workload`: every candidate estimated, rules applied, ranked.
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        from importlib import import_module
 
-    Keyword arguments are the other fields of `AdviceRequest` (constraints, objective, assumptions ...).
-    """
-    from advisor.core.decision.advise import advise as _advise
-    from advisor.core.decision.request import AdviceRequest
-
-    return _advise(
-        AdviceRequest(
-            workload,
-            catalog if catalog is not None else load_catalog(),
-            rules if rules is not None else load_rules(),
-            **kwargs,
-        )
-    )
-
-
-def __getattr__(name: str) -> Any:
-    if name == "Workload":
-        from advisor.core.model.workload import Workload
-
-        return Workload
-    raise AttributeError(name)
+        return getattr(import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'advisor' has no attribute {name!r}")

@@ -75,7 +75,9 @@ def test_estimate_json_has_documented_keys(capsys):
 def test_estimate_all_systems_is_a_list(capsys):
     code, out, _ = run(capsys, *GPT3, "--system", "all", "--json")
     assert code == 0
-    data = json.loads(out)
+    versioned = json.loads(out)
+    assert list(versioned) == ["schema_version", "estimates"] and versioned["schema_version"] == 1
+    data = versioned["estimates"]
     assert [d["system"] for d in data] == [
         "a100",
         "b200",
@@ -198,7 +200,9 @@ def test_public_python_api():
         pricing="own",
         efficiency="reference",
     )
-    est = advisor.estimate(workload, "h100", catalog, assumptions=None)
+    est = advisor.estimate(
+        "gpt3-175b", 300e9, system="h100", gpus=128, precision="fp8", pricing="own", efficiency="reference"
+    )
     assert est.cost_per_million_tokens_usd == pytest.approx(0.542, rel=0.03)
     rec = advisor.advise(workload, catalog)
     assert rec.winner in catalog.systems

@@ -68,7 +68,9 @@ def test_format_json_is_json(capsys, command):
 
 def test_rules_list_json_names_every_rule(capsys):
     _, out, _ = run(capsys, "rules", "list", "--format", "json")
-    data = json.loads(out)
+    versioned = json.loads(out)
+    assert versioned["schema_version"] == 1
+    data = versioned["rules"]
     assert [r["id"] for r in data] == [r.id for r in load_rules()]
     assert {"id", "title", "effects", "source"} == set(data[0])
 
@@ -89,7 +91,7 @@ def test_estimate_csv_has_a_row_per_system_with_the_json_numbers(capsys, catalog
     _, out, _ = run(capsys, "estimate", *TRAIN, "--format", "csv")
     rows = parsed(out, "csv")
     _, js, _ = run(capsys, "estimate", *TRAIN, "--json")
-    data = json.loads(js)
+    data = json.loads(js)["estimates"]
     assert [r["system"] for r in rows] == [d["system"] for d in data] == sorted(catalog.systems)
     for row, est in zip(rows, data, strict=True):
         assert float(row["cost_usd"]) == pytest.approx(est["cost_usd"])

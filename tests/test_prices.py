@@ -106,7 +106,7 @@ def test_prices_list_shows_every_offer_with_age_and_origin(capsys, tmp_path):
     )
     run(capsys, "prices", "import", str(csv_file))
     code, out, _ = run(capsys, "prices", "list", "--json")
-    rows = json.loads(out)
+    rows = json.loads(out)["prices"]
     mine = next(r for r in rows if r["offer"] == "broker")
     assert mine["age_days"] == (date.today() - date(2026, 1, 10)).days
     assert mine["origin"] == f"imported from {csv_file.resolve()}" and mine["default"]

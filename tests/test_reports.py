@@ -19,7 +19,7 @@ from advisor.io.scenario_files import load_scenario, scenario_from_data
 from advisor.report import FORMATS, ReportData, build_report, render_report
 from advisor.report.assumptions import stale_after_days
 from advisor.report.inputs import input_rows
-from advisor.report.tables import BREAKDOWNS, COLUMNS
+from advisor.report.tables import BREAKDOWNS, COLUMNS, breakdown_title
 from tests.conftest import ROOT, shipped_catalog
 from tests.golden import TODAY, VERSION, check_golden
 from tests.golden.shown import agrees, html_tables, markdown_table
@@ -107,7 +107,7 @@ def _figures(stem: str) -> dict[str, dict[str, dict]]:
     for row in rows:
         out["html"][row[0]] = {c.json_key: row[header.index(c.heading)] for c in COLUMNS}
     for key, breakdown in zip(("cost", "time", "energy"), BREAKDOWNS, strict=True):
-        title = f"{breakdown.title} breakdown"
+        title = f"{breakdown_title(breakdown, example_report(stem).scenario.workload.pricing)} breakdown"
         md_rows = markdown_table(md, title)[1:]
         html_rows = html[key][0][1:]
         for fmt, rows in (("md", md_rows), ("html", html_rows)):
@@ -188,7 +188,7 @@ def test_markdown_has_every_section(stem):
         "Inputs",
         "Comparison of all systems",
         "Ranges",
-        "Cost (TCO) breakdown",
+        "Cost (TCO) breakdown" if stem == "llama3-70b-pretrain" else "Cost (rental) breakdown",
         "Time to result breakdown",
         "Energy breakdown",
         "Warnings",

@@ -77,8 +77,9 @@ def cmd_recommend(args: argparse.Namespace) -> int:
         return answered(rec)
     if fmt == "json":
         from advisor.core.analysis.sensitivity import recommendation_data
+        from advisor.schemas import versioned
 
-        print_json(recommendation_data(rec, sens))
+        print_json(versioned(recommendation_data(rec, sens)))
         return answered(rec)
     from advisor.cli.prices import user_price_lines
     from advisor.cli.render import render_ranges, render_recommendation, render_serving
@@ -107,15 +108,19 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
         write_delimited(RANGE_COLUMNS, list(sens.ranges.values()), fmt)  # type: ignore[arg-type]
         return answered(rec)
     if fmt == "json":
+        from advisor.schemas import versioned
+
         print_json(
-            {
-                "recommendation": {
-                    "winner": rec.winner,
-                    "objective": rec.objective,
-                    "headline": rec.headline,
-                },
-                **sens.to_dict(),
-            }
+            versioned(
+                {
+                    "recommendation": {
+                        "winner": rec.winner,
+                        "objective": rec.objective,
+                        "headline": rec.headline,
+                    },
+                    **sens.to_dict(),
+                }
+            )
         )
         return answered(rec)
     from advisor.cli.render import render_sensitivity

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from advisor.core.model.inputs import DeclaredInput, Limits, field_limits, limits_of, parse_amount
@@ -126,7 +127,10 @@ def add_scenario_argument(parser: argparse.ArgumentParser) -> None:
 def add_workload_flags(parser: argparse.ArgumentParser) -> None:
     """Flags describing the workload and assumption overrides."""
     g = parser.add_argument_group("workload")
-    g.add_argument("--model", help="model preset id (e.g. llama3-70b); see `advisor models`")
+    g.add_argument(
+        "--model",
+        help="model preset id (e.g. llama3-70b; see `advisor models`), or a Hugging Face config.json",
+    )
     size = field_limits(CustomModel, "params")
     g.add_argument(
         "--params",
@@ -194,10 +198,15 @@ def scenario_data_from_args(
         return getattr(args, name, None) is not None
 
     if given("model"):
-        w.pop("custom", None)
-        w["model"] = args.model
+        for key in ("custom", "model", "model_config"):
+            w.pop(key, None)
+        if args.model.endswith(".json"):  # a Hugging Face config.json, read by the scenario loader
+            w["model_config"] = str(Path(args.model).expanduser().resolve())
+        else:
+            w["model"] = args.model
     if given("params"):
         w.pop("model", None)
+        w.pop("model_config", None)
         custom = {"params": args.params}
         for flag, key in (("active_params", "active_params"), ("layers", "layers"), ("hidden", "hidden")):
             if given(flag):
@@ -220,7 +229,7 @@ def scenario_data_from_args(
         a["mfu"] = {**a.get("mfu", {}), key: args.mfu}
     if given("price_per_gpu_hour"):
         a["price_usd_per_gpu_hour"] = {**a.get("price_usd_per_gpu_hour", {}), key: args.price_per_gpu_hour}
-    if "model" not in w and "custom" not in w:
+    if not {"model", "custom", "model_config"} & w.keys():
         raise UsageError("which model? give --model <preset> or --params <count> (or a scenario file)")
     if "tokens" not in w:
         raise UsageError("how many tokens? give --tokens (e.g. 15T, 300e9)")

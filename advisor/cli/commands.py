@@ -83,7 +83,9 @@ def cmd_estimate(args: argparse.Namespace) -> int:
         for est in estimates:
             spreads = input_spreads(est, workload, catalog, scenario.assumptions)
             payload.append({**est.to_dict(), "range": estimate_range(est, spreads).to_dict()})
-        print_json(payload if system == "all" else payload[0])
+        from advisor.schemas import listing, versioned
+
+        print_json(listing("estimates", payload) if system == "all" else versioned(payload[0]))
         return 0
     from advisor.cli.render import render_estimates
 
@@ -109,7 +111,7 @@ def cmd_rules_list(args: argparse.Namespace) -> int:
     if fmt == "table":
         render_rules(rules)
     else:
-        emit(RULE_COLUMNS, rules, fmt)
+        emit(RULE_COLUMNS, rules, fmt, json_key="rules")
     return 0
 
 
@@ -148,7 +150,9 @@ def _listing(args: argparse.Namespace, what: Literal["models", "systems"]) -> in
     entries: Mapping[str, BaseModel] = catalog.models if what == "models" else catalog.systems
     fmt = chosen_format(args)
     if fmt == "json":
-        print_json([entry.model_dump(mode="json") for entry in entries.values()])
+        from advisor.schemas import listing
+
+        print_json(listing(what, [entry.model_dump(mode="json") for entry in entries.values()]))
         return 0
     columns = MODEL_COLUMNS if what == "models" else SYSTEM_COLUMNS
     emit(columns, list(entries.values()), fmt, title="model presets" if what == "models" else "systems")

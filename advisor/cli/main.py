@@ -32,6 +32,8 @@ COMMANDS = (
     "prices",
     "serve",
     "completion",
+    "schema",
+    "examples",
 )
 
 # Global options that take a value (the value is not the command).
@@ -66,6 +68,8 @@ _REGISTRARS: dict[str, tuple[str, str]] = {
     "validate": ("validate", "register"),
     "prices": ("prices", "register"),
     "serve": ("serve", "register"),
+    "schema": ("machine", "register"),
+    "examples": ("machine", "register"),
 }
 """Which module (in `advisor.cli`) registers each command, in `advisor --help` order (completion last)."""
 

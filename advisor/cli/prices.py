@@ -94,7 +94,9 @@ def cmd_list(args: argparse.Namespace) -> int:
     rows = offer_rows(catalog, date.today())
     fmt = chosen_format(args)
     if fmt == "json":
-        print_json(rows)
+        from advisor.schemas import listing
+
+        print_json(listing("prices", rows))
         return 0
     if fmt in ("csv", "tsv"):
         from advisor.cli.listings import OFFER_COLUMNS

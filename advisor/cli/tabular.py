@@ -87,14 +87,18 @@ def _cell(value: Any) -> str:
     return printable(str(value).replace("\t", " ").replace("\n", " "), one_line=True)
 
 
-def emit(columns: Sequence[Column], items: Sequence[Any], fmt: Format, *, title: str = "") -> None:
-    """`items` in `fmt`: a Rich table (with `title`), CSV, TSV or a JSON list of objects."""
+def emit(
+    columns: Sequence[Column], items: Sequence[Any], fmt: Format, *, title: str = "", json_key: str = "items"
+) -> None:
+    """`items` in `fmt`: a Rich table (with `title`), CSV, TSV, or JSON: `schema_version` and the list
+    of objects under `json_key`."""
     if fmt in ("csv", "tsv"):
         write_delimited(columns, items, fmt)  # type: ignore[arg-type]
     elif fmt == "json":
         from advisor.cli.loading import print_json
+        from advisor.schemas import listing
 
-        print_json(records(columns, items))
+        print_json(listing(json_key, records(columns, items)))
     else:
         print_table(columns, items, title=title)
 

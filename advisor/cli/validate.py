@@ -54,7 +54,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
         print("advisor: no runs of that kind", file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
+        from advisor.schemas import versioned
+
+        print(json.dumps(versioned(result.to_dict()), indent=2))
     else:
         _render(result)
     return 0

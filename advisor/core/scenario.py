@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, Field, field_validator, model_validator
+from pydantic import BeforeValidator, Field, PrivateAttr, field_validator, model_validator
 
 from advisor.core.model.catalog import Catalog, Frozen, ModelSpec
 from advisor.core.model.flops import custom_model
@@ -67,6 +67,12 @@ class WorkloadSpec(WorkloadInputs):
 
     model: str | None = Field(None, description="A model preset id (see `advisor models`).")
     custom: CustomModel | None = None
+    config_file: str | None = Field(
+        None,
+        alias="model_config",
+        min_length=1,
+        description="A Hugging Face config.json describing the model (read by the file loader).",
+    )
     seq_len: Annotated[
         SeqLen | None,
         Field(description="Training sequence length; default: the model's."),
@@ -79,10 +85,18 @@ class WorkloadSpec(WorkloadInputs):
         ),
     ] = None
 
+    _config_model: ModelSpec | None = PrivateAttr(None)
+    """The model `config_file` describes, set by the file loader (the core reads no files)."""
+
+    model_config = Frozen.model_config | {"populate_by_name": True}
+
     @model_validator(mode="after")
     def _one_model(self) -> WorkloadSpec:
-        if (self.model is None) == (self.custom is None):
-            raise ValueError('give exactly one of model = "<preset id>" or a [workload.custom] table')
+        if sum(x is not None for x in (self.model, self.custom, self.config_file)) != 1:
+            raise ValueError(
+                'give exactly one of model = "<preset id>", model_config = "<config.json>" '
+                "or a [workload.custom] table"
+            )
         return self
 
     def model_spec(self, catalog: Catalog) -> ModelSpec:
@@ -92,11 +106,22 @@ class WorkloadSpec(WorkloadInputs):
             return custom_model(
                 c.params, c.active_params, layers=c.layers, hidden=c.hidden, seq_len=self.seq_len, name=c.name
             )
-        assert self.model is not None
-        spec = catalog.model(self.model)
+        if self.config_file is not None:
+            if self._config_model is None:
+                raise CatalogError(f"workload.model_config: {self.config_file} was not read")
+            spec = self._config_model
+        else:
+            assert self.model is not None
+            spec = catalog.model(self.model)
         if self.seq_len is not None and self.seq_len != spec.seq_len:
             spec = spec.model_copy(update={"seq_len": self.seq_len})
         return spec
+
+    def with_config_model(self, spec: ModelSpec) -> WorkloadSpec:
+        """A copy holding the model read from `config_file` (the loader's step)."""
+        copy = self.model_copy()
+        copy._config_model = spec
+        return copy
 
     def workload(self, catalog: Catalog) -> Workload:
         """The core `Workload` for this spec; an unknown model id raises CatalogError with the valid ids."""
@@ -202,10 +227,12 @@ class Scenario(Frozen):
         if self.size_to_deadline:
             data["size_to_deadline"] = True
         # The answers a reader looks for always; other fields only where they differ from the default.
-        always = {"model", "custom", "tokens", "gpus", "precision", "kind", "pricing"}
-        workload = self.workload.model_dump(mode="json", exclude_none=True)
-        changed = self.workload.model_dump(mode="json", exclude_none=True, exclude_defaults=True)
-        order = ("model", "custom", "seq_len", *WorkloadInputs.model_fields)
+        always = {"model", "model_config", "custom", "tokens", "gpus", "precision", "kind", "pricing"}
+        workload = self.workload.model_dump(mode="json", exclude_none=True, by_alias=True)
+        changed = self.workload.model_dump(
+            mode="json", exclude_none=True, exclude_defaults=True, by_alias=True
+        )
+        order = ("model", "model_config", "custom", "seq_len", *WorkloadInputs.model_fields)
         data["workload"] = {
             k: _tidy(workload[k]) for k in order if k in workload and (k in always or k in changed)
         }

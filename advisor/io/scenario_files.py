@@ -34,10 +34,28 @@ def scenario_from_data(data: dict[str, Any], path: Path | str = "<scenario>", te
             "(or a [workload.custom] table with params) and tokens"
         )
     try:
-        return Scenario.model_validate(data)
+        scenario = Scenario.model_validate(data)
     except ValidationError as exc:
         lines = validation_messages(exc, path, text, Scenario)
         raise ScenarioError("\n".join(line.replace(": Value error, ", ": ", 1) for line in lines)) from None
+    return with_model_config(scenario, path)
+
+
+def with_model_config(scenario: Scenario, path: Path | str = "<scenario>") -> Scenario:
+    """`scenario` holding the model its `workload.model_config` file describes (a path relative to the
+    scenario file's folder, or to the working directory for a scenario from flags). The path is kept
+    absolute from then on, so the scenario still finds the file when saved or edited elsewhere."""
+    config = scenario.workload.config_file
+    if config is None:
+        return scenario
+    from advisor.io.model_config import load_model_config
+
+    config_path = Path(config).expanduser()
+    if not config_path.is_absolute() and Path(path).is_file():
+        config_path = Path(path).parent / config_path
+    spec = load_model_config(config_path)
+    workload = scenario.workload.model_copy(update={"config_file": str(config_path.resolve())})
+    return scenario.model_copy(update={"workload": workload.with_config_model(spec)})
 
 
 def load_scenario(path: Path | str, catalog: Catalog | None = None) -> Scenario:
@@ -115,6 +133,14 @@ def _drop_none(value: Any) -> Any:
     return value
 
 
+def schema_comment() -> str:
+    """The first line of a saved scenario: `#:schema` and the installed JSON Schema's file URI, which
+    taplo-based TOML editors (Even Better TOML, taplo) read to check and complete the file."""
+    from advisor.schemas import schema_path
+
+    return f"#:schema {Path(schema_path('scenario')).as_uri()}\n"
+
+
 def save_scenario(scenario: Scenario, path: Path | str, *, force: bool = False) -> Path:
-    """Write `scenario` atomically; an existing file is replaced only with `force`."""
-    return write_atomic(path, scenario_toml(scenario), force=force)
+    """Write `scenario` atomically, naming its JSON Schema; an existing file is replaced only with `force`."""
+    return write_atomic(path, schema_comment() + scenario_toml(scenario), force=force)

@@ -5,6 +5,8 @@ Nothing here reads or writes files; the CLI and the app write the text with `wri
 
 from __future__ import annotations
 
+import sys
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from advisor.report.formats import COMPARISON_FORMATS, REPORT_FORMATS, render_comparison, render_report
@@ -15,6 +17,8 @@ COMPARE_FORMATS = tuple(COMPARISON_FORMATS)
 """Comparison formats."""
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from advisor.report.compare import ComparisonData, build_comparison
     from advisor.report.data import ReportData, build_report
 
@@ -45,3 +49,16 @@ __all__ = [
     "render_comparison",
     "render_report",
 ]
+
+
+class _ReportPackage(ModuleType):
+    """This package, callable as `advisor.report(scenario, path)`: once imported it is the attribute
+    `advisor.report`, which the Python API documents as the function `advisor.api.report`."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Path:
+        from advisor.api import report
+
+        return report(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _ReportPackage

@@ -186,6 +186,9 @@ def _model_row(model: ModelSpec, scenario: Scenario) -> AssumptionUsed:
         if model.inferred:
             source += "; layers and hidden size inferred from the parameter count"
         return AssumptionUsed("model", model.name, values, source, "", set_by_user=True)
+    if scenario.workload.config_file is not None:
+        source = f"counted from the Hugging Face config {scenario.workload.config_file} (model_config)"
+        return AssumptionUsed("model", model.name, values, source, "", model.note, set_by_user=True)
     return AssumptionUsed(
         "model", model.name, values, model.source, model.as_of, model.note, _urls(model.url)
     )

@@ -20,6 +20,7 @@ from advisor.present import numbers
 from advisor.report.data import REPORT_FORMAT_VERSION, ReportData, build_report
 from advisor.report.inputs import value_text
 from advisor.report.tables import COLUMNS, DASH, Column
+from advisor.schemas import SCHEMA_VERSION
 
 MIN_SCENARIOS, MAX_SCENARIOS = 2, 8
 _NOT_DIFFED = frozenset({"schema", "name", "notes"})
@@ -232,6 +233,7 @@ def comparison_json(comp: ComparisonData) -> dict[str, Any]:
             }
         )
     return {
+        "schema_version": SCHEMA_VERSION,
         "comparison": {
             "format": REPORT_FORMAT_VERSION,
             "advisor_version": comp.version,

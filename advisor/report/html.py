@@ -23,6 +23,7 @@ from advisor.report.tables import (
     SERVING_BLURB,
     Breakdown,
     breakdown_rows,
+    breakdown_title,
     certainty_lines,
     comparison_rows,
     purchase_rows,
@@ -42,7 +43,7 @@ body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans
 h1 { font-size: 1.65rem; margin: 0 0 .25rem; line-height: 1.25; overflow-wrap: anywhere; }
 h2 { font-size: 1.2rem; margin: 2rem 0 .5rem; padding-bottom: .2rem; border-bottom: 2px solid var(--line); }
 h3 { font-size: 1rem; margin: 1.2rem 0 .4rem; }
-p, li { max-width: 75ch; }
+p, li { max-width: 75ch; overflow-wrap: anywhere; }
 .meta, .blurb { color: var(--muted); }
 nav { font-size: .9rem; margin: .75rem 0 1.25rem; }
 nav a { color: var(--accent); margin-right: .9rem; text-decoration: none; }
@@ -51,7 +52,8 @@ nav a { color: var(--accent); margin-right: .9rem; text-decoration: none; }
 .answer { border: 1px solid #b6cfe8; background: #f2f7fc; border-radius: 6px; padding: .9rem 1.2rem; }
 .answer .headline { font-size: 1.12rem; font-weight: 600; margin: 0 0 .5rem; }
 .answer ul { margin: .3rem 0; padding-left: 1.2rem; }
-table { border-collapse: collapse; width: 100%; font-size: .88rem; margin: .4rem 0 1rem; }
+.scroll { overflow-x: auto; max-width: 100%; margin: .4rem 0 1rem; }
+table { border-collapse: collapse; width: 100%; font-size: .88rem; margin: 0; }
 th, td { border-bottom: 1px solid var(--line); padding: .32rem .5rem; text-align: left; vertical-align: top; }
 th { background: #f5f7f9; font-weight: 600; }
 .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
@@ -60,6 +62,7 @@ table.inputs { width: auto; min-width: 60%; }
 table.inputs th { width: 14rem; background: none; }
 table.assumptions { font-size: .78rem; }
 table.assumptions td:nth-child(3) { min-width: 16rem; }
+td { overflow-wrap: break-word; }
 table.assumptions td:nth-child(1), table.assumptions td:nth-child(5) { white-space: nowrap; }
 .tag { display: inline-block; font-size: .72rem; padding: 0 .4rem; border-radius: 3px;
   margin: 0 .2rem .1rem 0; background: #eceff2; white-space: nowrap; }
@@ -72,14 +75,17 @@ svg.chart { max-width: 100%; height: auto; display: block; }
 svg.chart text { font: 12px system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
   fill: #1b1f24; }
 svg.chart text.win { font-weight: 700; }
+svg.chart text.tick { fill: var(--muted); font-size: 11px; }
 footer { margin-top: 2.5rem; padding-top: .6rem; border-top: 1px solid var(--line); color: var(--muted);
   font-size: .85rem; }
 @media print {
   @page { size: A4; margin: 14mm; }
   body { font-size: 10pt; max-width: none; margin: 0; padding: 0; }
   nav { display: none; }
-  h2 { break-after: avoid; }
-  tr, figure, .answer, .keep { break-inside: avoid; }
+  h2, h3, .blurb { break-after: avoid; page-break-after: avoid; }
+  h2 + .scroll, h3 + .scroll, .blurb + .scroll, h3 + figure { break-before: avoid; page-break-before: avoid; }
+  tr, thead, figure, .answer, .keep { break-inside: avoid; }
+  .scroll { overflow: visible; }
   table { font-size: 8.5pt; }
   .num { white-space: normal; }
   .answer { background: none; }
@@ -87,6 +93,8 @@ footer { margin-top: 2.5rem; padding-top: .6rem; border-top: 1px solid var(--lin
 }
 """
 
+HOURS_AND_DAYS = (1.0, 24.0)
+"""Time charts (in hours) tick on round hours, or on round days when the bars are days long."""
 CSP = "default-src 'none'; style-src 'unsafe-inline'"
 """Content security policy: the page may load nothing (self-contained even if a string slipped through)."""
 
@@ -116,9 +124,14 @@ def table(
         attr = ' class="win"' if win and row and row[0] == win else ""
         body.append(f"<tr{attr}>" + "".join(cell("td", i, c) for i, c in enumerate(row)) + "</tr>")
     cls_attr = f' class="{esc(cls)}"' if cls else ""
-    return (
+    return scroll(
         f"<table{cls_attr}><thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(body) + "\n</tbody></table>"
     )
+
+
+def scroll(table_html: str) -> str:
+    """A table in a box that scrolls sideways when the table is wider than the page (never the page)."""
+    return f'<div class="scroll">{table_html}</div>'
 
 
 _LIST_ITEM = re.compile(r"^\s*([-*+]|\d+[.)])\s")
@@ -159,7 +172,9 @@ def breakdown_chart(breakdown: Breakdown, report: ReportData) -> str:
         for c in report.estimated
         if c.estimate is not None
     ]
-    return stacked_bars(f"{breakdown.title} per system", bars, breakdown.text, part_label=part_label)
+    title = breakdown_title(breakdown, report.scenario.workload.pricing)
+    units = HOURS_AND_DAYS if breakdown.key == "time_breakdown_hours" else (1.0,)
+    return stacked_bars(f"{title} per system", bars, breakdown.text, part_label=part_label, tick_units=units)
 
 
 def page(title: str, version: str, body: Sequence[str]) -> str:
@@ -287,7 +302,8 @@ def _breakdowns(report: ReportData) -> list[str]:
     body = []
     for key, breakdown in zip(_BREAKDOWN_IDS, BREAKDOWNS, strict=True):
         header, rows = breakdown_rows(breakdown, report.estimated)
-        body.append(f'<section id="{key}"><div class="keep"><h2>{esc(breakdown.title)} breakdown</h2>')
+        title = breakdown_title(breakdown, report.scenario.workload.pricing)
+        body.append(f'<section id="{key}"><div class="keep"><h2>{esc(title)} breakdown</h2>')
         body.append(f'<p class="blurb">{esc(breakdown.blurb)}</p>')
         body.append(f"<figure>{breakdown_chart(breakdown, report)}</figure></div>")
         body.append(table(header, rows, win=report.recommendation.winner or "") + "</section>")
@@ -315,7 +331,7 @@ def _rules_table(header: Sequence[str], rows: Sequence[Sequence[str]], fired: Se
     for row, rule in zip(rows, fired, strict=True):
         cells = [esc(c) for c in row[:-1]] + [source_cell(row[-1], (rule.url,) if rule.url else ())]
         body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(body) + "\n</tbody></table>"
+    return scroll(f"<table><thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(body) + "\n</tbody></table>")
 
 
 def _assumptions(report: ReportData) -> list[str]:
@@ -351,7 +367,7 @@ def _assumptions_table(
             for flag in assumption.flags
         )
         body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + f"<td>{tags}</td></tr>")
-    return (
+    return scroll(
         f'<table class="assumptions"><thead><tr>{head}</tr></thead><tbody>\n'
         + "\n".join(body)
         + "\n</tbody></table>"

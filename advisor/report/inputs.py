@@ -22,7 +22,7 @@ def input_rows(report: ReportData) -> list[tuple[str, str]]:
     rows = [
         ("Scenario", s.name),
         ("Objective", s.objective),
-        ("Model", f"{model.name} ({model.id})" if w.model else f"{model.name} ({_custom_note(model)})"),
+        ("Model", f"{model.name} ({model.id if w.model else _custom_note(w, model)})"),
         ("Parameters", _params(model.params_total, model.params_active)),
         ("Sequence length", f"{model.seq_len:,}"),
         ("Tokens", fmt.count(w.tokens)),
@@ -101,7 +101,7 @@ declaration (`declared_rows`)."""
 
 UNDECLARED_FIELDS = {
     "scenario": ("schema_", "name", "notes", "systems"),
-    "workload": ("model", "custom"),
+    "workload": ("model", "custom", "config_file"),
 }
 """Scenario and workload fields that are not declared inputs; `input_rows` shows them by name."""
 
@@ -135,7 +135,9 @@ def _job(w: WorkloadSpec) -> str:
     return "finetune, full"
 
 
-def _custom_note(model: ModelSpec) -> str:
+def _custom_note(w: WorkloadSpec, model: ModelSpec) -> str:
+    if w.config_file is not None:
+        return f"from {w.config_file}"
     return "given by size, architecture inferred" if model.inferred else "given by size and shape"
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from advisor.core.analysis.sensitivity import recommendation_data as with_ranges
 from advisor.report.data import REPORT_FORMAT_VERSION, ReportData
+from advisor.schemas import SCHEMA_VERSION
 
 BREAKDOWN_KEYS = {
     "cost_usd": "cost_breakdown_usd",
@@ -51,6 +52,7 @@ def report_data(report: ReportData) -> dict[str, Any]:
     """The whole report as JSON-ready data: `recommend --json`'s keys, then the report's own."""
     sens = report.sensitivity.to_dict()
     return {
+        "schema_version": SCHEMA_VERSION,
         "report": report_header(report),
         "scenario": report.scenario.to_data(),
         **recommendation_data(report),

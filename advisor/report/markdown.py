@@ -14,6 +14,7 @@ from advisor.report.tables import (
     RANGE_BLURB,
     SERVING_BLURB,
     breakdown_rows,
+    breakdown_title,
     certainty_lines,
     comparison_rows,
     purchase_rows,
@@ -132,7 +133,8 @@ def _breakdowns(report: ReportData) -> list[str]:
     out: list[str] = []
     for breakdown in BREAKDOWNS:
         header, rows = breakdown_rows(breakdown, report.estimated)
-        out += [f"## {breakdown.title} breakdown", "", breakdown.blurb, "", *md_table(header, rows), ""]
+        title = breakdown_title(breakdown, report.scenario.workload.pricing)
+        out += [f"## {title} breakdown", "", breakdown.blurb, "", *md_table(header, rows), ""]
     return out
 
 

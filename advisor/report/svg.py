@@ -6,6 +6,8 @@ colour-blindness and in greyscale print, with the legend's order matching the st
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
@@ -20,6 +22,12 @@ LABEL_ABOVE_H = 18
 LEGEND_ROW_H = 20
 CHAR_W = 7.0
 """Approximate width of a 12px character, for laying out the legend and clipping labels."""
+AXIS_H = 24
+"""Room under the bars for the axis: tick marks and their labels."""
+TICKS = 4
+"""About how many intervals the axis shows."""
+NICE_STEPS = (1.0, 2.0, 2.5, 5.0, 10.0)
+"""Tick intervals are one of these times a power of ten."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +64,52 @@ def _legend(names: Sequence[str], colors: dict[str, str]) -> tuple[list[str], fl
     return items, y + LEGEND_ROW_H + 8
 
 
+def nice_ticks(maximum: float, count: int = TICKS, units: Sequence[float] = (1.0,)) -> list[float]:
+    """Round tick values from 0 to at most `maximum`, about `count` intervals (1, 2, 2.5 or 5 x 10^k),
+    counted in the largest of `units` that `maximum` holds `count` times (hours -> days, say)."""
+    if maximum <= 0:
+        return [0.0]
+    unit = max((u for u in units if maximum / u >= count), default=units[0])
+    return [tick * unit for tick in _round_ticks(maximum / unit, count)]
+
+
+def _round_ticks(maximum: float, count: int) -> list[float]:
+    raw = maximum / count
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in NICE_STEPS if m * magnitude >= raw * (1 - 1e-9))
+    return [i * step for i in range(int(maximum / step * (1 + 1e-9)) + 1)]
+
+
+_ROUND = re.compile(r"(\d)\.0+(?=\D|$)")
+"""A tick's trailing zero decimals ("100.0 days" -> "100 days"): tick values are round."""
+AXIS_INK = "#59636e"
+GRID_INK = "#e3e7eb"
+
+
+def _axis(
+    left: float,
+    area: float,
+    top: float,
+    y: float,
+    scale_max: float,
+    value_text: Callable[[float], str],
+    units: Sequence[float],
+) -> list[str]:
+    """The value axis under the bars: a baseline, and per round value a faint gridline, a tick, a label."""
+    out = [f'<line x1="{left}" y1="{y:.0f}" x2="{left + area:.0f}" y2="{y:.0f}" stroke="{AXIS_INK}"/>']
+    for tick in nice_ticks(scale_max, units=units):
+        x = left + tick / scale_max * area
+        anchor = "start" if tick == 0 and left < 40 else "middle"
+        label = _ROUND.sub(r"\1", value_text(tick))
+        out.append(
+            f'<line x1="{x:.1f}" y1="{top:.0f}" x2="{x:.1f}" y2="{y:.0f}" stroke="{GRID_INK}"/>'
+            f'<line x1="{x:.1f}" y1="{y:.0f}" x2="{x:.1f}" y2="{y + 4:.0f}" stroke="{AXIS_INK}"/>'
+            f'<text class="tick" x="{x:.1f}" y="{y + 17:.0f}" text-anchor="{anchor}" fill="{AXIS_INK}">'
+            f"{_e(label)}</text>"
+        )
+    return out
+
+
 def stacked_bars(
     title: str,
     bars: Sequence[Bar],
@@ -63,10 +117,13 @@ def stacked_bars(
     *,
     part_label: Callable[[str], str] = str,
     labels_above: bool = False,
+    tick_units: Sequence[float] = (1.0,),
 ) -> str:
-    """An SVG chart of `bars` on one linear scale from zero, with a legend of the parts.
+    """An SVG chart of `bars` on one linear scale from zero, with a legend of the parts and a value
+    axis with round ticks under the bars.
 
     Labels sit left of the bars, or with `labels_above` on a line of their own (for long labels).
+    `tick_units` lets ticks fall on round multiples of a larger unit (e.g. (1, 24) for hours and days).
     """
     names = list(dict.fromkeys(name for bar in bars for name, _ in bar.parts))
     colors = {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(names)}
@@ -76,12 +133,16 @@ def stacked_bars(
     label_h = LABEL_ABOVE_H if labels_above else 0
     row_h = label_h + BAR_H + BAR_GAP
     area = WIDTH - left - VALUE_W
-    height = top + len(bars) * row_h + 4
+    bars_bottom = top + len(bars) * row_h
+    height = bars_bottom + AXIS_H
     out = [
         f'<svg class="chart" viewBox="0 0 {WIDTH} {height:.0f}" width="{WIDTH}" height="{height:.0f}" '
         f'role="img" aria-label="{_e(title)}" preserveAspectRatio="xMinYMin meet">',
         f"<title>{_e(title)}</title>",
         *legend,
+        '<g class="axis">',
+        *_axis(left, area, top, bars_bottom, scale_max, value_text, tick_units),
+        "</g>",
     ]
     for index, bar in enumerate(bars):
         y = top + index * row_h + label_h

@@ -90,6 +90,13 @@ BREAKDOWNS: tuple[Breakdown, ...] = (
 )
 
 
+def breakdown_title(breakdown: Breakdown, pricing: str) -> str:
+    """The breakdown's title for the pricing: the cost of a rented run is its rental, not a TCO."""
+    if breakdown.key == "cost_breakdown_usd" and pricing == "rent":
+        return "Cost (rental)"
+    return breakdown.title
+
+
 def breakdown_parts(breakdown: Breakdown, estimates: Sequence[Estimate]) -> list[str]:
     """Every part of `breakdown` across `estimates`, in first-seen order."""
     parts: dict[str, None] = {}

@@ -18,6 +18,7 @@ from advisor.core.model.inputs import DeclaredInput, Limits, format_bound, parse
 from advisor.core.model.units import format_si
 from advisor.core.scenario import Scenario
 from advisor.errors import AdvisorError
+from advisor.io.scenario_files import with_model_config
 from advisor.tui.questions import CAPEX, DECLARED, MODEL_SIZE, PRICE, QUESTIONS
 from advisor.tui.settings import Settings
 
@@ -238,6 +239,7 @@ def _apply_model(
             if spec.family == "moe":
                 custom["active_params"] = spec.params_active
             w.pop("model", None)
+            w.pop("model_config", None)
             w["custom"] = custom
     elif key == "model":
         try:
@@ -245,6 +247,7 @@ def _apply_model(
         except AdvisorError as exc:
             raise AnswerError(str(exc)) from None
         w.pop("custom", None)
+        w.pop("model_config", None)
         w["model"] = text
     elif key == "params":
         _custom(w, "Parameters")["params"] = _number(text, MODEL_SIZE)
@@ -296,7 +299,7 @@ def apply_answer(scenario: Scenario, catalog: Catalog, key: str, answer: Answer)
 def _validated(data: dict[str, Any], catalog: Catalog) -> Scenario:
     """The scenario the core accepts, or AnswerError with the core's reason."""
     try:
-        scenario = Scenario.model_validate(data)
+        scenario = with_model_config(Scenario.model_validate(data))
         scenario.check_ids(catalog)
         scenario.workload.workload(catalog)
     except ValidationError as exc:
