@@ -11,6 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from advisor.present import numbers
+from advisor.present.headline import VERDICT_STYLES
 from advisor.present.parts import part_label
 from advisor.present.reasons import reason_markup
 from advisor.present.styles import FAILED, WARNING
@@ -171,6 +172,11 @@ def render_systems(catalog: Any) -> None:
 def render_recommendation(rec: Any) -> None:
     """The winner, a table of every system, the reasons and what would change the answer."""
     console.print(f"[bold]{escape(rec.headline)}[/]")
+    style = VERDICT_STYLES[rec.verdict.kind]
+    label, _, rest = rec.verdict.sentence().partition(": ")
+    console.print(f"[bold {style}]{label}[/]: {escape(rest)}")
+    if rec.cheaper_option is not None:
+        console.print(escape(rec.cheaper_option.sentence))
     table = Table(box=box.SIMPLE_HEAVY, pad_edge=False)
     for column, justify in (
         ("#", "right"),
@@ -215,6 +221,9 @@ def render_recommendation(rec: Any) -> None:
         console.print("\n[bold]about the workload[/]")
         for fired in workload_rules:
             console.print(f"  [dim]{fired.effect}[/] {escape(fired.because)}")
+    shown = {r.text for c in rec.candidates for r in c.reasons}
+    for warning in (w for w in rec.warnings if w not in shown):
+        console.print(f"[{WARNING}]warning[/] {escape(warning)}")
     if rec.what_would_change:
         console.print("\n[bold]what would change the answer[/]")
         for line in rec.what_would_change:
