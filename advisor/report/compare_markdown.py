@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from advisor.report.compare import (
-    MATRIX_COLUMNS,
     ComparisonData,
     difference_rows,
+    matrix_columns,
+    outcome_blurb,
     outcome_rows,
     system_matrix,
 )
@@ -29,10 +30,10 @@ def render_comparison_markdown(comp: ComparisonData) -> str:
 
     header, rows = outcome_rows(comp)
     out += ["## How the answer moves", ""]
-    out += ["The recommended system in each scenario; changes are against the first scenario.", ""]
+    out += [md_text(outcome_blurb(comp)), ""]
     out += [*md_table(header, rows), ""]
 
-    for column in MATRIX_COLUMNS:
+    for column in matrix_columns(comp):
         header, rows = system_matrix(comp, column)
         out += [f"## {column.heading} of every system", "", "Each scenario's recommendation is marked.", ""]
         out += [*md_table(header, rows), ""]
