@@ -50,6 +50,11 @@ TODAY = date(2026, 11, 29)
         ("empty-all.toml", "when.all: must be a non-empty list of conditions"),
         ("not-toml.toml", "not valid TOML"),
         ("bad-url.toml", "rule 'bad-url': url: must be an http:// or https:// address"),
+        ("summary-placeholder.toml", "rule 'bad-summary': summary: {systems:d}: format 'd' does not suit"),
+        (
+            "summary-on-ranking-rule.toml",
+            "rule 'summarised-penalty': summary: only a warn or note rule can be summarised",
+        ),
     ],
 )
 def test_bad_rule_file_gives_clear_message(file, message):

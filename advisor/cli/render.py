@@ -283,6 +283,7 @@ def render_ranges(sens: Any) -> None:
 def render_sensitivity(rec: Any, sens: Any) -> None:
     """Ranges, robustness, the winner's tornado and the break-even points."""
     console.print(f"[bold]{escape(rec.headline)}[/]")
+    console.print(escape(rec.verdict.sentence()))
     render_ranges(sens)
     if sens.tornado:
         expected = sens.ranges[sens.winner].cost_usd.expected

@@ -62,8 +62,10 @@ def render_comparison_html(comp: ComparisonData) -> str:
     for label, source, report in zip(comp.labels, comp.sources, comp.reports, strict=True):
         where = f' <span class="meta">({esc(source)})</span>' if source else ""
         body.append(f"<h3>{esc(label)}{where}</h3>")
+        rec = report.recommendation
         body.append(
-            f'<div class="answer"><p class="headline">{esc(report.recommendation.headline)}</p></div>'
+            f'<div class="answer"><p class="headline">{esc(rec.headline)}</p>'
+            f"<p>{esc(rec.verdict.sentence())}</p></div>"
         )
         if report.scenario.notes.strip():
             body.append(notes_html(report.scenario.notes))

@@ -20,7 +20,9 @@ def render_comparison_markdown(comp: ComparisonData) -> str:
     out += [md_text(generated_line(comp.today, comp.version)) + ".", "", "## Scenarios", ""]
     for label, source, report in zip(comp.labels, comp.sources, comp.reports, strict=True):
         where = f" ({md_text(source)})" if source else ""
-        out += [f"### {md_text(label)}{where}", "", f"**{md_text(report.recommendation.headline)}**", ""]
+        rec = report.recommendation
+        out += [f"### {md_text(label)}{where}", "", f"**{md_text(rec.headline)}**", ""]
+        out += [md_text(rec.verdict.sentence()), ""]
         if report.scenario.notes.strip():
             out += [*md_quote(report.scenario.notes), ""]
 

@@ -242,6 +242,13 @@ def _check_summary(raw: Mapping[str, Any], effects: Iterable[Effect], where: _Wh
         raise where.fail("summary", f"bad placeholder: {exc}") from None
     if names != ["systems"]:
         raise where.fail("summary", "must hold {systems} once, and no other placeholder")
+    spec = next(spec for _, name, spec, _ in string.Formatter().parse(text) if name == "systems")
+    try:
+        text.format(systems="a100, h100")
+    except (ValueError, TypeError):
+        raise where.fail(
+            "summary", f"{{systems:{spec}}}: format {spec!r} does not suit a list of names"
+        ) from None
     if any(e.kind in RANKING_EFFECTS for e in effects):
         raise where.fail("summary", "only a warn or note rule can be summarised")
     return text
