@@ -209,9 +209,10 @@ def judge_verdict(
         return NONE_FEASIBLE
     win = ranked[0]
     if len(ranked) == 1:
-        why = (
-            f"{win.estimate.system} is the only one of {systems_considered} systems meeting every constraint"
+        others = (
+            f"the only one of {systems_considered} systems" if systems_considered > 1 else "the only system"
         )
+        why = f"{win.estimate.system} is {others} considered, and it meets every constraint"
         return Verdict("clear", why, win.estimate.system, edge="the only system meeting every constraint")
     run = ranked[1]
     edge, why = margin_sentence(objective, win.metric, run.metric, win.estimate, run.estimate)
