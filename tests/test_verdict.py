@@ -264,3 +264,22 @@ def test_stale_prices_are_one_line():
     for sid in catalog.systems:
         assert sid in stale[0]
     assert not [r for c in rec.candidates for r in c.reasons if "over a year ago" in r.text]
+
+
+def test_rules_overruling_the_objective_make_a_close_call():
+    # The 7B fine-tune example: the field test's rules prefer A100 (x0.81) though MI325X is cheaper; the
+    # numbers and the rules disagree, so the answer is a close call, and maturity favours A100.
+    from advisor.io.scenario_files import load_scenario
+    from tests.conftest import ROOT
+
+    found = run_scenario(
+        load_scenario(ROOT / "examples/7b-finetune.toml", shipped_catalog()),
+        shipped_catalog(),
+        rules(),
+        today=TODAY,
+    )
+    verdict = found.recommendation.verdict
+    assert verdict.kind == "close_call" and verdict.winner == "a100"
+    assert verdict.metric_margin is not None and verdict.metric_margin < 0 < verdict.margin
+    assert f"{verdict.runner_up} is better on cost itself" in verdict.sentence()
+    assert verdict.favoured == "a100" and verdict.tie_breakers[0].name == "maturity"

@@ -1,8 +1,10 @@
 """The verdict: a clear winner, a close call, or nothing feasible, with one sentence saying why.
 
-A close call is a runner-up within `CLOSE_MARGIN` of the winner's score, or a winner that holds in
-fewer than `ROBUST_SHARE` of the sampled inputs (set by the analysis, `with_robustness`). Its
-tie-breakers compare the two on what the objective leaves out: maturity, schedule slack, lead time.
+A close call is a runner-up within `CLOSE_MARGIN` of the winner on the objective or on the score (the
+objective times the rule weights), or better on the objective with the rules putting the winner first,
+or a winner that holds in fewer than `ROBUST_SHARE` of the sampled inputs (set by the analysis,
+`with_robustness`). Its tie-breakers compare the two on what the objective leaves out: maturity,
+schedule slack, lead time.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from advisor.core.costing.results import Estimate
 
 VerdictKind = Literal["clear", "close_call", "none_feasible"]
 CLOSE_MARGIN = 0.05
-"""A runner-up whose score is within this share of the winner's makes a close call."""
+"""A runner-up within this share of the winner's objective metric or score makes a close call."""
 ROBUST_SHARE = 0.6
 """A winner that wins fewer than this share of the sampled inputs makes a close call."""
 MATURITY_ORDER = {"mature": 0, "established": 1, "new": 2}
@@ -51,6 +53,10 @@ class Verdict:
     """Between the winner and the runner-up, in the order they count: maturity, slack, lead time."""
     edge: str = ""
     """`why` in a few words, without figures: `5.7% cheaper than b200` (the app's one line)."""
+    metric_margin: float | None = None
+    """The runner-up's objective metric over the winner's, less one, before rule weights (negative: the
+    runner-up is better on the objective itself and the rules put the winner first)."""
+    objective: str = "cost"
 
     @property
     def favoured(self) -> str | None:
@@ -63,9 +69,14 @@ class Verdict:
         return self.kind.replace("_", " ")
 
     def close_call_reason(self) -> str:
-        """Why it is a close call: the margin, the robustness, or both."""
+        """Why it is a close call: the margin on the objective or on the score, the robustness."""
         parts = []
-        if self.margin is not None and self.margin < CLOSE_MARGIN:
+        metric = self.metric_margin
+        if metric is not None and metric < 0:
+            parts.append(f"{self.runner_up} is better on {self.objective} itself")
+        elif metric is not None and metric < CLOSE_MARGIN:
+            parts.append(f"{self.runner_up} is within {fmt.percent(metric)} on {self.objective}")
+        elif self.margin is not None and self.margin < CLOSE_MARGIN:
             within = fmt.percent(self.margin)
             parts.append(f"{self.runner_up} scores within {within} (objective x rule weights)")
         if self.robustness is not None and self.robustness < ROBUST_SHARE:
@@ -107,6 +118,7 @@ class Verdict:
                 "winner": self.winner,
                 "runner_up": self.runner_up,
                 "margin": self.margin,
+                "metric_margin": self.metric_margin,
                 "robustness": self.robustness,
                 "favoured": self.favoured,
                 "tie_breakers": [
@@ -224,9 +236,22 @@ def judge_verdict(
         )
         why += f" (rule weights: {weights})"
     margin = run.score / win.score - 1
+    metric_margin = run.metric / win.metric - 1 if win.metric else 0.0
     breakers = tie_breakers(win.estimate, run.estimate, maturity, deadline_days)
-    kind: VerdictKind = "close_call" if margin < CLOSE_MARGIN else "clear"
-    return Verdict(kind, why, win.estimate.system, run.estimate.system, margin, None, breakers, edge)
+    close = min(margin, metric_margin) < CLOSE_MARGIN
+    kind: VerdictKind = "close_call" if close else "clear"
+    return Verdict(
+        kind,
+        why,
+        win.estimate.system,
+        run.estimate.system,
+        margin,
+        None,
+        breakers,
+        edge,
+        metric_margin,
+        objective,
+    )
 
 
 def with_robustness(verdict: Verdict, share: float | None) -> Verdict:
