@@ -12,6 +12,8 @@ from functools import cache
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from advisor.cli.main import main
 from advisor.core.analysis.cheaper import MIN_SAVING, cheaper_option, gpu_counts
@@ -19,13 +21,14 @@ from advisor.core.decision.advise import advise
 from advisor.core.decision.constraints import constraint_reasons
 from advisor.core.decision.request import AdviceRequest
 from advisor.core.decision.verdict import CLOSE_MARGIN, ROBUST_SHARE, with_robustness
+from advisor.core.model.workload import Constraints, Workload
 from advisor.core.run import ScenarioResult, run_scenario
 from advisor.core.scenario import Scenario
 from advisor.io.rule_files import load_rules
-from advisor.io.scenario_files import scenario_toml
+from advisor.io.scenario_files import load_scenario, scenario_toml
 from advisor.present.headline import verdict_line
 from advisor.report import build_report, render_report
-from tests.conftest import shipped_catalog
+from tests.conftest import ROOT, shipped_catalog
 
 TODAY = date(2026, 6, 1)
 
@@ -269,9 +272,6 @@ def test_stale_prices_are_one_line():
 def test_rules_overruling_the_objective_make_a_close_call():
     # The 7B fine-tune example: the field test's rules prefer A100 (x0.81) though MI325X is cheaper; the
     # numbers and the rules disagree, so the answer is a close call, and maturity favours A100.
-    from advisor.io.scenario_files import load_scenario
-    from tests.conftest import ROOT
-
     found = run_scenario(
         load_scenario(ROOT / "examples/7b-finetune.toml", shipped_catalog()),
         shipped_catalog(),
@@ -283,3 +283,48 @@ def test_rules_overruling_the_objective_make_a_close_call():
     assert verdict.metric_margin is not None and verdict.metric_margin < 0 < verdict.margin
     assert f"{verdict.runner_up} is better on cost itself" in verdict.sentence()
     assert verdict.favoured == "a100" and verdict.tie_breakers[0].name == "maturity"
+
+
+# --- the verdict agrees with the ranking, whatever the workload --------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(["llama2-7b", "llama2-13b", "llama3-70b", "llama3-8b"]),
+    st.floats(min_value=1e8, max_value=1e13),
+    st.sampled_from([8, 64, 512, 2048]),
+    st.sampled_from(["rent", "own"]),
+    st.sampled_from(["cost", "time", "energy", "balanced"]),
+    st.one_of(st.none(), st.floats(min_value=0.5, max_value=400)),
+)
+def test_the_verdict_agrees_with_the_ranking(model, tokens, gpus, pricing, objective, deadline):
+    catalog = shipped_catalog()
+    workload = Workload(model=catalog.model(model), tokens=tokens, gpus=gpus, pricing=pricing)
+    rec = advise(
+        AdviceRequest(
+            workload,
+            catalog,
+            rules(),
+            Constraints(deadline_days=deadline),
+            objective=objective,
+            today=TODAY,
+        )
+    )
+    verdict = rec.verdict
+    feasible = [c for c in rec.candidates if c.feasible]
+    if not feasible:
+        assert rec.winner is None and verdict.kind == "none_feasible"
+        return
+    assert verdict.winner == rec.winner == feasible[0].system
+    if len(feasible) == 1:
+        assert verdict.kind == "clear" and verdict.runner_up is None
+        return
+    assert verdict.runner_up == feasible[1].system
+    assert verdict.margin == pytest.approx(feasible[1].score / feasible[0].score - 1)
+    near = min(verdict.margin, verdict.metric_margin) < CLOSE_MARGIN
+    assert verdict.kind == ("close_call" if near else "clear")
+    assert verdict.why.startswith(rec.winner) and rec.winner in verdict.sentence()
+    if verdict.kind == "close_call":
+        assert "tie-breaker" in verdict.sentence()
+    for breaker in verdict.tie_breakers:
+        assert breaker.favours in (verdict.winner, verdict.runner_up)
