@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from advisor.core.decision.facts import JOB_VERBS
 from advisor.present import numbers
 from advisor.present.headline import VERDICT_STYLES
 from advisor.present.parts import part_label
@@ -178,10 +179,11 @@ def render_recommendation(rec: Any) -> None:
     if rec.cheaper_option is not None:
         console.print(escape(rec.cheaper_option.sentence))
     table = Table(box=box.SIMPLE_HEAVY, pad_edge=False)
+    kind = next((c.estimate.kind for c in rec.candidates if c.estimate), "pretrain")
     for column, justify in (
         ("#", "right"),
         ("system", "left"),
-        ("train", "right"),
+        (JOB_VERBS[kind], "right"),
         ("to result", "right"),
         ("cost", "right"),
         ("/1M tok", "right"),
