@@ -187,6 +187,8 @@ def _judge(
     """Apply the hard constraints and the candidate rules to one estimated system."""
     assert judgement.estimate is not None
     judgement.reasons.extend(constraint_reasons(judgement.estimate, request.constraints))
+    if request.sizing_notes and sid in request.sizing_notes:
+        judgement.reasons.append(Reason("note", f"sized to the deadline: {request.sizing_notes[sid]}"))
     for rule in request.rules:
         if rule.scope != "candidate" or not trace.record(result := evaluate(rule, facts, sid)):
             continue

@@ -1,10 +1,11 @@
-"""The hard constraints that are arithmetic (memory, deadline, budget, capacity wait), each as a reason
+"""The hard constraints that are arithmetic (memory, purchasable or rentable size, deadline, budget,
+capacity wait), each as a reason
 saying what is needed against what is available."""
 
 from __future__ import annotations
 
 from advisor.core import fmt
-from advisor.core.costing.results import Estimate, fit_message
+from advisor.core.costing.results import Estimate, capacity_message, fit_message
 from advisor.core.decision.recommendation import Reason
 from advisor.core.model.units import HOURS_PER_DAY
 from advisor.core.model.workload import Constraints
@@ -16,6 +17,8 @@ def constraint_reasons(est: Estimate, constraints: Constraints) -> list[Reason]:
     if not est.memory.fits:
         text = fit_message(est.memory, est.gpus, est.system, est.kind)
         reasons.append(Reason("infeasible", text, constraint="memory"))
+    if (beyond := capacity_message(est)) is not None:
+        reasons.append(Reason("infeasible", beyond, constraint="size"))
     days = est.time_to_result_hours / HOURS_PER_DAY
     if constraints.deadline_days is not None and days > constraints.deadline_days:
         deadline = constraints.deadline_days

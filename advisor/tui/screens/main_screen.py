@@ -27,10 +27,10 @@ from advisor.core.decision.rules import Rule
 from advisor.core.model.catalog import Catalog
 from advisor.core.scenario import Scenario
 from advisor.errors import AdvisorError
+from advisor.present.sanitise import printable
 from advisor.tui.advice import Advice, compute_advice, compute_analysis
 from advisor.tui.answers import Answer
 from advisor.tui.refused import stale_reason, take_answer
-from advisor.tui.safe_text import printable
 from advisor.tui.widgets.comparison_view import ComparisonView
 from advisor.tui.widgets.question_row import QuestionRow
 from advisor.tui.widgets.questions_form import QuestionsForm
