@@ -72,18 +72,24 @@ def test_short_finetune_of_7b_picks_a100(systems):
     assert rec.winner == "a100"
 
 
-@pytest.mark.parametrize("systems", [["a100", "h100"], CATALOG_2025], ids=["a100-vs-h100", "catalog-2025"])
-def test_serving_picks_a100(systems):
-    # "Choose A100 when running inference or serving."
+@pytest.mark.parametrize(
+    ("a100_price", "winner", "fires"), [(None, "h100", False), (0.9, "a100", True)], ids=["1.20", "0.90"]
+)
+def test_serving_picks_a100_only_where_it_serves_more_per_dollar(a100_price, winner, fires):
+    # "Choose A100 when running inference or serving": the field test saw H100 only about 1.5x faster
+    # (SDXL). Here H100 serves Llama 2 7B 1.95x as fast per GPU at 1.75x the field test's A100 price
+    # ($2.10 vs $1.20), so H100 is cheaper per token and the rule stays quiet; at $0.90 A100 is.
+    prices = {"a100": a100_price} if a100_price else {}
     rec = recommend(
         "llama2-7b",
         10e9,
         8,
         kind="inference",
-        systems=systems,
-        assumptions=Assumptions(rental_offer=FIELD_TEST),
+        systems=["a100", "h100"],
+        assumptions=Assumptions(rental_offer=FIELD_TEST, price_usd_per_gpu_hour=prices),
     )
-    assert rec.winner == "a100"
+    assert rec.winner == winner
+    assert any(r.id == "a100-for-inference" for r in rec.rules_fired) == fires
 
 
 def test_serving_on_the_whole_catalog_picks_b200():
@@ -166,7 +172,8 @@ def test_no_feasible_system_explains_each():
 def test_deadline_makes_slow_systems_infeasible_and_says_what_would_change():
     catalog = shipped_catalog()
     w = Workload(model=catalog.model("llama2-7b"), tokens=10e9, gpus=8, kind="inference")
-    field_test = Assumptions(rental_offer=FIELD_TEST)  # A100 cheaper per token, H100 faster
+    # A100 cheaper per token at $0.90 (H100 at the field test's $2.10 is 1.95x as fast), H100 faster.
+    field_test = Assumptions(rental_offer=FIELD_TEST, price_usd_per_gpu_hour={"a100": 0.9})
     a100 = estimate(w, "a100", catalog, field_test).time_to_result_hours / 24
     h100 = estimate(w, "h100", catalog, field_test).time_to_result_hours / 24
     deadline = round((a100 + h100) / 2, 2)

@@ -13,7 +13,14 @@ from advisor.errors import UsageError
 from advisor.io.rule_files import load_rules
 from advisor.io.scenario_files import load_scenario
 from advisor.report import COMPARE_FORMATS, ComparisonData, build_comparison, render_comparison
-from advisor.report.compare import OUTCOME_COLUMNS, change_text
+from advisor.report.compare import (
+    OUTCOME_COLUMNS,
+    PER_WORK_COLUMNS,
+    TOTALS,
+    change_text,
+    outcome_rows,
+    work_differs,
+)
 from tests.conftest import ROOT, shipped_catalog
 from tests.golden import TODAY, VERSION, check_golden
 from tests.golden.shown import agrees, html_tables, markdown_table
@@ -73,33 +80,88 @@ def test_outcome_moves_with_the_scenarios():
     header, *rows = markdown_table(md, "How the answer moves")
     assert header[1:] == list(comp.labels)
     shown = {row[0]: row[1:] for row in rows}
-    for column in OUTCOME_COLUMNS:
+    assert shown["Work"] == ["300B tokens", "60T tokens"]
+    for column in (*OUTCOME_COLUMNS, *PER_WORK_COLUMNS):
         first, second = shown[column.heading]
         assert agrees(first, column.raw(rent))
         value, _, change = second.partition(" (")
         assert agrees(value, column.raw(buy))
-        assert change.rstrip(")") == change_text(column.raw(buy), column.raw(rent))
+        # 200x the tokens: a change in a total would say nothing; per token and per GPU-hour it does.
+        expected = "" if column.json_key in TOTALS else change_text(column.raw(buy), column.raw(rent))
+        assert change.rstrip(")") == expected
+
+
+def test_different_work_compares_per_token():
+    # Issue 12: a 300B-token rental against a 60T-token purchase read "cost ÷94.7"-style totals; per token
+    # owning is about 4x cheaper, and that is the change the table gives.
+    comp = pair()
+    assert work_differs(comp)
+    rent, buy = (r.winner_estimate for r in comp.reports)
+    _, rows = outcome_rows(comp)
+    shown = {row[0]: row[1:] for row in rows}
+    assert shown["Cost"][1] == "$1.86M"  # no multiple of the total
+    ratio = buy.cost_per_million_tokens_usd / rent.cost_per_million_tokens_usd
+    assert shown["Per 1M tokens"][1].endswith(f"({ratio:.2f}x)")
+    assert 0.2 < ratio < 0.3
+    md = render_comparison(comp, "md")
+    assert "work differs" in md and "## Cost per 1M tokens of every system" in md
+    assert "## Cost of every system" not in md
+
+
+def test_same_work_keeps_changes_of_totals():
+    comp = compare([scenario("8 GPUs"), scenario("16 GPUs", gpus=16)])
+    assert not work_differs(comp)
+    _, rows = outcome_rows(comp)
+    shown = {row[0]: row[1:] for row in rows}
+    assert "Work" not in shown
+    assert shown["Cost"][1].endswith("x)")
+    assert "## Cost of every system" in render_comparison(comp, "md")
+
+
+def test_serving_with_different_work_compares_per_request():
+    short = scenario("10B, 500 out", kind="inference", tokens=1e10, output_tokens=500)
+    long = scenario("1T, 250 out", kind="inference", tokens=1e12, output_tokens=250)
+    comp = compare([short, long])
+    _, rows = outcome_rows(comp)
+    shown = {row[0]: row[1:] for row in rows}
+    assert shown["Requests"] == ["20M", "4B"]
+    first, second = (r.winner_estimate for r in comp.reports)
+    per_request = [first.cost_per_million_tokens_usd * 0.5, second.cost_per_million_tokens_usd * 0.25]
+    assert shown["Per 1k requests"][1].endswith(f"({per_request[1] / per_request[0]:.2f}x)")
+    data = json.loads(render_comparison(comp, "json"))
+    assert data["work_differs"] is True
+    figures = data["scenarios"][1]["winner_figures"]
+    assert figures["cost_per_thousand_requests_usd"] == pytest.approx(per_request[1])
 
 
 def test_all_comparison_formats_carry_the_same_numbers():
     comp = pair()
     data = json.loads(render_comparison(comp, "json"))
-    md_rows = markdown_table(render_comparison(comp, "md"), "Cost of every system")
-    html_rows = html_tables(render_comparison(comp, "html"))["cost_usd"][0]
+    md_rows = markdown_table(render_comparison(comp, "md"), "Cost per 1M tokens of every system")
+    html_rows = html_tables(render_comparison(comp, "html"))["cost_per_million_tokens_usd"][0]
     for rows in (md_rows, html_rows):
         header, *body = rows
         for row in body:
             for label, cell in zip(header[1:], row[1:], strict=True):
                 entry = next(s for s in data["scenarios"] if s["label"] == label)
+                key = "cost_per_million_tokens_usd"
                 if cell == "—":
-                    assert row[0] not in entry["systems"] or "cost_usd" not in entry["systems"][row[0]]
+                    assert row[0] not in entry["systems"] or key not in entry["systems"][row[0]]
                     continue
-                assert agrees(cell.split(" (")[0], entry["systems"][row[0]]["cost_usd"])
+                assert agrees(cell.split(" (")[0], entry["systems"][row[0]][key])
 
 
 @pytest.mark.parametrize(
     ("value", "base", "text"),
-    [(110, 100, "+10.0%"), (90, 100, "-10.0%"), (300, 100, "×3"), (25, 100, "÷4"), (5, 0, "")],
+    [
+        (110, 100, "1.10x"),
+        (90, 100, "0.90x"),
+        (300, 100, "3.00x"),
+        (25, 100, "0.25x"),
+        (4990, 100, "49.9x"),
+        (102_400, 100, "1,024x"),
+        (5, 0, ""),
+    ],
 )
 def test_change_text(value, base, text):
     assert change_text(value, base) == text

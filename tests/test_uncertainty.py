@@ -237,7 +237,7 @@ def test_speed_for_price_line_for_gb200_against_h100():
     )
     _rec, sens = sensitivity(request, with_break_evens=False, samples=200)
     (line,) = sens.speed_for_price
-    assert line.startswith("gb200-nvl72 costs 1.5") and "h100" in line and "wins per dollar" in line
+    assert line.startswith("gb200-nvl72 costs 1.5") and "h100" in line and "wins per TCO dollar" in line
 
 
 def test_break_evens_respect_deadline_sizing():

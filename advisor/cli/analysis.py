@@ -117,6 +117,8 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
                         "winner": rec.winner,
                         "objective": rec.objective,
                         "headline": rec.headline,
+                        "verdict": rec.verdict.kind,
+                        "why": rec.verdict.why,
                     },
                     **sens.to_dict(),
                 }

@@ -9,7 +9,9 @@ from rich import box
 from rich.table import Table
 
 from advisor.cli.console import console
+from advisor.core.decision.facts import JOB_VERBS
 from advisor.present import numbers
+from advisor.present.headline import VERDICT_STYLES
 from advisor.present.parts import part_label
 from advisor.present.reasons import reason_markup
 from advisor.present.sanitise import plain_markup as escape
@@ -129,12 +131,18 @@ def _breakdown(title: str, parts: dict[str, float], show: Callable[[float], str]
 def render_recommendation(rec: Any) -> None:
     """The winner, a table of every system, the reasons and what would change the answer."""
     console.print(f"[bold]{escape(rec.headline)}[/]")
+    style = VERDICT_STYLES[rec.verdict.kind]
+    label, _, rest = rec.verdict.sentence().partition(": ")
+    console.print(f"[bold {style}]{label}[/]: {escape(rest)}")
+    if rec.cheaper_option is not None:
+        console.print(escape(rec.cheaper_option.sentence))
     table = Table(box=box.SIMPLE_HEAVY, pad_edge=False, show_edge=False, collapse_padding=True)
+    kind = next((c.estimate.kind for c in rec.candidates if c.estimate), "pretrain")
     for column, justify in (
         ("#", "right"),
         ("system", "left"),
         ("GPUs", "right"),
-        ("train", "right"),
+        (JOB_VERBS[kind], "right"),
         ("to result", "right"),
         ("cost", "right"),
         ("/1M tok", "right"),
@@ -178,6 +186,9 @@ def render_recommendation(rec: Any) -> None:
         console.print("\n[bold]about the workload[/]")
         for fired in workload_rules:
             console.print(f"  [dim]{fired.effect}[/] {escape(fired.because)}")
+    shown = {r.text for c in rec.candidates for r in c.reasons}
+    for warning in (w for w in rec.warnings if w not in shown):
+        console.print(f"[{WARNING}]warning[/] {escape(warning)}")
     if rec.what_would_change:
         console.print("\n[bold]what would change the answer[/]")
         for line in rec.what_would_change:
@@ -274,6 +285,7 @@ def render_ranges(sens: Any) -> None:
 def render_sensitivity(rec: Any, sens: Any) -> None:
     """Ranges, robustness, the winner's tornado and the break-even points."""
     console.print(f"[bold]{escape(rec.headline)}[/]")
+    console.print(escape(rec.verdict.sentence()))
     render_ranges(sens)
     if sens.tornado:
         expected = sens.ranges[sens.winner].cost_usd.expected

@@ -13,7 +13,7 @@ from datetime import date
 
 from advisor.core.analysis import SAMPLES
 from advisor.core.analysis.deadline import GpuCount, gpus_for_deadline_all
-from advisor.core.analysis.sensitivity import Sensitivity, analyse
+from advisor.core.analysis.sensitivity import Sensitivity, analyse, settled
 from advisor.core.decision.advise import advise
 from advisor.core.decision.recommendation import Recommendation
 from advisor.core.decision.request import AdviceRequest
@@ -118,4 +118,5 @@ def analyse_advice(
     analysis = analyse(
         advice.recommendation, advice.request, widen=widen, samples=samples, with_break_evens=break_evens
     )
-    return ScenarioResult(advice.scenario, advice.workload, advice.recommendation, analysis, advice.sizing)
+    rec = settled(advice.recommendation, analysis)
+    return ScenarioResult(advice.scenario, advice.workload, rec, analysis, advice.sizing)

@@ -8,10 +8,19 @@ from rich.text import Text
 from advisor.core.analysis.sensitivity import Sensitivity
 from advisor.core.decision.headline import headline_figures
 from advisor.core.decision.recommendation import Candidate, Reason, Recommendation
+from advisor.core.decision.verdict import with_robustness
 from advisor.core.scenario import Scenario
 from advisor.present import numbers
 from advisor.present.reasons import reason_text
-from advisor.present.styles import EMPHASIS, FAILED, PENDING, REASON_ORDER, STALE_STYLE
+from advisor.present.styles import (
+    EMPHASIS,
+    FAILED,
+    PASSED,
+    PENDING,
+    REASON_ORDER,
+    STALE_STYLE,
+    WARNING,
+)
 
 TOP_REASONS = 1
 """How many of the winner's reasons the headline shows."""
@@ -65,14 +74,16 @@ def range_line(sens: Sensitivity, system: str) -> Text | None:
     return text
 
 
-def ranking_line(rec: Recommendation) -> Text:
-    """Why it won: the ranking's margin over the runner-up (the scores `advise` gave)."""
-    feasible = [c for c in rec.candidates if c.feasible]
-    text = Text(f"• best on {rec.objective} of {len(feasible)} feasible")
-    if len(feasible) > 1 and feasible[0].score and feasible[1].score:
-        behind = feasible[1].score / feasible[0].score - 1
-        text.append(f"; {feasible[1].system} next, {numbers.percent(behind)} behind")
-    return text
+VERDICT_STYLES = {"clear": PASSED, "close_call": WARNING, "none_feasible": FAILED}
+"""How each verdict is marked in the app and the CLI."""
+
+
+def verdict_line(rec: Recommendation, sens: Sensitivity | None) -> Text:
+    """Why it won and how decisively: the verdict, settled by the robustness once `sens` is computed."""
+    share = sens.robustness.share if sens is not None and sens.robustness is not None else None
+    verdict = with_robustness(rec.verdict, share)
+    label, _, rest = verdict.short_sentence().partition(": ")
+    return Text.assemble("• ", (label, f"bold {VERDICT_STYLES[verdict.kind]}"), ": ", rest)
 
 
 def top_reasons(winner: Candidate) -> list[Reason]:

@@ -12,6 +12,7 @@ from datetime import date
 from pathlib import PurePath
 from typing import Any
 
+from advisor.core.costing.results import Estimate
 from advisor.core.decision.rules import Rule
 from advisor.core.model.catalog import Catalog
 from advisor.core.scenario import Scenario
@@ -129,49 +130,142 @@ def input_text(key: str, value: Any) -> str:
 
 
 def change_text(value: float, base: float) -> str:
-    """How `value` moved from `base`: +12.5%, -40.0%, or ×3.2 / ÷3.2 past a factor of two."""
+    """How `value` moved from `base`, always as a multiple: 1.10x (10% more), 0.25x, 49.9x, 1,024x."""
     if base <= 0 or value <= 0:
         return ""
     ratio = value / base
-    if ratio >= 2:
-        return f"×{ratio:.3g}"
-    if ratio <= 0.5:
-        return f"÷{1 / ratio:.3g}"
-    return f"{'+' if ratio >= 1 else ''}{numbers.percent(ratio - 1)}"
+    if ratio >= 1000:
+        return f"{ratio:,.0f}x"
+    return f"{ratio:.2f}x" if ratio < 10 else f"{ratio:.3g}x"
 
+
+def _co2_text(tonnes: float) -> str:
+    return f"{tonnes:,.3g} t"
+
+
+def _small_energy(kwh: float) -> str:
+    """`32.2 Wh` below a kWh, else as `numbers.energy` writes it."""
+    return f"{kwh * 1000:,.3g} Wh" if kwh < 1 else numbers.energy(kwh)
+
+
+def _co2_grams(tonnes: float) -> str:
+    return f"{tonnes * 1e6:,.3g} g"
+
+
+CO2 = Column("CO2", lambda e: e.co2_tonnes, _co2_text, "co2_tonnes")
+PER_TOKEN = Column(
+    "Cost per 1M tokens",
+    lambda e: e.cost_per_million_tokens_usd,
+    numbers.cents_or_dollars,
+    "cost_per_million_tokens_usd",
+)
+ENERGY_PER_TOKEN = Column(
+    "Energy per 1M tokens",
+    lambda e: e.energy_kwh / e.tokens * 1e6,
+    _small_energy,
+    "energy_kwh_per_million_tokens",
+)
+CO2_PER_TOKEN = Column(
+    "CO2 per 1M tokens", lambda e: e.co2_tonnes / e.tokens * 1e6, _co2_grams, "co2_tonnes_per_million_tokens"
+)
+TOTALS = frozenset({"time_to_train_hours", "time_to_result_hours", "cost_usd", "energy_kwh", "co2_tonnes"})
+"""Figures that grow with the work: their changes mean nothing when the scenarios' work differs."""
 
 MATRIX_COLUMNS: tuple[Column, ...] = tuple(
     next(c for c in COLUMNS if c.json_key == key)
     for key in ("cost_usd", "time_to_result_hours", "energy_kwh")
 )
-"""Figures shown for every system in every scenario."""
+"""Figures shown for every system in every scenario (per 1M tokens instead when the work differs)."""
+PER_TOKEN_MATRIX_COLUMNS: tuple[Column, ...] = (PER_TOKEN, MATRIX_COLUMNS[1], ENERGY_PER_TOKEN)
 
-OUTCOME_COLUMNS: tuple[Column, ...] = (
-    *COLUMNS[:6],
-    Column("CO2", lambda e: e.co2_tonnes, lambda t: f"{t:,.3g} t", "co2_tonnes"),
-)
+OUTCOME_COLUMNS: tuple[Column, ...] = (*COLUMNS[:6], CO2)
 """Figures of each scenario's recommended system, as rows of the outcome table."""
+PER_WORK_COLUMNS: tuple[Column, ...] = (ENERGY_PER_TOKEN, CO2_PER_TOKEN)
+"""Rows added when the scenarios' work differs, so that energy and CO2 compare per token too."""
+
+
+def work_tokens(comp: ComparisonData) -> tuple[float | None, ...]:
+    """Each scenario's work: the tokens its recommended run trains on or generates (None if none)."""
+    return tuple(est.tokens if (est := r.winner_estimate) else None for r in comp.reports)
+
+
+def work_differs(comp: ComparisonData) -> bool:
+    """Whether the scenarios' recommended runs do different amounts of work (tokens)."""
+    return len({t for t in work_tokens(comp) if t is not None}) > 1
+
+
+def serving(comp: ComparisonData) -> bool:
+    """Whether every scenario serves (inference): then the work is also counted in requests."""
+    return all(r.scenario.workload.kind == "inference" for r in comp.reports)
+
+
+def matrix_columns(comp: ComparisonData) -> tuple[Column, ...]:
+    """Cost, time to result and energy of every system, per 1M tokens when the work differs."""
+    return PER_TOKEN_MATRIX_COLUMNS if work_differs(comp) else MATRIX_COLUMNS
+
+
+def outcome_blurb(comp: ComparisonData) -> str:
+    """What the outcome table's changes are measured against, and how they are written."""
+    text = "The recommended system in each scenario; changes are multiples of the first scenario's value"
+    if not work_differs(comp):
+        return text + " (1.10x: 10% more)."
+    unit = "token and request" if serving(comp) else "token"
+    return (
+        f"{text}. The scenarios' work differs, so totals are shown without a change and the runs "
+        f"compare per {unit} and per GPU-hour."
+    )
+
+
+def per_request(est: Estimate, report: ReportData) -> float:
+    """Cost of 1,000 requests of the scenario's output tokens each (serving)."""
+    return est.cost_per_million_tokens_usd * report.scenario.workload.output_tokens / 1000
+
+
+def _work_rows(comp: ComparisonData) -> list[list[str]]:
+    """The work of each scenario: tokens, and for serving the requests they make."""
+    tokens = ["Work", *(f"{numbers.count(t)} tokens" if t else DASH for t in work_tokens(comp))]
+    if not serving(comp):
+        return [tokens]
+    outputs = [r.scenario.workload.output_tokens for r in comp.reports]
+    requests = [
+        "Requests",
+        *(numbers.count(t / o) if t else DASH for t, o in zip(work_tokens(comp), outputs, strict=True)),
+    ]
+    return [tokens, requests]
+
+
+def _figure_row(comp: ComparisonData, heading: str, value: Any, text: Any, changed: bool) -> list[str]:
+    """One row of the outcome table: each scenario's figure, with its change from the first's."""
+    row = [heading]
+    base = comp.reports[0].winner_estimate
+    for index, report in enumerate(comp.reports):
+        est = report.winner_estimate
+        if est is None:
+            row.append(DASH)
+            continue
+        cell = text(value(est, report))
+        if index and changed and base is not None:
+            change = change_text(value(est, report), value(base, comp.reports[0]))
+            cell += f" ({change})" if change else ""
+        row.append(cell)
+    return row
 
 
 def outcome_rows(comp: ComparisonData) -> tuple[list[str], list[list[str]]]:
-    """Recommended system and its figures per scenario, each with its change from the first scenario."""
+    """Recommended system and its figures per scenario, each with its change from the first scenario;
+    when the work differs, totals without a change and figures per token (and request) with one."""
     header = ["", *comp.labels]
     rows = [["Recommended", *(r.recommendation.winner or "none feasible" for r in comp.reports)]]
     rows.append(["Pricing", *(r.scenario.workload.pricing for r in comp.reports)])
-    base = comp.reports[0].winner_estimate
-    for column in OUTCOME_COLUMNS:
-        row = [column.heading]
-        for index, report in enumerate(comp.reports):
-            est = report.winner_estimate
-            if est is None:
-                row.append(DASH)
-                continue
-            text = column.text(column.raw(est))
-            if index and base is not None:
-                change = change_text(column.raw(est), column.raw(base))
-                text += f" ({change})" if change else ""
-            row.append(text)
-        rows.append(row)
+    differs = work_differs(comp)
+    if differs:
+        rows.extend(_work_rows(comp))
+    extra = PER_WORK_COLUMNS if differs else ()
+    for column in (*OUTCOME_COLUMNS, *extra):
+        changed = not (differs and column.json_key in TOTALS)
+        rows.append(_figure_row(comp, column.heading, lambda e, _, c=column: c.raw(e), column.text, changed))
+    if differs and serving(comp):
+        rows.append(_figure_row(comp, "Per 1k requests", per_request, numbers.cents_or_dollars, True))
     return header, rows
 
 
@@ -202,6 +296,14 @@ def difference_rows(comp: ComparisonData) -> tuple[list[str], list[list[str]]]:
     ]
 
 
+def _figures(est: Estimate, report: ReportData) -> dict[str, float]:
+    """The outcome figures of one estimate, per token (and per 1k requests when serving) too."""
+    figures = {col.json_key: col.raw(est) for col in (*OUTCOME_COLUMNS, *PER_WORK_COLUMNS)}
+    if report.scenario.workload.kind == "inference":
+        figures["cost_per_thousand_requests_usd"] = per_request(est, report)
+    return figures
+
+
 def comparison_json(comp: ComparisonData) -> dict[str, Any]:
     """The comparison as JSON-ready data (raw numbers)."""
     from advisor.report.json_report import breakdowns
@@ -214,7 +316,7 @@ def comparison_json(comp: ComparisonData) -> dict[str, Any]:
             c.system: {
                 "feasible": c.feasible,
                 "rank": c.rank,
-                **({col.json_key: col.raw(c.estimate) for col in OUTCOME_COLUMNS} if c.estimate else {}),
+                **(_figures(c.estimate, report) if c.estimate else {}),
             }
             for c in rec.candidates
         }
@@ -227,7 +329,9 @@ def comparison_json(comp: ComparisonData) -> dict[str, Any]:
                 "headline": rec.headline,
                 "warnings": list(rec.warnings),
                 "what_would_change": list(rec.what_would_change),
-                "winner_figures": {col.json_key: col.raw(est) for col in OUTCOME_COLUMNS} if est else None,
+                "verdict": rec.verdict.kind,
+                "why": rec.verdict.why,
+                "winner_figures": _figures(est, report) if est else None,
                 "systems": systems,
                 "breakdowns": breakdowns(report),
             }
@@ -240,6 +344,7 @@ def comparison_json(comp: ComparisonData) -> dict[str, Any]:
             "generated": comp.today.isoformat(),
         },
         "differences": [{"key": d.key, "values": list(d.values)} for d in comp.differences],
+        "work_differs": work_differs(comp),
         "scenarios": scenarios,
     }
 

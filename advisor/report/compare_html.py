@@ -5,9 +5,10 @@ from __future__ import annotations
 from advisor.present import numbers
 from advisor.present.parts import part_label
 from advisor.report.compare import (
-    MATRIX_COLUMNS,
     ComparisonData,
     difference_rows,
+    matrix_columns,
+    outcome_blurb,
     outcome_rows,
     system_matrix,
 )
@@ -62,8 +63,10 @@ def render_comparison_html(comp: ComparisonData) -> str:
     for label, source, report in zip(comp.labels, comp.sources, comp.reports, strict=True):
         where = f' <span class="meta">({esc(source)})</span>' if source else ""
         body.append(f"<h3>{esc(label)}{where}</h3>")
+        rec = report.recommendation
         body.append(
-            f'<div class="answer"><p class="headline">{esc(report.recommendation.headline)}</p></div>'
+            f'<div class="answer"><p class="headline">{esc(rec.headline)}</p>'
+            f"<p>{esc(rec.verdict.sentence())}</p></div>"
         )
         if report.scenario.notes.strip():
             body.append(notes_html(report.scenario.notes))
@@ -76,14 +79,12 @@ def render_comparison_html(comp: ComparisonData) -> str:
 
     header, rows = outcome_rows(comp)
     body.append('<section id="outcome"><h2>How the answer moves</h2>')
-    body.append(
-        '<p class="blurb">The recommended system in each scenario; changes are against the first.</p>'
-    )
+    body.append(f'<p class="blurb">{esc(outcome_blurb(comp))}</p>')
     body.append(table(header, rows))
     body.extend(_charts(comp))
     body.append("</section>")
 
-    for column in MATRIX_COLUMNS:
+    for column in matrix_columns(comp):
         header, rows = system_matrix(comp, column)
         key = column.json_key
         body.append(f'<section id="{esc(key)}"><h2>{esc(column.heading)} of every system</h2>')

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from advisor.report.compare import (
-    MATRIX_COLUMNS,
     ComparisonData,
     difference_rows,
+    matrix_columns,
+    outcome_blurb,
     outcome_rows,
     system_matrix,
 )
@@ -19,7 +20,9 @@ def render_comparison_markdown(comp: ComparisonData) -> str:
     out += [md_text(generated_line(comp.today, comp.version)) + ".", "", "## Scenarios", ""]
     for label, source, report in zip(comp.labels, comp.sources, comp.reports, strict=True):
         where = f" ({md_text(source)})" if source else ""
-        out += [f"### {md_text(label)}{where}", "", f"**{md_text(report.recommendation.headline)}**", ""]
+        rec = report.recommendation
+        out += [f"### {md_text(label)}{where}", "", f"**{md_text(rec.headline)}**", ""]
+        out += [md_text(rec.verdict.sentence()), ""]
         if report.scenario.notes.strip():
             out += [*md_quote(report.scenario.notes), ""]
 
@@ -29,10 +32,10 @@ def render_comparison_markdown(comp: ComparisonData) -> str:
 
     header, rows = outcome_rows(comp)
     out += ["## How the answer moves", ""]
-    out += ["The recommended system in each scenario; changes are against the first scenario.", ""]
+    out += [md_text(outcome_blurb(comp)), ""]
     out += [*md_table(header, rows), ""]
 
-    for column in MATRIX_COLUMNS:
+    for column in matrix_columns(comp):
         header, rows = system_matrix(comp, column)
         out += [f"## {column.heading} of every system", "", "Each scenario's recommendation is marked.", ""]
         out += [*md_table(header, rows), ""]

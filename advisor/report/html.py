@@ -227,11 +227,14 @@ def _recommendation(report: ReportData) -> list[str]:
     body = ['<section id="recommendation"><h2>Recommendation</h2><div class="answer">']
     body.append(f'<p class="headline">{esc(rec.headline)}</p>')
     winner = rec.winner_candidate
-    if winner is not None:
+    if winner is None:
+        body.append(f'<p class="verdict">{esc(rec.verdict.sentence())}</p>')
+    else:
         body.append(f"<p>Why {esc(winner.system)}:</p>")
-        body.append(
-            items(reason_lines(winner), "No rule fired for it; it is simply the best on the objective.")
-        )
+        body.append(items([rec.verdict.sentence(), *reason_lines(winner)]))
+    if rec.cheaper_option is not None:
+        sentence = rec.cheaper_option.sentence
+        body.append(f'<p class="cheaper">{esc(sentence[:1].upper() + sentence[1:])}.</p>')
     if rec.what_would_change:
         body.append("<p>What would change the answer:</p>" + items(rec.what_would_change))
     certainty = certainty_lines(report)

@@ -78,12 +78,13 @@ def _recommendation(report: ReportData) -> list[str]:
     rec = report.recommendation
     out = ["## Recommendation", "", f"**{md_text(rec.headline)}**", ""]
     winner = rec.winner_candidate
-    if winner is not None:
+    if winner is None:
+        out += [md_text(rec.verdict.sentence()), ""]
+    else:
         out += [f"Why {md_text(winner.system)}:", ""]
-        out += [
-            *md_list(reason_lines(winner), "No rule fired for it; it is simply the best on the objective."),
-            "",
-        ]
+        out += [*md_list([rec.verdict.sentence(), *reason_lines(winner)]), ""]
+    if rec.cheaper_option is not None:
+        out += [md_text(rec.cheaper_option.sentence[:1].upper() + rec.cheaper_option.sentence[1:]) + ".", ""]
     if rec.what_would_change:
         out += ["What would change the answer:", "", *md_list(rec.what_would_change), ""]
     certainty = certainty_lines(report)

@@ -75,10 +75,46 @@ class Robustness(Out):
     verdict: str
 
 
+class TieBreakerOut(Out):
+    """What separates a close call's two systems beyond the objective."""
+
+    name: Literal["maturity", "slack", "lead_time"]
+    favours: str
+    text: str
+
+
+class VerdictDetail(Out):
+    """The verdict's figures: margins, robustness, tie-breakers."""
+
+    sentence: str
+    winner: str | None
+    runner_up: str | None
+    margin: Number | None
+    metric_margin: Number | None
+    robustness: Number | None
+    favoured: str | None
+    tie_breakers: list[TieBreakerOut]
+
+
+class CheaperOptionOut(Out):
+    """A cheaper configuration that also meets every constraint."""
+
+    system: str
+    gpus: int
+    cost_usd: Number
+    time_to_result_hours: Number
+    saving: Number
+    sentence: str
+
+
 class RecommendationFields(Out):
     """The keys `recommend --json` and the report share."""
 
     winner: str | None
+    verdict: Literal["clear", "close_call", "none_feasible"]
+    why: str
+    verdict_detail: VerdictDetail
+    cheaper_option: CheaperOptionOut | None
     objective: Literal["cost", "time", "energy", "balanced"]
     headline: str
     candidates: list[Candidate]
@@ -183,6 +219,8 @@ class ComparedScenario(Out):
     headline: str
     warnings: list[str]
     what_would_change: list[str]
+    verdict: Literal["clear", "close_call", "none_feasible"]
+    why: str
     winner_figures: dict[str, Number | None] | None
     systems: dict[str, dict[str, Any]]
     breakdowns: dict[str, dict[str, dict[str, Number]]]
@@ -194,4 +232,7 @@ class CompareOutput(Out):
     schema_version: Literal[1]
     comparison: ComparisonHeader
     differences: list[Difference]
+    work_differs: bool = Field(
+        description="the scenarios' work (tokens, requests) differs: changes are per 1M tokens, not totals"
+    )
     scenarios: list[ComparedScenario]

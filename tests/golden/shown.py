@@ -10,7 +10,7 @@ import re
 from html.parser import HTMLParser
 
 _SHOWN = re.compile(
-    r"^(?P<dollar>\$)?(?P<num>-?[\d,]*\.?\d+)(?P<mult>[kMB])?\s*(?P<unit>¢|%|min|h|days|years|kWh|MWh|GWh|t)?$"
+    r"^(?P<dollar>\$)?(?P<num>-?[\d,]*\.?\d+)(?P<mult>[kMB])?\s*(?P<unit>¢|%|min|h|days|years|Wh|kWh|MWh|GWh|g|t)?$"
 )
 _MULT = {None: 1.0, "k": 1e3, "M": 1e6, "B": 1e9}
 _UNIT = {
@@ -21,10 +21,12 @@ _UNIT = {
     "h": 1.0,
     "days": 24.0,
     "years": 365 * 24.0,
+    "Wh": 1e-3,
     "kWh": 1.0,
     "MWh": 1e3,
     "GWh": 1e6,
     "t": 1.0,
+    "g": 1e-6,
 }
 
 

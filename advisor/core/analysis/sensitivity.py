@@ -12,12 +12,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from advisor.core import fmt
 from advisor.core.analysis import SAMPLES
 from advisor.core.analysis.breakeven import BreakEven, break_evens
+from advisor.core.analysis.cheaper import cheaper_option
 from advisor.core.analysis.uncertainty import (
     EstimateRange,
     input_spreads,
@@ -26,11 +27,12 @@ from advisor.core.analysis.uncertainty import (
     sampled_outputs,
 )
 from advisor.core.decision.advise import advise, objective_metric
-from advisor.core.decision.recommendation import Recommendation
+from advisor.core.decision.recommendation import CheaperOption, Recommendation
 from advisor.core.decision.request import AdviceRequest
+from advisor.core.decision.verdict import ROBUST_SHARE, with_robustness
 
 ROBUST = 0.9
-LIKELY = 0.6
+LIKELY = ROBUST_SHARE
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,8 @@ class Sensitivity:
     break_evens: tuple[BreakEven, ...]
     speed_for_price: tuple[str, ...]
     notes: tuple[str, ...] = field(default=())
+    cheaper_option: CheaperOption | None = None
+    """A cheaper configuration meeting every hard constraint (`cheaper.cheaper_option`), if any."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -141,20 +145,36 @@ def tornado(est_range: EstimateRange, winner_est: Any) -> tuple[Bar, ...]:
     return tuple(sorted(bars, key=lambda b: b.cost_swing, reverse=True))
 
 
+def settled(rec: Recommendation, sens: Sensitivity) -> Recommendation:
+    """`rec` with its verdict settled by the robustness: a winner in fewer than 60% of samples is a
+    close call."""
+    share = sens.robustness.share if sens.robustness is not None else None
+    return replace(rec, verdict=with_robustness(rec.verdict, share), cheaper_option=sens.cheaper_option)
+
+
 def recommendation_data(rec: Recommendation, sens: Sensitivity) -> dict[str, Any]:
     """The `recommend --json` object: the recommendation with each system's ranges and the robustness."""
     analysis = sens.to_dict()
-    return {**rec.to_dict(), "ranges": analysis["ranges"], "robustness": analysis["robustness"]}
+    ranges, robust = analysis["ranges"], analysis["robustness"]
+    return {**settled(rec, sens).to_dict(), "ranges": ranges, "robustness": robust}
 
 
-def _speed_line(dear: Any, cheap: Any) -> str:
+def _speed_line(dear: Any, cheap: Any, rec: Recommendation) -> str:
+    """How much faster the dearer system must be to win per dollar, whether it is, and, when the ranking
+    says otherwise, why."""
     needed = dear.effective_price_usd_per_gpu_hour / cheap.effective_price_usd_per_gpu_hour
     has = dear.tokens_per_second_per_gpu / cheap.tokens_per_second_per_gpu
-    verdict = "so it wins per dollar of compute" if has >= needed else "so it loses per dollar of compute"
-    return (
+    dollar = "rental dollar" if dear.pricing == "rent" else "TCO dollar"
+    wins = has >= needed
+    verdict = f"so it {'wins' if wins else 'loses'} per {dollar} of compute"
+    line = (
         f"{dear.system} costs {needed:.2f}x {cheap.system} per GPU-hour, so it needs at least {needed:.2f}x "
-        f"its per-GPU speed to win per dollar; here it has {has:.2f}x, {verdict}"
+        f"its per-GPU speed to win per {dollar}; here it has {has:.2f}x, {verdict}"
     )
+    ahead = dear if wins else cheap
+    if rec.winner in (dear.system, cheap.system) and rec.winner != ahead.system:
+        line += f"; {rec.winner} is still recommended: {rec.verdict.why}"
+    return line
 
 
 def speed_for_price(rec: Recommendation) -> tuple[str, ...]:
@@ -176,7 +196,7 @@ def speed_for_price(rec: Recommendation) -> tuple[str, ...]:
     for a, b in pairs:
         dear_first = a.effective_price_usd_per_gpu_hour >= b.effective_price_usd_per_gpu_hour
         dear, cheap = (a, b) if dear_first else (b, a)
-        lines.append(_speed_line(dear, cheap))
+        lines.append(_speed_line(dear, cheap, rec))
     return tuple(lines)
 
 
@@ -205,7 +225,10 @@ def analyse(
     evens: list[BreakEven] = []
     if with_break_evens:
         runner, evens = break_evens(rec, request)
-    return Sensitivity(rec.winner, runner, ranges, robust, bars, tuple(evens), speed_for_price(rec))
+    cheaper = cheaper_option(rec, request)
+    return Sensitivity(
+        rec.winner, runner, ranges, robust, bars, tuple(evens), speed_for_price(rec), (), cheaper
+    )
 
 
 def sensitivity(
@@ -213,4 +236,5 @@ def sensitivity(
 ) -> tuple[Recommendation, Sensitivity]:
     """`advise()` plus `analyse()`: the recommendation with its ranges and what flips it."""
     rec = advise(request)
-    return rec, analyse(rec, request, widen=widen, samples=samples, with_break_evens=with_break_evens)
+    sens = analyse(rec, request, widen=widen, samples=samples, with_break_evens=with_break_evens)
+    return settled(rec, sens), sens

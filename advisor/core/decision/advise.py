@@ -8,19 +8,20 @@ Hard constraints are arithmetic (memory, deadline, budget, capacity wait); rule 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from advisor.core import fmt
 from advisor.core.costing.estimate import estimate
-from advisor.core.costing.results import Estimate, capacity_message, fit_message
+from advisor.core.costing.results import Estimate
+from advisor.core.decision.constraints import constraint_reasons
 from advisor.core.decision.facts import candidate_facts, workload_facts
 from advisor.core.decision.headline import headline_figures, headline_sentence
 from advisor.core.decision.recommendation import Candidate, FiredRule, Reason, Recommendation
 from advisor.core.decision.request import AdviceRequest
 from advisor.core.decision.rules import Rule, RuleResult, evaluate
+from advisor.core.decision.verdict import NONE_FEASIBLE, Ranked, Verdict, judge_verdict, objective_metric
 from advisor.core.model.catalog import System
 from advisor.core.model.sourced import as_of_end
 from advisor.core.model.units import HOURS_PER_DAY
@@ -51,48 +52,8 @@ def _price_assumed(workload: Workload, system: System, assumptions: Assumptions)
     return assumptions.for_system("capex_usd_per_node", system.id) is None and system.capex.assumption
 
 
-def objective_metric(objective: str, hours: float, cost: float, kwh: float) -> float:
-    """What the ranking minimises: cost, time to result, energy, or for `balanced` sqrt(cost x time)."""
-    if objective == "cost":
-        return cost
-    if objective == "time":
-        return hours
-    if objective == "energy":
-        return kwh
-    return math.sqrt(cost * hours)
-
-
 def _metric(est: Estimate, objective: Objective) -> float:
     return objective_metric(objective, est.time_to_result_hours, est.cost_usd, est.energy_kwh)
-
-
-def _constraint_reasons(est: Estimate, constraints: Constraints) -> list[Reason]:
-    """Hard constraints that are arithmetic, each saying needed vs available."""
-    reasons = []
-    if not est.memory.fits:
-        text = fit_message(est.memory, est.gpus, est.system, est.kind)
-        reasons.append(Reason("infeasible", text, constraint="memory"))
-    if (beyond := capacity_message(est)) is not None:
-        reasons.append(Reason("infeasible", beyond, constraint="size"))
-    days = est.time_to_result_hours / HOURS_PER_DAY
-    if constraints.deadline_days is not None and days > constraints.deadline_days:
-        deadline = constraints.deadline_days
-        text = f"misses the deadline: {days:.1f} days to result (wait included) > {deadline:g} days"
-        reasons.append(Reason("infeasible", text, constraint="deadline"))
-    if constraints.budget_usd is not None and est.cost_usd > constraints.budget_usd:
-        text = f"over budget: {fmt.money(est.cost_usd)} > {fmt.money(constraints.budget_usd)}"
-        reasons.append(Reason("infeasible", text, constraint="budget"))
-    wait_days = est.time_breakdown_hours["wait"] / HOURS_PER_DAY
-    if constraints.need_within_days is not None and wait_days > constraints.need_within_days:
-        text = (
-            f"capacity arrives too late: {fmt.duration(wait_days * HOURS_PER_DAY)} wait > "
-            f"{constraints.need_within_days:g} days"
-        )
-        why = next((w for w in est.warnings if "needs a reservation" in w), None)
-        if why:
-            text += f" ({why})"
-        reasons.append(Reason("infeasible", text, constraint="capacity"))
-    return reasons
 
 
 def _rule_reason(result: RuleResult) -> list[Reason]:
@@ -140,6 +101,8 @@ class _Trace:
     checked: list[RuleResult] = field(default_factory=list)
     fired: list[FiredRule] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    summarised: dict[str, list[str]] = field(default_factory=dict)
+    """A `summary` rule's sentence and the systems it fired on (one warning for them all)."""
 
     def record(self, result: RuleResult) -> bool:
         """Note a checked rule; True when it fired."""
@@ -223,11 +186,14 @@ def _judge(
 ) -> None:
     """Apply the hard constraints and the candidate rules to one estimated system."""
     assert judgement.estimate is not None
-    judgement.reasons.extend(_constraint_reasons(judgement.estimate, request.constraints))
+    judgement.reasons.extend(constraint_reasons(judgement.estimate, request.constraints))
     if request.sizing_notes and sid in request.sizing_notes:
         judgement.reasons.append(Reason("note", f"sized to the deadline: {request.sizing_notes[sid]}"))
     for rule in request.rules:
         if rule.scope != "candidate" or not trace.record(result := evaluate(rule, facts, sid)):
+            continue
+        if rule.summary:
+            trace.summarised.setdefault(rule.summary, []).append(sid)
             continue
         judgement.reasons.extend(_rule_reason(result))
         for effect in rule.effects:
@@ -284,6 +250,7 @@ def advise(request: AdviceRequest) -> Recommendation:
         if judgement.estimate is not None:
             facts = _candidate_facts(request, sid, judgement.estimate, base_est, assumptions, wl_facts)
             _judge(request, sid, judgement, facts, trace)
+    trace.warnings.extend(text.format(systems=", ".join(ids)) for text, ids in trace.summarised.items())
     ranking = _rank(judged, request.objective)
     candidates = _candidates(request, judged, ranking)
     winner = ranking.winner
@@ -292,6 +259,7 @@ def advise(request: AdviceRequest) -> Recommendation:
         assert win_est is not None
         trace.warnings.extend(win_est.warnings)
         trace.warnings.extend(r.text for r in judged[winner].reasons if r.kind == "warn")
+    changes = tuple(_what_would_change(request, judged, ranking))
     return Recommendation(
         winner=winner,
         objective=request.objective,
@@ -299,11 +267,26 @@ def advise(request: AdviceRequest) -> Recommendation:
         rules_fired=tuple(trace.fired),
         rules_checked=tuple(trace.checked),
         warnings=tuple(dict.fromkeys(trace.warnings)),
-        what_would_change=tuple(_what_would_change(request, judged, ranking)),
+        what_would_change=changes,
         headline=_headline(winner, candidates, request.workload, request.objective),
+        verdict=_verdict(request, candidates, changes),
         baseline=request.baseline if base_est is not None else None,
         constraints=request.constraints,
     )
+
+
+def _verdict(request: AdviceRequest, candidates: Sequence[Candidate], changes: Sequence[str]) -> Verdict:
+    """Clear or a close call (from the scores; the analysis adds robustness), or nothing feasible."""
+    ranked = [
+        Ranked(c.estimate, _metric(c.estimate, request.objective), c.score, c.rule_factor)
+        for c in candidates
+        if c.score is not None and c.estimate is not None
+    ]
+    if not ranked:
+        return Verdict(NONE_FEASIBLE.kind, "; ".join([NONE_FEASIBLE.why, *changes[:1]]))
+    maturity = {c.system: request.catalog.system(c.system).maturity for c in candidates}
+    deadline = request.constraints.deadline_days
+    return judge_verdict(ranked, request.objective, maturity, deadline, len(candidates))
 
 
 def _headline(winner: str | None, candidates: Sequence[Candidate], workload: Workload, objective: str) -> str:

@@ -19,6 +19,10 @@ if TYPE_CHECKING:
     from advisor.core.model.workload import Workload
 
 PRECISIONS = choices_of(WorkloadInputs, "precision")
+JOB_VERBS = {"pretrain": "train", "finetune": "fine-tune", "inference": "serve"}
+"""The job (`kind`) as rule texts say it: `to {job}`."""
+PRICE_BASES = {"rent": "rental", "own": "TCO"}
+"""The pricing as rule texts say it: `per {price_basis} dollar`."""
 FactType = Literal["number", "bool", "text"]
 
 
@@ -79,6 +83,14 @@ FACTS: dict[str, Fact] = {
         _w("risk", "text", "", "The team's risk appetite.", choices_of(Constraints, "risk")),
         _w("iteration_speed_matters", "bool", "", "Iteration speed matters more than marginal cost."),
         _w("objective", "text", "", "What the ranking minimises.", get_args(Objective)),
+        _w("job", "text", "", "The job as a verb, for rule texts.", tuple(JOB_VERBS.values())),
+        _w(
+            "price_basis",
+            "text",
+            "",
+            "What a dollar buys, for rule texts: a rental dollar or a TCO dollar.",
+            tuple(PRICE_BASES.values()),
+        ),
         _c("system", "text", "", "Catalog id of the candidate system."),
         _c("maturity", "text", "", "How proven the system is at scale.", choices_of(System, "maturity")),
         _c("nvlink_domain", "number", "GPUs", "GPUs in one NVLink domain."),
@@ -154,6 +166,8 @@ def workload_facts(workload: Workload, constraints: Constraints, objective: str)
         "risk": constraints.risk,
         "iteration_speed_matters": constraints.iteration_speed_matters,
         "objective": objective,
+        "job": JOB_VERBS[workload.kind],
+        "price_basis": PRICE_BASES[workload.pricing],
     }
 
 

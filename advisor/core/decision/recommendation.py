@@ -7,6 +7,7 @@ from typing import Any
 
 from advisor.core.costing.results import Estimate
 from advisor.core.decision.rules import RuleResult
+from advisor.core.decision.verdict import NONE_FEASIBLE, Verdict
 from advisor.core.model.workload import Constraints, Objective
 
 
@@ -77,6 +78,22 @@ class FiredRule:
 
 
 @dataclass(frozen=True)
+class CheaperOption:
+    """Another size (or system) that meets every hard constraint for less than the recommendation."""
+
+    system: str
+    gpus: int
+    cost_usd: float
+    time_to_result_hours: float
+    saving: float
+    """The share of the recommendation's cost it saves (0.32: 32% less)."""
+    sentence: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
 class Recommendation:
     """What `advise` returns: the winner, every candidate, the rules trace, caveats."""
 
@@ -90,6 +107,11 @@ class Recommendation:
     headline: str
     baseline: str | None = None
     constraints: Constraints = field(default_factory=Constraints)
+    verdict: Verdict = NONE_FEASIBLE
+    """Clear winner, close call or nothing feasible, and why (`advise` from the scores; the analysis
+    adds the robustness)."""
+    cheaper_option: CheaperOption | None = None
+    """A cheaper size or system that meets every hard constraint (found by the analysis), if any."""
 
     @property
     def winner_candidate(self) -> Candidate | None:
@@ -104,6 +126,8 @@ class Recommendation:
             "winner": self.winner,
             "objective": self.objective,
             "headline": self.headline,
+            **self.verdict.to_dict(),
+            "cheaper_option": self.cheaper_option.to_dict() if self.cheaper_option else None,
             "candidates": [c.to_dict() for c in self.candidates],
             "rules_fired": [r.to_dict() for r in self.rules_fired],
             "warnings": list(self.warnings),

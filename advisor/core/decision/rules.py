@@ -38,7 +38,19 @@ EFFECT_KINDS: tuple[EffectKind, ...] = ("exclude", "prefer", "penalize", "warn",
 RANKING_EFFECTS = ("exclude", "prefer", "penalize")
 
 _OP_ALIASES = {"=": "==", "=>": ">=", "=<": "<=", "<>": "!=", "not in": "not_in", "notin": "not_in"}
-_RULE_KEYS = ("id", "title", "source", "url", "as_of", "assumption", "because", "when", "effects", "enabled")
+_RULE_KEYS = (
+    "id",
+    "title",
+    "source",
+    "url",
+    "as_of",
+    "assumption",
+    "because",
+    "summary",
+    "when",
+    "effects",
+    "enabled",
+)
 _URL = re.compile(r"^https?://\S+$")
 _AS_OF = re.compile(r"^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$")
 MAX_FORMAT_WIDTH = 40
@@ -76,6 +88,9 @@ class Rule:
     """Date of the source (YYYY, YYYY-MM or YYYY-MM-DD; the access date for an undated page)."""
     assumption: bool = False
     """True where no followable publication backs the rule."""
+    summary: str = ""
+    """One sentence for every system the rule fired on (`{systems}` lists them), shown once instead
+    of a reason per system; only for `warn` and `note` rules."""
     check: Check = field(compare=False, repr=False, default=lambda facts, trace: False)
     """`when` compiled by `compile_condition`."""
 
@@ -221,6 +236,31 @@ def _check_because(text: str, where: _Where) -> None:
             ) from None
 
 
+def _check_summary(raw: Mapping[str, Any], effects: Iterable[Effect], where: _Where) -> str:
+    """`summary`: text whose only placeholder is `{systems}`, on a rule that only warns or notes."""
+    text = raw.get("summary", "")
+    if not isinstance(text, str):
+        raise where.fail("summary", "must be text")
+    if not text:
+        return ""
+    try:
+        names = [name for _, name, _, _ in string.Formatter().parse(text) if name is not None]
+    except ValueError as exc:
+        raise where.fail("summary", f"bad placeholder: {exc}") from None
+    if names != ["systems"]:
+        raise where.fail("summary", "must hold {systems} once, and no other placeholder")
+    spec = next(spec for _, name, spec, _ in string.Formatter().parse(text) if name == "systems")
+    try:
+        text.format(systems="a100, h100")
+    except (ValueError, TypeError):
+        raise where.fail(
+            "summary", f"{{systems:{spec}}}: format {spec!r} does not suit a list of names"
+        ) from None
+    if any(e.kind in RANKING_EFFECTS for e in effects):
+        raise where.fail("summary", "only a warn or note rule can be summarised")
+    return text
+
+
 def _check_provenance(raw: Mapping[str, Any], where: _Where) -> None:
     """`url` (http or https), `as_of` (a date) and `assumption` (true or false), where given."""
     url = raw.get("url", "")
@@ -256,6 +296,7 @@ def parse_rule(raw: Any, file: str, index: int) -> Rule | None:
     when = _parse_node(raw["when"], where, "when")
     effects = _parse_effects(raw["effects"], where)
     _check_because(raw["because"], where)
+    summary = _check_summary(raw, effects, where)
     scope: Literal["workload", "candidate"] = (
         "candidate" if any(FACTS[f].scope == "candidate" for f in _facts_in(when)) else "workload"
     )
@@ -277,6 +318,7 @@ def parse_rule(raw: Any, file: str, index: int) -> Rule | None:
         raw.get("url", ""),
         raw.get("as_of", ""),
         raw.get("assumption", False),
+        summary,
         compile_condition(when),
     )
 

@@ -54,6 +54,7 @@ class Headline(Widget):
         ranges = range_line(advice, self.analysis)
         if ranges is not None:
             lines.append(ranges)
-        lines.append(headline.ranking_line(advice.recommendation))
+        analysis = self.analysis if self.analysis and self.analysis.scenario == advice.scenario else None
+        lines.append(headline.verdict_line(advice.recommendation, analysis.sensitivity if analysis else None))
         lines.extend(headline.reason_lines(winner))
         return Group(*lines)

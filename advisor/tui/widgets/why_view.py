@@ -22,7 +22,7 @@ def _heading(text: str) -> Text:
 def why_content(advice: Advice) -> RenderableType:
     """The reasons, as the CLI's `recommend` prints them, grouped for reading."""
     rec = advice.recommendation
-    parts: list[RenderableType] = []
+    parts: list[RenderableType] = [Text(rec.verdict.why), Text("")] if rec.winner else []
     for candidate in rec.candidates:
         title = candidate.system + (" (recommended)" if candidate.system == rec.winner else "")
         if not candidate.feasible:

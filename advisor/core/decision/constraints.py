@@ -1,0 +1,40 @@
+"""The hard constraints that are arithmetic (memory, purchasable or rentable size, deadline, budget,
+capacity wait), each as a reason
+saying what is needed against what is available."""
+
+from __future__ import annotations
+
+from advisor.core import fmt
+from advisor.core.costing.results import Estimate, capacity_message, fit_message
+from advisor.core.decision.recommendation import Reason
+from advisor.core.model.units import HOURS_PER_DAY
+from advisor.core.model.workload import Constraints
+
+
+def constraint_reasons(est: Estimate, constraints: Constraints) -> list[Reason]:
+    """Hard constraints that are arithmetic, each saying needed vs available."""
+    reasons = []
+    if not est.memory.fits:
+        text = fit_message(est.memory, est.gpus, est.system, est.kind)
+        reasons.append(Reason("infeasible", text, constraint="memory"))
+    if (beyond := capacity_message(est)) is not None:
+        reasons.append(Reason("infeasible", beyond, constraint="size"))
+    days = est.time_to_result_hours / HOURS_PER_DAY
+    if constraints.deadline_days is not None and days > constraints.deadline_days:
+        deadline = constraints.deadline_days
+        text = f"misses the deadline: {days:.1f} days to result (wait included) > {deadline:g} days"
+        reasons.append(Reason("infeasible", text, constraint="deadline"))
+    if constraints.budget_usd is not None and est.cost_usd > constraints.budget_usd:
+        text = f"over budget: {fmt.money(est.cost_usd)} > {fmt.money(constraints.budget_usd)}"
+        reasons.append(Reason("infeasible", text, constraint="budget"))
+    wait_days = est.time_breakdown_hours["wait"] / HOURS_PER_DAY
+    if constraints.need_within_days is not None and wait_days > constraints.need_within_days:
+        text = (
+            f"capacity arrives too late: {fmt.duration(wait_days * HOURS_PER_DAY)} wait > "
+            f"{constraints.need_within_days:g} days"
+        )
+        why = next((w for w in est.warnings if "needs a reservation" in w), None)
+        if why:
+            text += f" ({why})"
+        reasons.append(Reason("infeasible", text, constraint="capacity"))
+    return reasons

@@ -1,0 +1,273 @@
+"""The verdict: a clear winner, a close call, or nothing feasible, with one sentence saying why.
+
+A close call is a runner-up within `CLOSE_MARGIN` of the winner on the objective or on the score (the
+objective times the rule weights), or better on the objective with the rules putting the winner first,
+or a winner that holds in fewer than `ROBUST_SHARE` of the sampled inputs (set by the analysis,
+`with_robustness`). Its tie-breakers compare the two on what the objective leaves out: maturity,
+schedule slack, lead time.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from advisor.core import fmt
+from advisor.core.costing.results import Estimate
+
+VerdictKind = Literal["clear", "close_call", "none_feasible"]
+CLOSE_MARGIN = 0.05
+"""A runner-up within this share of the winner's objective metric or score makes a close call."""
+ROBUST_SHARE = 0.6
+"""A winner that wins fewer than this share of the sampled inputs makes a close call."""
+MATURITY_ORDER = {"mature": 0, "established": 1, "new": 2}
+"""Maturity, most proven first (the catalog's `maturity` choices)."""
+MIN_SLACK_HOURS = 12.0
+"""A difference in time to result or lead time below this does not break a tie."""
+
+
+@dataclass(frozen=True)
+class TieBreaker:
+    """What separates a close call's two systems beyond the objective, and which one it favours."""
+
+    name: Literal["maturity", "slack", "lead_time"]
+    favours: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """How decisive the recommendation is, and one sentence on why the winner wins."""
+
+    kind: VerdictKind
+    why: str
+    winner: str | None = None
+    runner_up: str | None = None
+    margin: float | None = None
+    """The runner-up's score over the winner's, less one (0.057: 5.7% behind)."""
+    robustness: float | None = None
+    """Share of the sampled inputs in which the winner still wins (None until analysed)."""
+    tie_breakers: tuple[TieBreaker, ...] = ()
+    """Between the winner and the runner-up, in the order they count: maturity, slack, lead time."""
+    edge: str = ""
+    """`why` in a few words, without figures: `5.7% cheaper than b200` (the app's one line)."""
+    metric_margin: float | None = None
+    """The runner-up's objective metric over the winner's, less one, before rule weights (negative: the
+    runner-up is better on the objective itself and the rules put the winner first)."""
+    objective: str = "cost"
+
+    @property
+    def favoured(self) -> str | None:
+        """The system the first tie-breaker favours (None when none separates the two)."""
+        return self.tie_breakers[0].favours if self.tie_breakers else None
+
+    @property
+    def label(self) -> str:
+        """`clear`, `close call` or `none feasible`, as the surfaces print it."""
+        return self.kind.replace("_", " ")
+
+    def close_call_reason(self) -> str:
+        """Why it is a close call: the margin on the objective or on the score, the robustness."""
+        parts = []
+        metric = self.metric_margin
+        if metric is not None and metric < 0:
+            parts.append(f"{self.runner_up} is better on {self.objective} itself")
+        elif metric is not None and metric < CLOSE_MARGIN:
+            parts.append(f"{self.runner_up} is within {fmt.percent(metric)} on {self.objective}")
+        elif self.margin is not None and self.margin < CLOSE_MARGIN:
+            within = fmt.percent(self.margin)
+            parts.append(f"{self.runner_up} scores within {within} (objective x rule weights)")
+        if self.robustness is not None and self.robustness < ROBUST_SHARE:
+            parts.append(f"{self.winner} wins only {fmt.percent(self.robustness, 0)} of sampled inputs")
+        return " and ".join(parts)
+
+    def tie_breaker_text(self) -> str:
+        """`tie-breaker: maturity favours h100 (h100 is mature, b200 new)`, or that none separates them."""
+        if not self.tie_breakers:
+            return f"no tie-breaker separates them (same maturity, slack and lead time as {self.runner_up})"
+        first, *rest = self.tie_breakers
+        text = f"tie-breaker: {first.name.replace('_', ' ')} favours {first.favours} ({first.text})"
+        return text + "".join(f"; {t.name.replace('_', ' ')} favours {t.favours} ({t.text})" for t in rest)
+
+    def sentence(self) -> str:
+        """The verdict in one line: `Clear: ...`, `Close call: ...; tie-breaker: ...`, `None feasible`."""
+        if self.kind == "close_call":
+            return f"Close call: {self.why}; {self.close_call_reason()}; {self.tie_breaker_text()}."
+        return f"{self.label.capitalize()}: {self.why}."
+
+    def short_sentence(self) -> str:
+        """`Close call: 0.6% cheaper than h100; wins 55% of samples; maturity favours h100` (one line)."""
+        text = f"{self.label.capitalize()}: {self.edge or self.why}"
+        if self.kind != "close_call":
+            return text
+        if self.robustness is not None and self.robustness < ROBUST_SHARE:
+            text += f"; wins {fmt.percent(self.robustness, 0)} of samples"
+        if not self.tie_breakers:
+            return text + "; no tie-breaker separates them"
+        first = self.tie_breakers[0]
+        return text + f"; {first.name.replace('_', ' ')} favours {first.favours}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "verdict": self.kind,
+            "why": self.why,
+            "verdict_detail": {
+                "sentence": self.sentence(),
+                "winner": self.winner,
+                "runner_up": self.runner_up,
+                "margin": self.margin,
+                "metric_margin": self.metric_margin,
+                "robustness": self.robustness,
+                "favoured": self.favoured,
+                "tie_breakers": [
+                    {"name": t.name, "favours": t.favours, "text": t.text} for t in self.tie_breakers
+                ],
+            },
+        }
+
+
+NONE_FEASIBLE = Verdict("none_feasible", "no system meets every constraint")
+
+
+def _metric_text(objective: str, est: Estimate) -> str:
+    if objective == "cost":
+        return fmt.money(est.cost_usd)
+    if objective == "time":
+        return fmt.duration(est.time_to_result_hours)
+    if objective == "energy":
+        return fmt.energy(est.energy_kwh)
+    return f"{fmt.money(est.cost_usd)} in {fmt.duration(est.time_to_result_hours)}"
+
+
+_BETTER = {"cost": "cheaper", "time": "sooner to result", "energy": "less energy"}
+
+
+def margin_sentence(
+    objective: str, metric_win: float, metric_run: float, win: Estimate, run: Estimate
+) -> tuple[str, str]:
+    """(`5.7% cheaper than b200`, `gb200-nvl72 is 5.7% cheaper than b200 ($2.47M vs $2.62M)`): the
+    winner's margin on the objective's own metric, or, when the rules' weights put it first, that."""
+    better = _BETTER.get(objective, "better on cost x time")
+    win_text, run_text = _metric_text(objective, win), _metric_text(objective, run)
+    if metric_win <= metric_run:
+        edge = f"{fmt.percent(1 - metric_win / metric_run if metric_run else 0.0)} {better} than {run.system}"
+        return edge, f"{win.system} is {edge} ({win_text} vs {run_text})"
+    edge = f"first on the rules' weights; {run.system} is {fmt.percent(1 - metric_run / metric_win)} {better}"
+    return edge, f"{win.system} ranks {edge} ({run_text} vs {win_text})"
+
+
+def _slack_breaker(win: Estimate, run: Estimate, deadline_days: float | None) -> TieBreaker | None:
+    diff = run.time_to_result_hours - win.time_to_result_hours
+    if abs(diff) < MIN_SLACK_HOURS:
+        return None
+    favours, other = (win, run) if diff > 0 else (run, win)
+    days = fmt.duration(abs(diff))
+    if deadline_days is not None:
+        text = f"{days} more slack before the {deadline_days:g}-day deadline than {other.system}"
+    else:
+        text = f"results {days} sooner than {other.system}"
+    return TieBreaker("slack", favours.system, text)
+
+
+def _lead_breaker(win: Estimate, run: Estimate) -> TieBreaker | None:
+    wait_win, wait_run = win.time_breakdown_hours["wait"], run.time_breakdown_hours["wait"]
+    if abs(wait_win - wait_run) < MIN_SLACK_HOURS:
+        return None
+    favours, other = (win, run) if wait_win < wait_run else (run, win)
+    text = (
+        f"available after {fmt.duration(min(wait_win, wait_run))}, "
+        f"{other.system} after {fmt.duration(max(wait_win, wait_run))}"
+    )
+    return TieBreaker("lead_time", favours.system, text)
+
+
+def tie_breakers(
+    win: Estimate, run: Estimate, maturity: Mapping[str, str], deadline_days: float | None
+) -> tuple[TieBreaker, ...]:
+    """What separates the winner and the runner-up beyond the objective: maturity, slack, lead time."""
+    found: list[TieBreaker] = []
+    m_win, m_run = maturity.get(win.system, "new"), maturity.get(run.system, "new")
+    if MATURITY_ORDER.get(m_win, 9) != MATURITY_ORDER.get(m_run, 9):
+        fav, other = (win, run) if MATURITY_ORDER.get(m_win, 9) < MATURITY_ORDER.get(m_run, 9) else (run, win)
+        text = f"{fav.system} is {maturity.get(fav.system)}, {other.system} {maturity.get(other.system)}"
+        found.append(TieBreaker("maturity", fav.system, text))
+    for breaker in (_slack_breaker(win, run, deadline_days), _lead_breaker(win, run)):
+        if breaker is not None:
+            found.append(breaker)
+    return tuple(found)
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """One feasible system as ranked: its estimate, its objective metric and its score."""
+
+    estimate: Estimate
+    metric: float
+    score: float
+    rule_factor: float = 1.0
+
+
+def judge_verdict(
+    ranked: Sequence[Ranked],
+    objective: str,
+    maturity: Mapping[str, str],
+    deadline_days: float | None,
+    systems_considered: int,
+) -> Verdict:
+    """The verdict from the ranking alone (best first); `with_robustness` adds the sampled share."""
+    if not ranked:
+        return NONE_FEASIBLE
+    win = ranked[0]
+    if len(ranked) == 1:
+        others = (
+            f"the only one of {systems_considered} systems" if systems_considered > 1 else "the only system"
+        )
+        why = f"{win.estimate.system} is {others} considered, and it meets every constraint"
+        return Verdict("clear", why, win.estimate.system, edge="the only system meeting every constraint")
+    run = ranked[1]
+    edge, why = margin_sentence(objective, win.metric, run.metric, win.estimate, run.estimate)
+    if deadline_days is not None:
+        why += f", both within the {deadline_days:g}-day deadline"
+    if abs(run.rule_factor - win.rule_factor) > 1e-9:
+        weights = (
+            f"{run.estimate.system} x{run.rule_factor:.2f}, {win.estimate.system} x{win.rule_factor:.2f}"
+        )
+        why += f" (rule weights: {weights})"
+    margin = run.score / win.score - 1
+    metric_margin = run.metric / win.metric - 1 if win.metric else 0.0
+    breakers = tie_breakers(win.estimate, run.estimate, maturity, deadline_days)
+    close = min(margin, metric_margin) < CLOSE_MARGIN
+    kind: VerdictKind = "close_call" if close else "clear"
+    return Verdict(
+        kind,
+        why,
+        win.estimate.system,
+        run.estimate.system,
+        margin,
+        None,
+        breakers,
+        edge,
+        metric_margin,
+        objective,
+    )
+
+
+def with_robustness(verdict: Verdict, share: float | None) -> Verdict:
+    """The verdict once the winner's share of sampled inputs is known: below `ROBUST_SHARE` a close call."""
+    if verdict.kind == "none_feasible" or share is None:
+        return verdict
+    close = verdict.kind == "close_call" or (share < ROBUST_SHARE and verdict.runner_up is not None)
+    return replace(verdict, robustness=share, kind="close_call" if close else "clear")
+
+
+def objective_metric(objective: str, hours: float, cost: float, kwh: float) -> float:
+    """What the ranking minimises: cost, time to result, energy, or for `balanced` sqrt(cost x time)."""
+    if objective == "cost":
+        return cost
+    if objective == "time":
+        return hours
+    if objective == "energy":
+        return kwh
+    return math.sqrt(cost * hours)

@@ -1,0 +1,330 @@
+"""The verdict (clear, close call, none feasible) and its why on every surface; the cheaper option;
+rule texts that follow the figures, the job and the pricing; one line for all stale prices."""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from dataclasses import replace
+from datetime import date
+from functools import cache
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from advisor.cli.main import main
+from advisor.core.analysis.cheaper import MIN_SAVING, cheaper_option, gpu_counts
+from advisor.core.decision.advise import advise
+from advisor.core.decision.constraints import constraint_reasons
+from advisor.core.decision.request import AdviceRequest
+from advisor.core.decision.verdict import CLOSE_MARGIN, ROBUST_SHARE, with_robustness
+from advisor.core.model.workload import Constraints, Workload
+from advisor.core.run import ScenarioResult, run_scenario
+from advisor.core.scenario import Scenario
+from advisor.io.rule_files import load_rules
+from advisor.io.scenario_files import load_scenario, scenario_toml
+from advisor.present.headline import verdict_line
+from advisor.report import build_report, render_report
+from tests.conftest import ROOT, shipped_catalog
+
+TODAY = date(2026, 6, 1)
+
+# B200 and GB200 NVL72 bought for a Llama 3 8B run: GB200's score is within 2% of B200's (B200's price is
+# an assumption, penalized 10%), and B200 is the more proven system, sooner to result and sooner delivered.
+CLOSE = {
+    "schema": 1,
+    "name": "close call",
+    "systems": ["b200", "gb200-nvl72"],
+    "workload": {"model": "llama3-8b", "tokens": 3e11, "gpus": 64, "pricing": "own", "precision": "fp8"},
+}
+# The field test's case: H100 is far cheaper than A100 for a 13B model from scratch.
+CLEAR = {
+    "schema": 1,
+    "name": "clear",
+    "systems": ["a100", "h100"],
+    "workload": {"model": "llama2-13b", "tokens": 26e9, "gpus": 8, "precision": "fp8"},
+}
+NONE = {**CLEAR, "name": "none feasible", "constraints": {"deadline_days": 0.5}}
+
+
+@cache
+def rules() -> tuple[Any, ...]:
+    return tuple(load_rules())
+
+
+def scenario(data: dict[str, Any]) -> Scenario:
+    return Scenario.model_validate(data)
+
+
+@cache
+def result(name: str) -> ScenarioResult:
+    data = {"close": CLOSE, "clear": CLEAR, "none": NONE}[name]
+    return run_scenario(scenario(data), shipped_catalog(), rules(), today=TODAY)
+
+
+def test_close_call_in_the_core_names_its_tie_breakers():
+    verdict = result("close").recommendation.verdict
+    assert verdict.kind == "close_call"
+    assert verdict.winner == "b200" and verdict.runner_up == "gb200-nvl72"
+    assert verdict.margin is not None and verdict.margin < CLOSE_MARGIN
+    names = [t.name for t in verdict.tie_breakers]
+    assert names == ["maturity", "slack", "lead_time"]
+    assert verdict.favoured == "b200"
+    assert "b200 is established, gb200-nvl72 new" in verdict.tie_breakers[0].text
+    assert verdict.why.startswith("b200 is ") and "cheaper than gb200-nvl72" in verdict.why
+
+
+def test_clear_winner():
+    rec = result("clear").recommendation
+    assert rec.verdict.kind == "clear" and rec.winner == "h100"
+    assert re.match(r"h100 is \d+\.\d% cheaper than a100 \(\$[\d,.]+k? vs \$[\d,.]+k?\)", rec.verdict.why)
+    assert rec.verdict.sentence().startswith("Clear: h100 is ")
+
+
+def test_nothing_feasible():
+    rec = result("none").recommendation
+    assert rec.winner is None and rec.verdict.kind == "none_feasible"
+    assert rec.verdict.why.startswith("no system meets every constraint")
+    assert rec.verdict.sentence().startswith("None feasible: ")
+    assert rec.to_dict()["verdict"] == "none_feasible"
+
+
+def test_robustness_below_the_threshold_makes_a_close_call():
+    verdict = result("clear").recommendation.verdict
+    assert with_robustness(verdict, ROBUST_SHARE).kind == "clear"
+    shaky = with_robustness(verdict, ROBUST_SHARE - 0.01)
+    assert shaky.kind == "close_call" and shaky.robustness == ROBUST_SHARE - 0.01
+    assert "h100 wins only 59% of sampled inputs" in shaky.sentence()
+    assert "tie-breaker" in shaky.sentence()
+
+
+def test_advise_alone_judges_by_the_margin_and_the_analysis_settles_it():
+    # The fast path (the app's live answer) has no robustness yet; the analysis adds it.
+    close = result("close")
+    request = AdviceRequest(
+        workload=close.workload,
+        catalog=shipped_catalog(),
+        rules=rules(),
+        systems=CLOSE["systems"],
+        today=TODAY,
+    )
+    fast = advise(request).verdict
+    assert fast.kind == "close_call" and fast.robustness is None
+    assert close.recommendation.verdict.robustness == close.sensitivity.robustness.share
+
+
+# --- every surface ----------------------------------------------------------------------------------
+
+
+def _cli(capsys, tmp_path, data: dict[str, Any], *flags: str) -> str:
+    path = tmp_path / "s.toml"
+    path.write_text(scenario_toml(scenario(data)))
+    assert main(["recommend", str(path), *flags]) == 0
+    return capsys.readouterr().out
+
+
+def test_close_call_on_every_surface(capsys, tmp_path):
+    data = json.loads(_cli(capsys, tmp_path, CLOSE, "--json"))
+    assert data["verdict"] == "close_call" and data["why"].startswith("b200 is ")
+    assert data["verdict_detail"]["favoured"] == "b200"
+    assert data["verdict_detail"]["tie_breakers"][0]["name"] == "maturity"
+
+    text = " ".join(_cli(capsys, tmp_path, CLOSE).split())
+    assert "Close call: b200 is" in text and "tie-breaker: maturity favours b200" in text
+
+    report = build_report(scenario(CLOSE), shipped_catalog(), rules(), today=TODAY, version="0")
+    for fmt in ("md", "html"):
+        rendered = render_report(report, fmt)
+        why = rendered.index("Why b200:")
+        assert rendered.index("Close call: b200 is", why) > why
+        assert "tie-breaker: maturity favours b200" in rendered
+    assert json.loads(render_report(report, "json"))["verdict"] == "close_call"
+    results = tomllib.loads(render_report(report, "toml"))["results"]
+    assert results["verdict"] == "close_call" and "tie-breaker" in results["verdict_sentence"]
+
+    line = verdict_line(result("close").recommendation, result("close").sensitivity).plain
+    assert line.startswith("• Close call: ") and "maturity favours b200" in line
+
+
+def test_why_leads_the_why_section(tmp_path):
+    # Issue 12: "Why gb200-nvl72:" listed a stale price, a note and a warning, but not the reason it won.
+    report = build_report(scenario(CLEAR), shipped_catalog(), rules(), today=TODAY, version="0")
+    markdown = render_report(report, "md")
+    first = markdown.split("Why h100:\n\n", 1)[1].splitlines()[0]
+    assert first.startswith("- Clear: h100 is ") and "cheaper than a100" in first
+
+
+def test_app_headline_settles_when_the_ranges_arrive():
+    clear = result("clear")
+    assert verdict_line(clear.recommendation, None).plain.startswith("• Clear: ")
+    shaky = replace(
+        clear.sensitivity, robustness=replace(clear.sensitivity.robustness, share=ROBUST_SHARE / 2)
+    )
+    assert verdict_line(clear.recommendation, shaky).plain.startswith("• Close call: ")
+
+
+# --- the cheaper option -----------------------------------------------------------------------------
+
+FINETUNE = {
+    "schema": 1,
+    "name": "7B fine-tune",
+    "systems": ["a100", "h100"],
+    "workload": {"model": "llama2-7b", "tokens": 1e9, "gpus": 8, "kind": "finetune"},
+}
+
+
+def test_gpu_counts_are_whole_units_between_the_bounds():
+    assert gpu_counts(8, 8, 64) == [8, 16, 32, 64]
+    assert gpu_counts(1, 2, 16) == [2, 4, 8, 16]
+    assert gpu_counts(72, 100, 500) == [144, 288]
+
+
+@pytest.mark.parametrize("deadline", [None, 2.0, 0.5])
+def test_a_cheaper_option_meets_every_constraint(deadline):
+    data = {**FINETUNE, "constraints": {"deadline_days": deadline} if deadline else {}}
+    found = run_scenario(scenario(data), shipped_catalog(), rules(), today=TODAY)
+    rec = found.recommendation
+    winner = rec.winner_candidate.estimate
+    option = rec.cheaper_option
+    if deadline == 0.5:
+        # Fewer GPUs take longer than half a day: nothing cheaper fits.
+        assert option is None
+        return
+    assert option is not None
+    assert option.cost_usd <= winner.cost_usd * (1 - MIN_SAVING)
+    assert (option.system, option.gpus) != (winner.system, winner.gpus)
+    if deadline is not None:
+        assert option.time_to_result_hours <= deadline * 24
+    assert option.sentence.startswith(f"a cheaper option that also meets every constraint: {option.gpus}x ")
+    request = AdviceRequest(
+        workload=found.workload.model_copy(update={"gpus": option.gpus}),
+        catalog=shipped_catalog(),
+        rules=rules(),
+        constraints=found.scenario.constraints,
+        systems=[option.system],
+        today=TODAY,
+    )
+    again = advise(request).candidates[0]
+    assert again.feasible and again.estimate.cost_usd == pytest.approx(option.cost_usd)
+    assert not constraint_reasons(again.estimate, found.scenario.constraints)
+    assert cheaper_option(rec, request) is None or cheaper_option(rec, request).cost_usd <= option.cost_usd
+
+
+# --- rule texts follow the figures, the job and the pricing ------------------------------------------
+
+
+def _advise(**workload: Any) -> Any:
+    catalog = shipped_catalog()
+    data = {"schema": 1, "name": "x", "workload": {"model": "llama2-13b", "tokens": 26e9, **workload}}
+    sc = scenario(data)
+    return advise(
+        AdviceRequest(workload=sc.workload.workload(catalog), catalog=catalog, rules=rules(), today=TODAY)
+    )
+
+
+def _texts(rec: Any) -> list[str]:
+    return [r.because for r in rec.rules_fired] + [rec.headline, rec.verdict.why]
+
+
+def test_serving_results_never_say_train():
+    rec = _advise(kind="inference", tokens=1e9)
+    assert "to serve" in rec.headline
+    assert not [t for t in _texts(rec) if "to train" in t or "trains this" in t]
+
+
+@pytest.mark.parametrize(
+    ("pricing", "dollar", "other"), [("rent", "rental", "TCO"), ("own", "TCO", "rental")]
+)
+def test_per_dollar_wording_follows_the_pricing(pricing, dollar, other):
+    rec = _advise(pricing=pricing)
+    fired = {r.id: r.because for r in rec.rules_fired if r.system == "gb200-nvl72"}
+    assert f"per {dollar} dollar" in fired["gb200-perf-per-tco"]
+    assert f"per {other} dollar" not in " ".join(_texts(rec))
+
+
+def test_speed_ratios_quoted_are_the_computed_ones():
+    rec = _advise(precision="fp8")
+    a100, h100 = (rec.candidate(s).estimate for s in ("a100", "h100"))
+    ratio = h100.tokens_per_second_per_gpu / a100.tokens_per_second_per_gpu
+    because = next(r.because for r in rec.rules_fired if r.id == "h100-over-a100-large-models")
+    assert f"{ratio:.1f}x as fast per GPU" in because
+
+
+def test_stale_prices_are_one_line():
+    # Two years on, every catalog price is over a year old: one warning names them all.
+    catalog = shipped_catalog()
+    sc = scenario({"schema": 1, "name": "x", "workload": {"model": "llama2-13b", "tokens": 26e9}})
+    request = AdviceRequest(
+        workload=sc.workload.workload(catalog), catalog=catalog, rules=rules(), today=date(2029, 1, 1)
+    )
+    rec = advise(request)
+    stale = [w for w in rec.warnings if "over a year ago" in w]
+    assert len(stale) == 1
+    assert stale[0].startswith("prices for ") and stale[0].endswith("get current quotes")
+    for sid in catalog.systems:
+        assert sid in stale[0]
+    assert not [r for c in rec.candidates for r in c.reasons if "over a year ago" in r.text]
+
+
+def test_rules_overruling_the_objective_make_a_close_call():
+    # The 7B fine-tune example: the field test's rules prefer A100 (x0.81) though MI325X is cheaper; the
+    # numbers and the rules disagree, so the answer is a close call, and maturity favours A100.
+    found = run_scenario(
+        load_scenario(ROOT / "examples/7b-finetune.toml", shipped_catalog()),
+        shipped_catalog(),
+        rules(),
+        today=TODAY,
+    )
+    verdict = found.recommendation.verdict
+    assert verdict.kind == "close_call" and verdict.winner == "a100"
+    assert verdict.metric_margin is not None and verdict.metric_margin < 0 < verdict.margin
+    assert f"{verdict.runner_up} is better on cost itself" in verdict.sentence()
+    assert verdict.favoured == "a100" and verdict.tie_breakers[0].name == "maturity"
+
+
+# --- the verdict agrees with the ranking, whatever the workload --------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(["llama2-7b", "llama2-13b", "llama3-70b", "llama3-8b"]),
+    st.floats(min_value=1e8, max_value=1e13),
+    st.sampled_from([8, 64, 512, 2048]),
+    st.sampled_from(["rent", "own"]),
+    st.sampled_from(["cost", "time", "energy", "balanced"]),
+    st.one_of(st.none(), st.floats(min_value=0.5, max_value=400)),
+)
+def test_the_verdict_agrees_with_the_ranking(model, tokens, gpus, pricing, objective, deadline):
+    catalog = shipped_catalog()
+    workload = Workload(model=catalog.model(model), tokens=tokens, gpus=gpus, pricing=pricing)
+    rec = advise(
+        AdviceRequest(
+            workload,
+            catalog,
+            rules(),
+            Constraints(deadline_days=deadline),
+            objective=objective,
+            today=TODAY,
+        )
+    )
+    verdict = rec.verdict
+    feasible = [c for c in rec.candidates if c.feasible]
+    if not feasible:
+        assert rec.winner is None and verdict.kind == "none_feasible"
+        return
+    assert verdict.winner == rec.winner == feasible[0].system
+    if len(feasible) == 1:
+        assert verdict.kind == "clear" and verdict.runner_up is None
+        return
+    assert verdict.runner_up == feasible[1].system
+    assert verdict.margin == pytest.approx(feasible[1].score / feasible[0].score - 1)
+    near = min(verdict.margin, verdict.metric_margin) < CLOSE_MARGIN
+    assert verdict.kind == ("close_call" if near else "clear")
+    assert verdict.why.startswith(rec.winner) and rec.winner in verdict.sentence()
+    if verdict.kind == "close_call":
+        assert "tie-breaker" in verdict.sentence()
+    for breaker in verdict.tie_breakers:
+        assert breaker.favours in (verdict.winner, verdict.runner_up)
