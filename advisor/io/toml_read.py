@@ -216,7 +216,7 @@ def validation_messages(
             msg = "missing (required)"
         else:
             got = err.get("input")
-            quoted = isinstance(got, str) and repr(got) in err["msg"]
+            quoted = (isinstance(got, str) and repr(got) in err["msg"]) or f"got {_plain(got)}" in err["msg"]
             got_text = (
                 f" (got {shown(_plain(got))})" if not isinstance(got, dict | list) and not quoted else ""
             )
