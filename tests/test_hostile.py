@@ -170,6 +170,7 @@ CASES = [
     _c("nesting", "not-1000.toml", "rules", "check", "{tmp}/not-1000.toml", status=1),
     _c("nesting", "not-1000.toml", "--rules", "{tmp}/deep-rules", "recommend", *EST[1:]),
     _c("nesting", "deep.json", "--catalog", "{tmp}/user", "prices", "import", "{H}/prices/deep.json"),
+    _c("numbers", "more than 250 rules", "--rules", "{tmp}/many-rules", "recommend", *EST[1:]),
     # strings and sizes: long values are refused or cut, never echoed whole or built
     _c("strings", "long-string.toml:2: name: text too long", "estimate", "{tmp}/long-string.toml"),
     _c("strings", "echo.toml:3: workload.model: text too long", "estimate", "{tmp}/echo.toml"),
@@ -334,6 +335,8 @@ def _make_inputs(root: Path) -> None:
     (root / "markup-rules").mkdir()
     title = 'title = "\\u001b]2;PWNED\\u0007[/]"'
     (root / "markup-rules" / "r.toml").write_text(_rule("[/]").replace('title = "t"', title))
+    (root / "many-rules").mkdir()  # 2,000 prefers of weight 0.9 once underflowed a score to 0
+    (root / "many-rules" / "r.toml").write_text("".join(_rule(f"p{i}") for i in range(2000)))
     (root / "dup-a.toml").write_text(_rule("dup"))
     (root / "dup-b.toml").write_text(_rule("dup"))
     (root / "long-string.toml").write_text(f'schema = 1\nname = "{"x" * 70_000}"\n' + w)
