@@ -296,6 +296,13 @@ CASES = [
         "import",
         "{H}/prices/skypilot-arabic-count.csv",
     ),
+    _c(
+        "messages",
+        "unknown-top-key.toml:2: bogus: unknown key 'bogus' (valid: assumptions, constraints, "
+        "name, notes, objective, schema, ",
+        "estimate",
+        S + "unknown-top-key.toml",
+    ),
     # encodings
     _c("encoding", "not-utf8.toml: not UTF-8 text", "estimate", S + "not-utf8.toml"),
     _c("encoding", "", "estimate", S + "bom.toml", status=0),

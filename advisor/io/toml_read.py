@@ -161,7 +161,9 @@ def _fields_at(model: type[BaseModel] | None, loc: tuple[str | int, ...]) -> lis
         if field is None:
             return []
         model = _model_of(field.annotation)
-    return list(model.model_fields) if model is not None else []
+    if model is None:
+        return []
+    return [field.alias or name for name, field in model.model_fields.items()]  # `schema`, not `schema_`
 
 
 def _model_of(annotation: Any) -> type[BaseModel] | None:
