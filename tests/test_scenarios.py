@@ -173,14 +173,14 @@ def test_results_table_is_ignored_on_load():
 def test_cli_save_then_recommend_from_the_file(capsys, tmp_path):
     path = tmp_path / "s.toml"
     argv = ["recommend", "--model", "llama3-70b", "--tokens", "15T", "--gpus", "2048", "--pricing", "own"]
-    assert main([*argv, "--deadline-days", "90", "--save", str(path)]) == 0
+    assert main([*argv, "--deadline-days", "365", "--save", str(path)]) == 0
     capsys.readouterr()
     saved = load_scenario(path)
-    assert saved.workload.gpus == 2048 and saved.constraints.deadline_days == 90
+    assert saved.workload.gpus == 2048 and saved.constraints.deadline_days == 365
     assert main(["recommend", str(path), "--gpus", "1024", "--json"]) == 0
     data = __import__("json").loads(capsys.readouterr().out)
     assert {c["estimate"]["gpus"] for c in data["candidates"] if c["estimate"]} == {1024}, "flags override"
-    assert data["constraints"]["deadline_days"] == 90, "the file's other values stay"
+    assert data["constraints"]["deadline_days"] == 365, "the file's other values stay"
 
 
 # --- one defect per file, one clear message --------------------------------------------------------

@@ -8,6 +8,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from advisor.cli.tabular import add_format_flags, chosen_format, write_delimited
 from advisor.errors import UsageError
 from advisor.present.sanitise import printable
 
@@ -35,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     q.set_defaults(handler=cmd_import)
     q = actions.add_parser("list", help="every offer per system: price, age in days, where it came from")
-    q.add_argument("--json", action="store_true", help="print JSON")
+    add_format_flags(q)
     q.set_defaults(handler=cmd_list)
     p.set_defaults(handler=lambda args: _missing_action(p))
 
@@ -91,8 +92,14 @@ def cmd_list(args: argparse.Namespace) -> int:
 
     catalog = load_catalog(args)
     rows = offer_rows(catalog, date.today())
-    if args.json:
+    fmt = chosen_format(args)
+    if fmt == "json":
         print_json(rows)
+        return 0
+    if fmt in ("csv", "tsv"):
+        from advisor.cli.listings import OFFER_COLUMNS
+
+        write_delimited(OFFER_COLUMNS, rows, fmt)  # type: ignore[arg-type]
         return 0
     for system_id in catalog.systems:
         print(printable(system_id))

@@ -129,6 +129,22 @@ class Availability(Sourced):
     )
     reserved_lead_days: NonNegative
     purchase_lead_days: NonNegative
+    purchase_max_gpus: PositiveInt = Field(
+        description="The most GPUs one buyer can have delivered within the purchase lead time."
+    )
+    reserved_max_gpus: PositiveInt = Field(
+        description="The largest cluster rented by reservation (the rentable capacity)."
+    )
+
+    @model_validator(mode="after")
+    def _on_demand_within_reserved(self) -> Availability:
+        if self.on_demand_max_gpus > self.reserved_max_gpus:
+            raise ValueError("need on_demand_max_gpus <= reserved_max_gpus")
+        return self
+
+    def capacity_gpus(self, pricing: str) -> int:
+        """The most GPUs to be had: bought when owning, reserved when renting."""
+        return self.purchase_max_gpus if pricing == "own" else self.reserved_max_gpus
 
 
 class System(Frozen):

@@ -275,6 +275,17 @@ class Constraints(Frozen):
             blank="none",
         ),
     ] = None
+    sizing_margin: Annotated[
+        float,
+        BeforeValidator(human_number),
+        Field(ge=0, le=0.5, description="Sizing to the deadline: the share of it kept as slack."),
+        Input(
+            "Sizing margin",
+            "Sizing to the deadline keeps this share of it as slack: 0.1 finishes by 90%",
+            "fraction",
+            "--sizing-margin",
+        ),
+    ] = 0.1
     budget_usd: Annotated[
         Annotated[HumanPositive, Field(le=1e13)] | None,
         Input(
@@ -377,6 +388,17 @@ class Assumptions(Frozen):
         ),
     ] = None
     wait_hours: Annotated[dict[str, WaitHours], BeforeValidator(_every_system)] = Field(default_factory=dict)
+    hardware_in_days: Annotated[
+        Annotated[Days, Field(ge=0)] | None,
+        Input(
+            "Hardware in",
+            "Owning: days until the hardware is running, 0 = we already have it (the deadline counts from "
+            "today); default: each system's purchase lead time",
+            "days",
+            "--hardware-in-days",
+            blank="lead time",
+        ),
+    ] = None
 
     @model_validator(mode="after")
     def _check_keys(self) -> Assumptions:
