@@ -13,10 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from advisor.core.model.inputs import DeclaredInput, Limits, field_limits, limits_of, parse_amount
-from advisor.core.model.sourced import Fraction
-from advisor.core.model.workload import PricePerGpuHour
+from advisor.core.model.workload import PricePerGpuHour, SetEfficiency
 from advisor.core.scenario import INPUTS, CustomModel
-from advisor.errors import UsageError
+from advisor.errors import UsageError, shown
 
 
 def number(
@@ -35,16 +34,16 @@ def number(
             value = parse_amount(text)
         except ValueError:
             raise argparse.ArgumentTypeError(
-                f"{text!r} is not a number{f' (e.g. {example})' if example else ''}"
+                f"{shown(repr(text))} is not a number{f' (e.g. {example})' if example else ''}"
             ) from None
         too_low = value < low if inclusive_low else value <= low
         if too_low or value > high:
             lower = f">= {low:g}" if inclusive_low else f"> {low:g}"
             upper = f" and <= {high:g}" if high != float("inf") else ""
-            raise argparse.ArgumentTypeError(f"{text!r} is out of range: must be {lower}{upper}")
+            raise argparse.ArgumentTypeError(f"{shown(repr(text))} is out of range: must be {lower}{upper}")
         if integer:
             if not float(value).is_integer():
-                raise argparse.ArgumentTypeError(f"{text!r} must be a whole number")
+                raise argparse.ArgumentTypeError(f"{shown(repr(text))} must be a whole number")
             return int(value)
         return value
 
@@ -149,11 +148,11 @@ def add_workload_flags(parser: argparse.ArgumentParser) -> None:
         )
     _add_declared(g, ("workload",))
     a = parser.add_argument_group("assumption overrides")
-    fraction = limits_of(Fraction)
+    fraction = limits_of(SetEfficiency)
     a.add_argument(
-        "--goodput", type=bounded("--goodput", fraction), help="fixed goodput in (0, 1]; 1 = no downtime"
+        "--goodput", type=bounded("--goodput", fraction), help="fixed goodput in [0.001, 1]; 1 = no downtime"
     )
-    a.add_argument("--mfu", type=bounded("--mfu", fraction), help="fixed MFU in (0, 1]")
+    a.add_argument("--mfu", type=bounded("--mfu", fraction), help="fixed MFU in [0.001, 1]")
     a.add_argument(
         "--price-per-gpu-hour",
         type=bounded("--price-per-gpu-hour", limits_of(PricePerGpuHour), example="2.10"),

@@ -30,6 +30,14 @@ _FOLDER_FILES = ("economics.toml", "prices.toml")
 _FOLDER_KINDS = ("systems", "models", "mfu")
 
 
+class _Unreadable(Exception):
+    """A file the cache does not read: missing, special or too large (the loader names the problem)."""
+
+
+_CACHE_LIMIT = 256 * 2**20
+"""The largest cache file read back (the shipped catalog's is under 2 MB)."""
+
+
 def catalog_key(folders: Sequence[Path]) -> str:
     """SHA-256 (hex) of everything a load of `folders` depends on: code versions and every file read."""
     import pydantic
@@ -66,9 +74,11 @@ def _scan(folder: Path) -> list[os.DirEntry[str]]:
 
 
 def _add_file(digest: Any, name: str, path: Path) -> None:
+    from advisor.io.toml_read import read_bytes
+
     try:
-        data = path.read_bytes()
-    except OSError:
+        data = read_bytes(path, _Unreadable)  # a FIFO or device is not read (it could block or never end)
+    except _Unreadable:
         digest.update(f"\0{name}:absent\0".encode())
         return
     digest.update(f"\0{name}:{len(data)}\0".encode())
@@ -89,10 +99,11 @@ def read_cached(path: Path, key: str) -> Any | None:
     from pydantic import ValidationError
 
     from advisor.core.model.catalog import Catalog
+    from advisor.io.toml_read import read_bytes
 
     try:
-        data = path.read_bytes()
-    except OSError:
+        data = read_bytes(path, _Unreadable, limit=_CACHE_LIMIT)
+    except _Unreadable:
         return None
     header = len(MAGIC) + 130
     if len(data) < header or not data.startswith(MAGIC):

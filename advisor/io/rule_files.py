@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from advisor.core.decision.rules import Rule, check_unique, parse_rule_file
-from advisor.errors import RuleError
+from advisor.errors import RuleError, shown
 from advisor.io.paths import shipped_dir
 from advisor.io.toml_read import read_toml
 
@@ -16,11 +16,18 @@ def load_rule_file(path: Path) -> list[Rule]:
     return parse_rule_file(data, str(path))
 
 
+MAX_RULES = 250
+"""The most rules loaded together. Each prefer multiplies a score by at least 0.1 and each penalize by at
+most 11, so past about 300 rules firing on one system a score could underflow to 0 or overflow to inf."""
+
+
 def check_rule_files(paths: Iterable[Path | str]) -> tuple[Rule, ...]:
     """Parse and check `paths` together (ids unique across them); the first problem raises RuleError."""
     rules: list[Rule] = []
     for path in paths:
         rules.extend(load_rule_file(Path(path)))
+        if len(rules) > MAX_RULES:
+            raise RuleError(f"{shown(path)}: more than {MAX_RULES} rules in all (at most {MAX_RULES} load)")
     return check_unique(rules)
 
 

@@ -161,7 +161,9 @@ def _fields_at(model: type[BaseModel] | None, loc: tuple[str | int, ...]) -> lis
         if field is None:
             return []
         model = _model_of(field.annotation)
-    return list(model.model_fields) if model is not None else []
+    if model is None:
+        return []
+    return [field.alias or name for name, field in model.model_fields.items()]  # `schema`, not `schema_`
 
 
 def _model_of(annotation: Any) -> type[BaseModel] | None:
@@ -216,7 +218,7 @@ def validation_messages(
             msg = "missing (required)"
         else:
             got = err.get("input")
-            quoted = isinstance(got, str) and repr(got) in err["msg"]
+            quoted = (isinstance(got, str) and repr(got) in err["msg"]) or f"got {_plain(got)}" in err["msg"]
             got_text = (
                 f" (got {shown(_plain(got))})" if not isinstance(got, dict | list) and not quoted else ""
             )

@@ -84,8 +84,7 @@ def open_scenario(path: Path, catalog: Catalog) -> Scenario:
     """A scenario file checked against the catalog (raises AdvisorError naming the problem)."""
     check_readable(path)
     try:
-        scenario = load_scenario(path)
-        scenario.check_ids(catalog)
+        scenario = load_scenario(path, catalog)  # an unknown id is named with the file and line
         scenario.workload.workload(catalog)
     except (ValueError, RecursionError, MemoryError) as exc:
         why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).splitlines()[0][:300]
