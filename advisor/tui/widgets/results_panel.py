@@ -18,6 +18,7 @@ from advisor.tui.widgets.comparison_view import ComparisonView
 from advisor.tui.widgets.headline import Headline
 from advisor.tui.widgets.rules_trace import RulesTrace
 from advisor.tui.widgets.sensitivity_view import SensitivityView
+from advisor.tui.widgets.serving_view import ServingView
 from advisor.tui.widgets.sizing_view import SizingView
 from advisor.tui.widgets.why_view import WhyView
 
@@ -27,13 +28,14 @@ if TYPE_CHECKING:
 TABS = {
     "why": "Why",
     "compare": "Compare",
+    "serving": "Serving",
     "breakdown": "Breakdown",
     "rules": "Rules",
     "assumptions": "Assumptions",
     "sizing": "Sizing",
     "sensitivity": "Sensitivity",
 }
-"""Result tabs by id, in order."""
+"""Result tabs by id, in order (Serving only for an inference job)."""
 
 
 class ResultsPanel(Vertical):
@@ -59,13 +61,29 @@ class ResultsPanel(Vertical):
                 yield TabPane(TABS[tab], id=tab)
 
     def on_mount(self) -> None:
+        self.query_one(TabbedContent).hide_tab("serving")
         self.call_after_refresh(self._mount_views)
+
+    def watch_advice(self, advice: Advice | None) -> None:
+        """The Serving tab is there for an inference job only."""
+        if advice is None or not self.is_mounted:
+            return
+        tabs = self.query_one(TabbedContent)
+        serving = advice.scenario.workload.kind == "inference"
+        if serving != tabs.get_tab("serving").display:
+            if serving:
+                tabs.show_tab("serving")
+            else:
+                if tabs.active == "serving":
+                    tabs.active = "why"
+                tabs.hide_tab("serving")
 
     async def _mount_views(self) -> None:
         if not self.is_attached:
             return
         views: dict[str, Widget] = {
             "compare": ComparisonView(id="compare-view").data_bind(ResultsPanel.advice),
+            "serving": ServingView(id="serving-view").data_bind(ResultsPanel.advice),
             "breakdown": BreakdownView(id="breakdown-view").data_bind(
                 ResultsPanel.advice, ResultsPanel.selected_system
             ),
