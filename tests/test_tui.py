@@ -166,7 +166,7 @@ async def test_save_reopen_and_export(tmp_path: Path):
         await pilot.press("tab", "space", "tab", "enter")  # tick "replace", then the Export button
         assert not isinstance(app.screen, ExportDialog)
 
-        await pilot.press("ctrl+e", "down", "down", "enter")  # JSON: the file name follows the format
+        await pilot.press("ctrl+e", "down", "down", "space")  # JSON: the file name follows the format
         json_file = report_file.with_suffix(".json")
         assert app.screen.query_one("#path", Input).value == str(json_file)
         await pilot.click("#submit")
