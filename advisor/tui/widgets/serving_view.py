@@ -13,6 +13,7 @@ from advisor.core.costing.results import ServingSummary
 from advisor.core.decision.recommendation import Candidate
 from advisor.present import numbers
 from advisor.tui.advice import Advice
+from advisor.tui.widgets.column_table import ColumnTable
 from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
 
 COLUMNS = (
@@ -81,7 +82,7 @@ class ServingView(DrawnWhenShown, Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(id="serving-note")
-        table: DataTable[str] = DataTable(id="serving-table", cursor_type="row", fixed_columns=1)
+        table = ColumnTable(id="serving-table", cursor_type="row", fixed_columns=1)
         for label in COLUMNS:
             table.add_column(label, key=label)
         yield table
