@@ -290,7 +290,7 @@ async def test_a_bug_in_a_computation_is_reported_not_fatal(monkeypatch):
         def broken(*args, **kwargs):
             raise RuntimeError("simulated bug")
 
-        monkeypatch.setattr("advisor.tui.screens.main_screen.compute_advice", broken)
+        monkeypatch.setattr("advisor.tui.advice.compute_advice", broken)
         await type_into(pilot, "#input-gpus", "8")
         for _ in range(50):
             await pilot.pause(0.02)

@@ -79,10 +79,9 @@ class QuestionsForm(VerticalScroll):
     def on_mount(self) -> None:
         self._rows = {row.question.key: row for row in self.query(QuestionRow)}
         self._enable(self.first)
-        self.call_after_refresh(self._mount_later_sections)
 
-    async def _mount_later_sections(self) -> None:
-        """The sections below the first screen, mounted once it is drawn (a faster start)."""
+    async def mount_later_sections(self) -> None:
+        """The sections below the first screen (the screen mounts them once it is drawn: a faster start)."""
         if not self.is_attached:
             return
         scenario = self.scenario or self.first
