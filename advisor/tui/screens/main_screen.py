@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, on, work
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -20,7 +21,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Footer, Header, Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from advisor.core.decision.rules import Rule
@@ -56,6 +57,11 @@ class MainScreen(Screen[None]):
         Binding("ctrl+o", "open", "Open"),
         Binding("ctrl+e", "export", "Export", priority=True),
         Binding("escape", "switch_pane", "Questions/Results"),
+        # Moving on is decided as the key arrives (priority), before the keys typed after it are
+        # handed to the focused field: else a fast "Tab 2" can put the 2 in the field being left.
+        Binding("tab", "app.focus_next", "Next", show=False, priority=True),
+        Binding("shift+tab", "app.focus_previous", "Previous", show=False, priority=True),
+        Binding("enter", "next_question", "Next question", show=False, priority=True),
     ]
 
     scenario: reactive[Scenario | None] = reactive(None, always_update=False)
@@ -316,6 +322,13 @@ class MainScreen(Screen[None]):
     def show_tab(self, tab: str) -> None:
         """Show a result tab and focus what is in it."""
         self.query_one(ResultsPanel).show_tab(tab)
+
+    def action_next_question(self) -> None:
+        """Enter in a question's text field: the next question (else Enter does what it does there)."""
+        focused = self.focused
+        if not isinstance(focused, Input) or self.form not in focused.ancestors:
+            raise SkipAction()
+        self.focus_next()
 
     def action_switch_pane(self) -> None:
         """Esc: from the questions to the results, and back."""
