@@ -95,6 +95,10 @@ async def test_a_target_rate_typed_gives_the_serving_plan_per_system():
         await settle(pilot)
         workload = app.main.scenario.workload
         assert workload.target_tokens_per_second == 50_000 and workload.ttft_limit_ms == 2000
+        headline = plain(app.screen.query_one("#headline"))
+        winner = app.main.advice.winner
+        assert "Serve 50k tokens/s on " in headline and winner.system in headline
+        assert "/month" in headline and "/1M output tokens" in headline
         app.main.show_tab("serving")
         await pilot.pause(0.2)
         note = plain(app.screen.query_one("#serving-note", Static))
