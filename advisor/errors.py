@@ -29,3 +29,15 @@ class InfeasibleError(AdvisorError):
 
 class ReportError(AdvisorError):
     """A report or scenario could not be written."""
+
+
+SHOWN_CHARS = 120
+"""The most characters of one value from outside an error message repeats (a 100 KB value is cut)."""
+
+
+def shown(value: object, limit: int = SHOWN_CHARS) -> str:
+    """`value` as text for a message, cut to `limit` characters with its full length noted."""
+    text = str(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 1]}… ({len(text):,} characters)"

@@ -66,9 +66,15 @@ def test_size_to_deadline(capsys):
     )
     data = json.loads(out)
     assert code == 0
+    assert any(cand["feasible"] for cand in data["candidates"])
     for cand in data["candidates"]:
         est = cand["estimate"]
-        assert est["time_to_result_hours"] <= 60 * 24 and est["gpus"] > 8
+        assert est["gpus"] > 8 and est["gpus_paid"] <= est["capacity_gpus"]
+        if cand["feasible"]:  # sized with the default 10% margin: by 90% of the deadline, or at capacity
+            assert est["time_to_result_hours"] <= 60 * 24
+            assert est["time_to_result_hours"] <= 0.9 * 60 * 24 or est["gpus"] == est["capacity_gpus"]
+        else:  # compared at the most GPUs that can be rented, which still miss the deadline
+            assert est["gpus"] == est["capacity_gpus"] and est["time_to_result_hours"] > 60 * 24
     code, _, err = run(capsys, "recommend", *BASE, "--size-to-deadline")
     assert code == 2 and "size_to_deadline needs constraints.deadline_days (--deadline-days)" in err
 

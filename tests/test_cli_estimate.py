@@ -127,9 +127,14 @@ def test_human_output_is_a_table(capsys):
     [
         (
             ["--system", "tpu"],
-            "unknown system 'tpu'; valid: a100, b200, b300, gb200-nvl72, gb300-nvl72, h100, h200, mi300x, mi325x, mi355x",
+            "--system 'tpu': unknown system (valid: a100, b200, b300, gb200-nvl72, gb300-nvl72, h100, h200, mi300x, mi325x, mi355x)",
         ),
-        (["--model", "llama9"], "unknown model 'llama9'; valid:"),
+        (
+            ["--model", "llama9"],
+            "--model 'llama9': unknown model (did you mean 'llama3-8b'?); see `advisor models`",
+        ),
+        (["--system", "h10"], "--system 'h10': unknown system (did you mean 'h100'?)"),
+        (["--rental-offer", "on-demand (asumed)"], "unknown offer (did you mean 'on-demand (assumed)'?)"),
         (["--tokens", "0"], "argument --tokens: '0' is out of range: must be >= 1"),
         (["--tokens", "-5"], "argument --tokens: '-5' is out of range"),
         (["--tokens", "lots"], "argument --tokens: 'lots' is not a number"),
@@ -157,10 +162,11 @@ def test_missing_model_or_tokens(capsys):
 
 
 def test_memory_infeasible_says_needed_vs_available(capsys):
+    # No answer is not bad input: status 1, so a script can tell it from a typo (status 2).
     code, _, err = run(
         capsys, "estimate", "--model", "llama3-405b", "--tokens", "1e12", "--gpus", "8", "--system", "a100"
     )
-    assert code == 2
+    assert code == 1
     assert "Llama 3 405B does not fit: training state and activations need" in err
     assert "8x a100 hold" in err and "the minimum is" in err and "(--gpus)" in err
 

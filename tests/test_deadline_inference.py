@@ -20,7 +20,7 @@ def workload(model="llama3-70b", tokens=15e12, **kw):
 # --- deadline sizing ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("system", ["a100", "h100", "h200", "b200", "gb200-nvl72"])
+@pytest.mark.parametrize("system", ["h100", "h200", "b200", "gb200-nvl72"])
 @pytest.mark.parametrize("days", [45, 90])
 def test_smallest_size_meets_the_deadline_and_one_unit_less_does_not(system, days):
     w = workload(pricing="rent")
@@ -51,12 +51,20 @@ def test_small_job_rents_part_of_a_node():
 
 def test_capacity_wait_can_make_a_deadline_impossible():
     found = gpus_for_deadline(workload(pricing="own"), "gb200-nvl72", CATALOG, 30)
-    assert found.gpus is None and "waiting for capacity" in found.reason
+    assert found.gpus is None and found.binding == "lead time"
+    assert found.reason.startswith("buying takes 150.0 days before the hardware is running")
 
 
 def test_impossible_deadline_says_how_far_off():
     found = gpus_for_deadline(workload("llama3-405b", 1e15), "a100", CATALOG, 10)
-    assert found.gpus is None and found.reason.startswith("even 131,072 GPUs take")
+    assert found.gpus is None and found.binding == "capacity"
+    assert found.reason.startswith("even the 4,096 GPUs that can be rented take")
+    assert found.sized_gpus == 4096 == found.estimate.gpus
+
+
+def test_a100_cannot_be_rented_big_enough_for_70b_in_45_days():
+    found = gpus_for_deadline(workload(pricing="rent"), "a100", CATALOG, 45)
+    assert found.gpus is None and found.binding == "capacity" and found.sized_gpus == 4096
 
 
 def test_all_systems_at_once():

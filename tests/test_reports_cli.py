@@ -73,7 +73,7 @@ def test_an_existing_file_is_replaced_only_with_force(capsys, tmp_path):
         ),
         ("report", "cannot tell the format (no extension)"),
         ("missing-folder/r.md", "missing-folder: no such folder"),
-        ("a-file/r.md", "a-file: no such folder"),
+        ("a-file/r.md", "a-file: is a file, not a folder"),
         (".", "is a folder; give a file name"),
     ],
 )

@@ -223,11 +223,12 @@ CASES = {
     "hidden-cost-setup": (("llama2-7b", 1e7, 8, "h100"), {"kind": "finetune"}, (*S13, "h100"), {}),
     "hidden-cost-capacity-wait": ((*S13, "h100"), {}, (*S13, "a100"), {}),
     "gb200-perf-per-tco": ((*S13, "gb200-nvl72"), {}, (*S13, "h100"), {}),
-    # At the field test's H100 price ($2.10) GB200's $10.50 is 5x the cost per GPU-hour; owned, 1.7x.
+    # At the field test's H100 price ($2.10) GB200's $10.50 is 5x the cost per GPU-hour; owned, 1.7x on
+    # a whole rack (8 GPUs owned pay for a 72-GPU rack: 9x the effective price, so it loses then too).
     "gb200-loses-per-tco-dollar": (
         (*S13, "gb200-nvl72"),
         {"offer": FIELD_TEST},
-        (*S13, "gb200-nvl72"),
+        ("llama2-13b", 26e9, 72, "gb200-nvl72"),
         {"pricing": "own"},
     ),
     "gb200-unproven-at-scale-conservative": (

@@ -77,6 +77,7 @@ def test_gpt3_example_reproduces_the_published_cost():
 SYSTEM_KEYS = st.sampled_from(["*", "a100", "b200", "gb200-nvl72", "h100", "h200"])
 POSITIVE = st.floats(min_value=1e-6, max_value=1e6, allow_nan=False, allow_infinity=False)
 FRACTION = st.floats(min_value=1e-6, max_value=1.0, allow_nan=False, exclude_min=False)
+EFFICIENCY = st.floats(min_value=1e-3, max_value=1.0, allow_nan=False)  # an MFU or goodput set: 0.1% to 100%
 TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=60)
 
 
@@ -118,8 +119,8 @@ def scenarios(draw) -> Scenario:
         "risk": draw(st.sampled_from(["conservative", "balanced", "early-adopter"])),
     }
     assumptions = {
-        "mfu": draw(st.dictionaries(SYSTEM_KEYS, FRACTION, max_size=3)),
-        "goodput": draw(_maybe(FRACTION)),
+        "mfu": draw(st.dictionaries(SYSTEM_KEYS, EFFICIENCY, max_size=3)),
+        "goodput": draw(_maybe(EFFICIENCY)),
         "price_usd_per_gpu_hour": draw(
             st.dictionaries(SYSTEM_KEYS, st.floats(min_value=1e-3, max_value=1000), max_size=3)
         ),
@@ -172,14 +173,14 @@ def test_results_table_is_ignored_on_load():
 def test_cli_save_then_recommend_from_the_file(capsys, tmp_path):
     path = tmp_path / "s.toml"
     argv = ["recommend", "--model", "llama3-70b", "--tokens", "15T", "--gpus", "2048", "--pricing", "own"]
-    assert main([*argv, "--deadline-days", "90", "--save", str(path)]) == 0
+    assert main([*argv, "--deadline-days", "365", "--save", str(path)]) == 0
     capsys.readouterr()
     saved = load_scenario(path)
-    assert saved.workload.gpus == 2048 and saved.constraints.deadline_days == 90
+    assert saved.workload.gpus == 2048 and saved.constraints.deadline_days == 365
     assert main(["recommend", str(path), "--gpus", "1024", "--json"]) == 0
     data = __import__("json").loads(capsys.readouterr().out)
     assert {c["estimate"]["gpus"] for c in data["candidates"] if c["estimate"]} == {1024}, "flags override"
-    assert data["constraints"]["deadline_days"] == 90, "the file's other values stay"
+    assert data["constraints"]["deadline_days"] == 365, "the file's other values stay"
 
 
 # --- one defect per file, one clear message --------------------------------------------------------

@@ -61,7 +61,7 @@ def test_an_accepted_answer_reads_back(catalog, start, key, answer, shown):
     ("key", "answer", "message"),
     [
         ("tokens", "abc", "'abc' is not a number"),
-        ("tokens", "0", "must be at least 1 (got 0)"),
+        ("tokens", "0", "must be from 1 to 1000P (got 0)"),
         ("gpus", "1.5", "must be a whole number from 1 to 1M (got 1.5)"),
         ("gpus", "0", "must be a whole number from 1 to 1M"),
         ("gpus", "", "required"),
@@ -69,7 +69,7 @@ def test_an_accepted_answer_reads_back(catalog, start, key, answer, shown):
         ("pue", "4", "must be from 1 to 3 (got 4)"),
         ("electricity_usd_per_kwh", "0", "must be above 0, up to 10"),
         ("price_override", "h10=2", "unknown system 'h10'"),
-        ("price_override", "$2000", "up to 1,000"),
+        ("price_override", "$2000", "from 0.001 to 1,000"),
         ("params", "70B", "choose Custom size first"),
         ("model", "gpt-9", "unknown model 'gpt-9'"),
         ("size_to_deadline", True, "give a deadline first"),

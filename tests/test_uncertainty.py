@@ -209,11 +209,14 @@ def test_break_even_points_fed_back_flip_the_winner(spec, constraints):
 
 def test_robustness_says_whether_the_winner_holds():
     # On the 2025 systems: 13B rented on 8 GPUs is a close call (B200 against H200 and A100); 405B bought
-    # by an early adopter a clear one (GB200 NVL72). The verdict follows the share of samples.
+    # by an early adopter a clearer one (GB200 NVL72: 83% of samples since the production spread holds 80%
+    # of published end-to-end runs, issue 11). The verdict follows the share of samples.
     _, (_, close) = _run(*SCENARIOS[0])
     _, (_, clear) = _run(*SCENARIOS[1])
     assert close.robustness.share < clear.robustness.share
-    assert "across the range" in clear.robustness.verdict
+    assert clear.robustness.share >= 0.8 and "gb200-nvl72 wins" in clear.robustness.verdict
+    for r in (close.robustness, clear.robustness):
+        assert ("across the range" in r.verdict) == (r.share >= 0.9)
     assert "most cases" in close.robustness.verdict and "not all" in close.robustness.verdict
     assert 0 <= close.robustness.share <= 1 and sum(close.robustness.shares.values()) <= 1 + 1e-9
 
@@ -255,7 +258,8 @@ def test_break_evens_respect_deadline_sizing():
     # A cluster that size is reserved ahead: where the reservation alone outlasts the deadline, no size
     # meets it, and the sizing says why.
     for count in result.sizing:
-        assert count.gpus is not None or "waiting for capacity" in count.reason
+        assert count.gpus is not None or count.binding == "lead time"
+        assert count.gpus is not None or count.reason.startswith("a reservation takes")
     for item in result.sensitivity.break_evens:
         assert item.threshold is None or abs(item.threshold / item.current - 1) > 1e-3, item.sentence
 

@@ -52,10 +52,18 @@ def test_the_shipped_constants_are_the_fit_on_the_shipped_runs(result):
 def test_leave_one_out_accuracy_and_coverage(result):
     by_name = {g.name: g for g in result.groups()}
     assert by_name["all"].runs >= 90
-    assert by_name["all"].median_abs_error <= 0.08
-    assert by_name["kind=production"].median_abs_error <= 0.12
-    assert by_name["kind=production"].worst_abs_error <= 0.40
-    assert 0.70 <= by_name["all"].coverage <= 0.90
+    # Pinned a little above today's values (all: median 2.2%, worst 66%; end-to-end: 9.8%, 37%;
+    # coverage 83% and 81%): a change that loses accuracy, or ranges that stop holding, fails.
+    assert by_name["all"].median_abs_error <= 0.025
+    assert by_name["all"].worst_abs_error <= 0.68
+    assert by_name["kind=production"].median_abs_error <= 0.105
+    assert by_name["kind=production"].worst_abs_error <= 0.38
+    for group in ("all", "kind=benchmark", "kind=production"):
+        assert 0.78 <= by_name[group].coverage <= 0.90, group
+    # Each fitted spread class holds what it was fitted to hold (80%), within sampling error.
+    for cls in V.FITTED_SPREADS:
+        if by_name[f"basis={cls}"].runs >= V.MIN_RESIDUALS:
+            assert 0.75 <= by_name[f"basis={cls}"].coverage <= 0.95, cls
     # Every system with a calibration point that can be predicted without itself is back-tested; a
     # system whose only evidence is one point (mi355x) or its proxy's (mi300x) has nothing to predict.
     testable = {p.system for p in V.calibration_points(CATALOG) if V.has_other_calibration(CATALOG, p)}
@@ -208,3 +216,24 @@ def test_weak_scaling_loss_is_fitted_per_precision_with_a_pooled_fallback():
     assert 0.01 < fitted["bf16"] < 0.02
     # Getting faster on more GPUs is read as no loss, never as a gain.
     assert fitting.fit_loss_per_doubling([probe("fp8", 2, -0.05)], ["fp8"])["fp8"] == 0.0
+
+
+@given(st.lists(st.floats(-2, 2), min_size=1, max_size=60), st.sampled_from([0.5, 0.8, 0.9]))
+def test_prediction_bounds_are_order_statistics_that_hold_the_coverage(values, coverage):
+    low, high = fitting.prediction_bounds(values, coverage)
+    n = len(values)
+    inside = sum(low <= v <= high for v in values)
+    assert low in values and high in values and low <= high
+    # A new value lands between the k-th smallest and k-th largest with probability (n+1-2k)/(n+1).
+    k = max(1, math.floor((n + 1) * (1 - coverage) / 2 + 1e-9))
+    assert inside >= n - 2 * (k - 1)
+    assert (n + 1 - 2 * k) / (n + 1) >= coverage or k == 1
+    one_sided = fitting.prediction_bound([abs(v) for v in values], coverage)
+    assert sum(abs(v) <= one_sided for v in values) >= min(n, math.ceil((n + 1) * coverage - 1e-9))
+
+
+def test_prediction_bounds_are_wider_than_the_sample_p10_p90_for_few_runs():
+    ratios = [0.7, 0.8, 0.85, 0.9, 0.95, 1.0, 1.05, 1.1, 1.2, 1.4]
+    assert fitting.prediction_bounds(ratios) == (0.7, 1.4)
+    many = [i / 100 for i in range(1, 100)]
+    assert fitting.prediction_bounds(many) == (0.1, 0.9)

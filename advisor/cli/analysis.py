@@ -8,7 +8,9 @@ from datetime import date
 from typing import Any
 
 from advisor.cli.args import add_scenario_inputs, number
+from advisor.cli.tabular import add_format_flags, chosen_format, write_delimited
 from advisor.core.analysis import SAMPLES
+from advisor.present.sanitise import printable
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -18,7 +20,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Recommend a system: every candidate estimated, rules applied, ranked, with ranges.",
     )
     add_scenario_inputs(p)
-    p.add_argument("--json", action="store_true", help="print the recommendation as JSON")
+    add_format_flags(p, json_help="print the recommendation as JSON")
     p.add_argument("--save", metavar="FILE", help="write the inputs as a scenario file (TOML)")
     p.add_argument("--force", action="store_true", help="replace an existing --save file")
     p.set_defaults(handler=cmd_recommend)
@@ -39,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=SAMPLES,
         help=f"samples for P10-P90 and the winner's robustness (default {SAMPLES:,})",
     )
-    p.add_argument("--json", action="store_true", help="print JSON")
+    add_format_flags(p)
     p.set_defaults(handler=cmd_sensitivity)
 
 
@@ -56,7 +58,7 @@ def _analyse(
         from advisor.io.scenario_files import save_scenario
 
         save_scenario(scenario, args.save, force=args.force)
-        print(f"advisor: saved scenario to {args.save}", file=sys.stderr)
+        print(printable(f"advisor: saved scenario to {args.save}"), file=sys.stderr)
     result = run_scenario(
         scenario, catalog, rules, today=date.today(), break_evens=break_evens, samples=samples, widen=widen
     )
@@ -66,12 +68,18 @@ def _analyse(
 def cmd_recommend(args: argparse.Namespace) -> int:
     from advisor.cli.loading import print_json
 
+    fmt = chosen_format(args)
     rec, sens, catalog = _analyse(args, break_evens=False)
-    if args.json:
+    if fmt in ("csv", "tsv"):
+        from advisor.cli.listings import CANDIDATE_COLUMNS
+
+        write_delimited(CANDIDATE_COLUMNS, rec.candidates, fmt)  # type: ignore[arg-type]
+        return answered(rec)
+    if fmt == "json":
         from advisor.core.analysis.sensitivity import recommendation_data
 
         print_json(recommendation_data(rec, sens))
-        return 0
+        return answered(rec)
     from advisor.cli.prices import user_price_lines
     from advisor.cli.render import render_ranges, render_recommendation, render_serving
 
@@ -79,15 +87,26 @@ def cmd_recommend(args: argparse.Namespace) -> int:
     render_serving(rec)
     render_ranges(sens)
     for line in user_price_lines(catalog, [c.system for c in rec.candidates]):
-        print(f"price: {line}")
-    return 0
+        print(printable(f"price: {line}"))
+    return answered(rec)
+
+
+def answered(rec: Any) -> int:
+    """The exit status of a recommendation: 0 with a winner, 1 when nothing is feasible."""
+    return 0 if rec.winner is not None else 1
 
 
 def cmd_sensitivity(args: argparse.Namespace) -> int:
     from advisor.cli.loading import print_json
 
+    fmt = chosen_format(args)
     rec, sens, _ = _analyse(args, break_evens=True, widen=args.widen, samples=args.samples)
-    if args.json:
+    if fmt in ("csv", "tsv"):
+        from advisor.cli.listings import RANGE_COLUMNS
+
+        write_delimited(RANGE_COLUMNS, list(sens.ranges.values()), fmt)  # type: ignore[arg-type]
+        return answered(rec)
+    if fmt == "json":
         print_json(
             {
                 "recommendation": {
@@ -98,8 +117,8 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
                 **sens.to_dict(),
             }
         )
-        return 0
+        return answered(rec)
     from advisor.cli.render import render_sensitivity
 
     render_sensitivity(rec, sens)
-    return 0
+    return answered(rec)

@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from advisor.cli.args import add_scenario_inputs
 from advisor.cli.loading import load_catalog, load_rules, print_json, scenario_from_args
+from advisor.cli.tabular import add_format_flags, chosen_format, emit, write_delimited
 from advisor.errors import InfeasibleError
+from advisor.present.sanitise import printable
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -24,7 +26,7 @@ def register_estimate(sub: argparse._SubParsersAction) -> None:
     )
     add_scenario_inputs(p, constraints=False)
     p.add_argument("--system", help="system id, or 'all' (default: all)")
-    p.add_argument("--json", action="store_true", help="print JSON (an object, or a list for --system all)")
+    add_format_flags(p, json_help="print JSON (an object, or a list for --system all)")
     p.set_defaults(handler=cmd_estimate)
 
 
@@ -33,6 +35,7 @@ def register_listings(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("rules", help="list the decision rules, or check rule files")
     rules_sub = p.add_subparsers(dest="rules_command", metavar="ACTION", parser_class=type(p))
     q = rules_sub.add_parser("list", help="every loaded rule: id, title, source")
+    add_format_flags(q)
     q.set_defaults(handler=cmd_rules_list)
     q = rules_sub.add_parser("check", help="check rule files for errors (exit 1 if any)")
     q.add_argument("files", nargs="+", metavar="FILE")
@@ -41,10 +44,10 @@ def register_listings(sub: argparse._SubParsersAction) -> None:
     rules.set_defaults(handler=lambda args: _missing_action(rules))
 
     p = sub.add_parser("models", help="list the model presets")
-    p.add_argument("--json", action="store_true")
+    add_format_flags(p, json_help="print every field of each preset as JSON, as in the catalog files")
     p.set_defaults(handler=cmd_models)
     p = sub.add_parser("systems", help="list the catalogued systems")
-    p.add_argument("--json", action="store_true")
+    add_format_flags(p, json_help="print every field of each system as JSON, as in the catalog files")
     p.set_defaults(handler=cmd_systems)
 
 
@@ -61,15 +64,19 @@ def cmd_estimate(args: argparse.Namespace) -> int:
 
     catalog = load_catalog(args)
     system = args.system or "all"
-    if system != "all":
-        catalog.system(system)
     scenario = scenario_from_args(args, catalog, system=system)
     workload = scenario.workload.workload(catalog)
     system_ids = scenario.system_ids(catalog) if system == "all" else (system,)
     estimates = [estimate(workload, sid, catalog, scenario.assumptions) for sid in system_ids]
     if system != "all" and not estimates[0].memory.fits:
         raise InfeasibleError(_memory_message(estimates[0]))
-    if args.json:
+    fmt = chosen_format(args)
+    if fmt in ("csv", "tsv"):
+        from advisor.cli.listings import ESTIMATE_COLUMNS
+
+        write_delimited(ESTIMATE_COLUMNS, estimates, fmt)  # type: ignore[arg-type]
+        return 0
+    if fmt == "json":
         from advisor.core.analysis.uncertainty import estimate_range, input_spreads
 
         payload = []
@@ -94,9 +101,15 @@ def _memory_message(est: Any) -> str:
 
 
 def cmd_rules_list(args: argparse.Namespace) -> int:
+    from advisor.cli.listings import RULE_COLUMNS
     from advisor.cli.render import render_rules
 
-    render_rules(load_rules(args, load_catalog(args)))
+    rules = load_rules(args, load_catalog(args))
+    fmt = chosen_format(args)
+    if fmt == "table":
+        render_rules(rules)
+    else:
+        emit(RULE_COLUMNS, rules, fmt)
     return 0
 
 
@@ -110,7 +123,7 @@ def cmd_rules_check(args: argparse.Namespace) -> int:
         rules = check_rule_files(args.files)
         check_systems(rules, catalog.systems)
     except RuleError as exc:
-        print(f"advisor: {exc}", file=sys.stderr)
+        print(printable(f"advisor: {exc}"), file=sys.stderr)
         return 1
     print(f"ok: {len(rules)} rule(s) in {len(args.files)} file(s)")
     return 0
@@ -128,13 +141,15 @@ def cmd_systems(args: argparse.Namespace) -> int:
 
 
 def _listing(args: argparse.Namespace, what: Literal["models", "systems"]) -> int:
-    """The catalog's model presets or systems, as JSON or a table."""
+    """The catalog's model presets or systems: a table, CSV, TSV, or JSON with every field."""
+    from advisor.cli.listings import MODEL_COLUMNS, SYSTEM_COLUMNS
+
     catalog = load_catalog(args)
-    if args.json:
-        entries: Mapping[str, BaseModel] = catalog.models if what == "models" else catalog.systems
+    entries: Mapping[str, BaseModel] = catalog.models if what == "models" else catalog.systems
+    fmt = chosen_format(args)
+    if fmt == "json":
         print_json([entry.model_dump(mode="json") for entry in entries.values()])
         return 0
-    from advisor.cli.render import render_models, render_systems
-
-    (render_models if what == "models" else render_systems)(catalog)
+    columns = MODEL_COLUMNS if what == "models" else SYSTEM_COLUMNS
+    emit(columns, list(entries.values()), fmt, title="model presets" if what == "models" else "systems")
     return 0

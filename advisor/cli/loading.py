@@ -8,6 +8,8 @@ import sys
 from typing import Any
 
 from advisor.cli.args import scenario_data_from_args
+from advisor.errors import UsageError
+from advisor.present.sanitise import printable
 
 
 def load_catalog(args: argparse.Namespace) -> Any:
@@ -16,7 +18,7 @@ def load_catalog(args: argparse.Namespace) -> Any:
 
     catalog = _load(user_dir=args.catalog) if getattr(args, "catalog", None) else _load()
     for warning in catalog.load_warnings:
-        print(f"advisor: warning: {warning}", file=sys.stderr)
+        print(printable(f"advisor: warning: {warning}"), file=sys.stderr)
     return catalog
 
 
@@ -34,6 +36,7 @@ def scenario_from_args(args: argparse.Namespace, catalog: Any, *, system: str | 
     """The scenario given by a file and/or flags, with every id checked against the catalog."""
     from advisor.io.scenario_files import scenario_from_data
 
+    check_flag_ids(args, catalog, system=system)
     base = loaded = None
     if getattr(args, "scenario", None):
         from advisor.io.scenario_files import load_scenario
@@ -46,6 +49,34 @@ def scenario_from_args(args: argparse.Namespace, catalog: Any, *, system: str | 
     scenario = scenario_from_data(data, args.scenario or "command line")
     scenario.check_ids(catalog)
     return scenario
+
+
+def check_flag_ids(args: argparse.Namespace, catalog: Any, *, system: str | None = None) -> None:
+    """The model, system and offer ids given as flags exist, or a UsageError with the closest id."""
+    offers = sorted({offer.offer for s in catalog.systems.values() for offer in s.rental})
+    for flag, given, what, valid, listing in (
+        ("--model", getattr(args, "model", None), "model", list(catalog.models), "advisor models"),
+        ("--system", None if system == "all" else system, "system", list(catalog.systems), "advisor systems"),
+        ("--rental-offer", getattr(args, "rental_offer", None), "offer", offers, "advisor prices list"),
+    ):
+        if given is None or given in valid or (what == "model" and _names_a_file(given)):
+            continue
+        raise UsageError(f"{flag} {given!r}: unknown {what}{_closest(given, valid)}; see `{listing}`")
+
+
+def _names_a_file(text: str) -> bool:
+    """A `--model` value that names a file (a model config) rather than a preset id."""
+    from pathlib import Path
+
+    return text.endswith(".json") or "/" in text or Path(text).is_file()
+
+
+def _closest(name: str, valid: list[str]) -> str:
+    """` (did you mean 'x'?)`, else the valid ids when they are few."""
+    from advisor.io.toml_read import suggest
+
+    hint = suggest(name, valid)
+    return hint if "did you mean" in hint or len(valid) <= 12 else ""
 
 
 def print_json(data: Any) -> None:

@@ -1,17 +1,23 @@
 """`advisor` on the command line. With no command (or a scenario file) it opens the app.
 
-Errors a user can cause print one clear line (or a few) on stderr and exit with status 2; nothing
-here lets a traceback through. Textual is imported only when the app starts.
+Exit status: 0 an answer; 1 no answer (nothing feasible, or a check found a problem); 2 bad input (a
+flag, file or id; one clear message on stderr, never a traceback); 130 interrupted. Output cut short by
+its reader (`advisor models | head -1`) is not an error: status 0. Textual is imported only when the app
+starts.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from advisor import __version__
-from advisor.errors import AdvisorError
+from advisor.errors import AdvisorError, InfeasibleError
+from advisor.present.sanitise import printable
 
 COMMANDS = (
     "estimate",
@@ -24,13 +30,21 @@ COMMANDS = (
     "systems",
     "validate",
     "prices",
-    "app",
     "serve",
+    "completion",
 )
+
+# Global options that take a value (the value is not the command).
+_GLOBAL_VALUES = ("--catalog", "--rules")
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse with errors raised (so the caller decides how to print and exit)."""
+    """argparse with errors raised (so the caller decides how to print and exit), and negative human
+    amounts (`--tokens -5T`) read as values, so the range check names them, not as unknown options."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._negative_number_matcher = re.compile(r"^-\.?\d")
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageFailure(f"{self.prog}: {message}\n(see `{self.prog} --help`)")
@@ -41,7 +55,7 @@ class UsageFailure(Exception):
 
 
 def build_parser() -> Parser:
-    from advisor.cli import analysis, commands, prices, reports, serve, validate
+    from advisor.cli import analysis, commands, completion, prices, reports, serve, validate
 
     parser = Parser(
         prog="advisor",
@@ -63,6 +77,7 @@ def build_parser() -> Parser:
     validate.register(sub)
     prices.register(sub)
     serve.register(sub)
+    completion.register(sub, parser)
     return parser
 
 
@@ -70,27 +85,72 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `advisor` console script; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        if not any(arg in COMMANDS for arg in argv if not arg.startswith("-")) and not _wants_help(argv):
+        command = first_positional(argv)
+        if not _wants_help(argv) and (command is None or _is_scenario_path(command)):
             return _open_app(argv)
-        parser = build_parser()
-        args = parser.parse_args(argv)
-        if args.command is None:
-            return _open_app(argv)
-        return int(args.handler(args) or 0)
+        if command is not None and command not in COMMANDS:
+            raise UsageFailure(unknown_command(command))
+        args = build_parser().parse_args(argv)
+        status = int(args.handler(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows here, inside the handler below, not at exit
+        return status
     except UsageFailure as exc:
-        print(str(exc), file=sys.stderr)
+        print(printable(exc), file=sys.stderr)
         return 2
-    except AdvisorError as exc:
+    except InfeasibleError as exc:
         print(f"advisor: {exc}", file=sys.stderr)
+        return 1
+    except AdvisorError as exc:
+        print(printable(f"advisor: {exc}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
+        _silence_stdout()
         return 0
+
+
+def first_positional(argv: Sequence[str]) -> str | None:
+    """The command (or scenario file) in `argv`: the first word that is neither an option nor its value."""
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in _GLOBAL_VALUES:
+            skip = True
+        elif not arg.startswith("-"):
+            return arg
+    return None
+
+
+def _is_scenario_path(word: str) -> bool:
+    """`advisor plan.toml` opens the app on a scenario; any other non-command word is a typo."""
+    return word not in COMMANDS and (word.lower().endswith(".toml") or Path(word).is_file())
+
+
+def unknown_command(word: str) -> str:
+    """The message for a word that is no command: the closest command, and every command."""
+    import difflib
+
+    close = difflib.get_close_matches(word, COMMANDS, n=1, cutoff=0.6)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return (
+        f"advisor: unknown command {word!r}{hint}; the commands are {', '.join(COMMANDS)}; "
+        "with no command, or a scenario file (.toml), advisor opens the app (see `advisor --help`)"
+    )
 
 
 def _wants_help(argv: list[str]) -> bool:
     return any(arg in ("-h", "--help", "--version") for arg in argv)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush into the closed pipe is silent."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass  # stdout has no file descriptor (a test's capture): nothing will be flushed at exit
 
 
 def _open_app(argv: list[str]) -> int:

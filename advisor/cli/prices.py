@@ -8,7 +8,9 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from advisor.cli.tabular import add_format_flags, chosen_format, write_delimited
 from advisor.errors import UsageError
+from advisor.present.sanitise import printable
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -34,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     q.set_defaults(handler=cmd_import)
     q = actions.add_parser("list", help="every offer per system: price, age in days, where it came from")
-    q.add_argument("--json", action="store_true", help="print JSON")
+    add_format_flags(q)
     q.set_defaults(handler=cmd_list)
     p.set_defaults(handler=lambda args: _missing_action(p))
 
@@ -74,12 +76,14 @@ def cmd_import(args: argparse.Namespace) -> int:
             spread = f" ({offer.low_usd_per_gpu_hour:.2f}-{offer.high_usd_per_gpu_hour:.2f})"
         role = "" if args.no_default else ", now the default"
         print(
-            f"{item.system}: {offer.offer}: ${offer.price_usd_per_gpu_hour:.2f}/GPU-h{spread}"
-            f" as of {offer.as_of}{role}"
+            printable(
+                f"{item.system}: {offer.offer}: ${offer.price_usd_per_gpu_hour:.2f}/GPU-h{spread}"
+                f" as of {offer.as_of}{role}"
+            )
         )
     for line in found.skipped:
-        print(f"skipped: {line}")
-    print(f"imported {len(found.offers)} offer(s) into {written}")
+        print(printable(f"skipped: {line}"))
+    print(printable(f"imported {len(found.offers)} offer(s) into {written}"))
     return 0
 
 
@@ -88,19 +92,27 @@ def cmd_list(args: argparse.Namespace) -> int:
 
     catalog = load_catalog(args)
     rows = offer_rows(catalog, date.today())
-    if args.json:
+    fmt = chosen_format(args)
+    if fmt == "json":
         print_json(rows)
         return 0
+    if fmt in ("csv", "tsv"):
+        from advisor.cli.listings import OFFER_COLUMNS
+
+        write_delimited(OFFER_COLUMNS, rows, fmt)  # type: ignore[arg-type]
+        return 0
     for system_id in catalog.systems:
-        print(system_id)
+        print(printable(system_id))
         for row in (r for r in rows if r["system"] == system_id):
             mark = "*" if row["default"] else " "
             spread = ""
             if row["low_usd_per_gpu_hour"] is not None and row["high_usd_per_gpu_hour"] is not None:
                 spread = f" ({row['low_usd_per_gpu_hour']:.2f}-{row['high_usd_per_gpu_hour']:.2f})"
             print(
-                f"  {mark} ${row['price_usd_per_gpu_hour']:.2f}{spread}  {row['age_days']:>5} days"
-                f"  {row['offer']}  [{row['origin']}]"
+                printable(
+                    f"  {mark} ${row['price_usd_per_gpu_hour']:.2f}{spread}  {row['age_days']:>5} days"
+                    f"  {row['offer']}  [{row['origin']}]"
+                )
             )
     print("* the default price; ages count from the end of the as_of period")
     return 0

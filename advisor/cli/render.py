@@ -6,16 +6,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich import box
-from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
+from advisor.cli.console import console
 from advisor.present import numbers
 from advisor.present.parts import part_label
 from advisor.present.reasons import reason_markup
+from advisor.present.sanitise import plain_markup as escape
 from advisor.present.styles import FAILED, WARNING
-
-console = Console()
 
 
 def _rows(estimates: Sequence[Any]) -> list[tuple[str, Callable[[Any], str]]]:
@@ -55,13 +53,13 @@ def render_estimates(estimates: Sequence[Any], workload: Any) -> None:
     """A column per system; breakdowns too when there is one system."""
     first = estimates[0]
     title = (
-        f"{first.model.name}: {numbers.count(workload.tokens)} tokens on {workload.gpus} GPUs, "
-        f"{workload.precision.upper()}, {workload.pricing}"
+        f"{escape(first.model.name)}: {numbers.count(workload.tokens)} tokens on {workload.gpus} GPUs, "
+        f"{escape(workload.precision.upper())}, {escape(workload.pricing)}"
     )
     table = Table(title=title, box=box.SIMPLE_HEAVY, title_justify="left")
     table.add_column("")
     for est in estimates:
-        table.add_column(est.system, justify="right")
+        table.add_column(escape(est.system), justify="right")
     rows = _rows(estimates)
     if first.serving is not None:
         rows += [
@@ -80,6 +78,14 @@ def render_estimates(estimates: Sequence[Any], workload: Any) -> None:
         ]
         if first.serving.target_tokens_per_second:
             rows.append(("GPUs for target rate", lambda e: f"{e.serving.gpus_for_target:,}"))
+    if first.purchase is not None:
+        rows += [
+            ("bought", lambda e: f"{e.purchase.units:,} {e.purchase.unit}(s), {e.purchase.gpus_idle:,} idle"),
+            ("up front", lambda e: numbers.money(e.purchase.capex_usd)),
+            ("to own, a month", lambda e: numbers.money(e.purchase.monthly_usd)),
+            ("runs a year", lambda e: f"{e.purchase.runs_per_year:,.1f}"),
+            ("effective $/GPU-h", lambda e: numbers.price_per_gpu_hour(e.effective_price_usd_per_gpu_hour)),
+        ]
     for label, cell in rows:
         table.add_row(label, *(cell(e) for e in estimates))
     console.print(table)
@@ -87,20 +93,20 @@ def render_estimates(estimates: Sequence[Any], workload: Any) -> None:
         render_breakdowns(first)
     for est in estimates:
         for warning in est.warnings:
-            console.print(f"[{WARNING}]warning[/] {est.system}: {warning}")
+            console.print(f"[{WARNING}]warning[/] {escape(est.system)}: {escape(warning)}")
     for est in estimates:
-        label = f"{est.system}: " if len(estimates) > 1 else ""
+        label = f"{escape(est.system)}: " if len(estimates) > 1 else ""
         console.print(f"[dim]MFU {label}{escape(est.mfu_basis.basis)}[/]")
 
 
 def render_breakdowns(est: Any) -> None:
-    """Cost, time and energy by part: side by side when the terminal is wide, else one under another."""
+    """Cost, time and energy by part: side by side on a wide terminal, else one under another."""
     tables = (
         _breakdown("cost", est.cost_breakdown_usd, numbers.money),
         _breakdown("time", est.time_breakdown_hours, numbers.duration),
         _breakdown("energy", est.energy_breakdown_kwh, numbers.energy),
     )
-    if console.width >= 110:
+    if console.is_terminal and console.width >= 110:
         grid = Table.grid(padding=(0, 4))
         grid.add_row(*tables)
         console.print(grid)
@@ -120,61 +126,14 @@ def _breakdown(title: str, parts: dict[str, float], show: Callable[[float], str]
     return table
 
 
-def render_models(catalog: Any) -> None:
-    table = Table(box=box.SIMPLE, title="model presets", title_justify="left")
-    for column in ("id", "name", "params", "active", "layers", "hidden", "seq len", "source"):
-        table.add_column(column)
-    for m in catalog.models.values():
-        table.add_row(
-            m.id,
-            m.name,
-            numbers.count(m.params_total),
-            numbers.count(m.params_active),
-            str(m.layers),
-            str(m.hidden),
-            f"{m.seq_len:,}",
-            m.source,
-        )
-    console.print(table)
-
-
-def render_systems(catalog: Any) -> None:
-    table = Table(box=box.SIMPLE, title="systems", title_justify="left")
-    for column in (
-        "id",
-        "name",
-        "BF16 TFLOPS",
-        "FP8",
-        "FP4",
-        "HBM GB",
-        "NVLink domain",
-        "rent $/GPU-h",
-        "maturity",
-    ):
-        table.add_column(column)
-    for s in catalog.systems.values():
-        c = s.compute
-        table.add_row(
-            s.id,
-            s.name,
-            f"{c.bf16_dense_tflops:g}",
-            f"{c.fp8_dense_tflops or 0:g}" if c.fp8_dense_tflops else "–",
-            f"{c.fp4_dense_tflops:g}" if c.fp4_dense_tflops else "–",
-            f"{s.memory.hbm_gb:g}",
-            str(s.interconnect.nvlink_domain_gpus),
-            f"{s.default_rental.price_usd_per_gpu_hour:.2f}",
-            s.maturity,
-        )
-    console.print(table)
-
-
 def render_recommendation(rec: Any) -> None:
     """The winner, a table of every system, the reasons and what would change the answer."""
     console.print(f"[bold]{escape(rec.headline)}[/]")
-    table = Table(box=box.SIMPLE_HEAVY, pad_edge=False)
+    table = Table(box=box.SIMPLE_HEAVY, pad_edge=False, show_edge=False, collapse_padding=True)
     for column, justify in (
         ("#", "right"),
         ("system", "left"),
+        ("GPUs", "right"),
         ("train", "right"),
         ("to result", "right"),
         ("cost", "right"),
@@ -185,29 +144,33 @@ def render_recommendation(rec: Any) -> None:
         table.add_column(column, justify=justify, no_wrap=True)  # type: ignore[arg-type]
     for cand in rec.candidates:
         est = cand.estimate
-        name = f"[bold]{cand.system}[/]" if cand.system == rec.winner else cand.system
+        name = f"[bold]{escape(cand.system)}[/]" if cand.system == rec.winner else escape(cand.system)
         if est is None:
-            table.add_row("–", name, *(["–"] * 6))
+            table.add_row("–", name, *(["–"] * 7))
             continue
         table.add_row(
             str(cand.rank) if cand.rank else f"[{FAILED}]no[/]",
             name,
+            f"{est.gpus:,}",
             numbers.duration(est.time_to_train_hours),
             numbers.duration(est.time_to_result_hours),
             numbers.money(est.cost_usd),
             numbers.cents_or_dollars(est.cost_per_million_tokens_usd),
             numbers.energy(est.energy_kwh),
-            f"{cand.score:.3f}" if cand.score is not None else "–",
+            _score(cand.score),
         )
     console.print(table)
     console.print(
         f"[dim]#: rank among feasible systems (no = infeasible); score: {rec.objective} relative to the best,"
         " times rule weights; lower wins[/]"
     )
+    render_purchase([cand.estimate for cand in rec.candidates if cand.estimate is not None])
     for cand in rec.candidates:
         if not cand.reasons:
             continue
-        console.print(f"\n[bold]{cand.system}[/]" + (" (recommended)" if cand.system == rec.winner else ""))
+        console.print(
+            f"\n[bold]{escape(cand.system)}[/]" + (" (recommended)" if cand.system == rec.winner else "")
+        )
         for reason in cand.reasons:
             console.print(f"  {reason_markup(reason)}")
     workload_rules = [r for r in rec.rules_fired if r.system is None]
@@ -221,11 +184,48 @@ def render_recommendation(rec: Any) -> None:
             console.print(f"  {escape(line)}")
 
 
+def _score(score: float | None) -> str:
+    """1.066, 10.81: five characters up to 99.99, so the table fits 80 columns."""
+    if score is None:
+        return "–"
+    return f"{score:.{3 if score < 10 else 2}f}"
+
+
 def render_rules(rules: Sequence[Any]) -> None:
     console.print(f"[bold]{len(rules)} rules[/]")
     for rule in rules:
-        console.print(f"\n[bold]{rule.id}[/]  {escape(rule.title)}  [dim]({rule.effect_names})[/]")
+        console.print(
+            f"\n[bold]{escape(rule.id)}[/]  {escape(rule.title)}  [dim]({escape(rule.effect_names)})[/]"
+        )
         console.print(f"  [dim]source:[/] {escape(rule.source)}", soft_wrap=True)
+
+
+def render_purchase(estimates: Sequence[Any]) -> None:
+    """When buying: what each system's purchase is (units, idle GPUs, outlay, monthly cost, fleet view)."""
+    bought = [est for est in estimates if est.purchase is not None]
+    if not bought:
+        return
+    table = Table(title="what buying means", box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False)
+    headings = ("system", "buy", "idle", "up front", "/month", "runs/yr", "$/GPU-h")
+    for i, heading in enumerate(headings):
+        table.add_column(heading, justify="left" if i == 0 else "right", no_wrap=True)
+    for est in bought:
+        unit = est.purchase
+        table.add_row(
+            est.system,
+            f"{unit.units:,} {unit.unit}{'s' if unit.units != 1 else ''}",
+            f"{unit.gpus_idle:,}",
+            numbers.money(unit.capex_usd),
+            numbers.money(unit.monthly_usd),
+            f"{unit.runs_per_year:,.1f}",
+            numbers.price_per_gpu_hour(est.effective_price_usd_per_gpu_hour),
+        )
+    console.print(table)
+    console.print(
+        "[dim]bought in whole nodes or racks: idle GPUs are paid for, so $/GPU-h is the effective price per "
+        "running GPU-hour; /month: owning them at the fleet's utilisation; runs/yr: runs like this one they "
+        "do in a year[/]"
+    )
 
 
 def render_serving(rec: Any) -> None:
@@ -261,7 +261,7 @@ def render_ranges(sens: Any) -> None:
     for sid, r in sens.ranges.items():
         t, c, e = r.time_to_result_hours, r.cost_usd, r.energy_kwh
         table.add_row(
-            sid,
+            escape(sid),
             numbers.duration_span(t.p10, t.p90),
             numbers.money_span(c.p10, c.p90),
             numbers.energy_span(e.p10, e.p90),
@@ -278,7 +278,7 @@ def render_sensitivity(rec: Any, sens: Any) -> None:
     if sens.tornado:
         expected = sens.ranges[sens.winner].cost_usd.expected
         console.print(
-            f"\n[bold]what moves {sens.winner}'s cost most[/] (each input alone at the ends of its "
+            f"\n[bold]what moves {escape(sens.winner)}'s cost most[/] (each input alone at the ends of its "
             f"range; expected {numbers.money(expected)})"
         )
         widest = max(bar.cost_swing for bar in sens.tornado) or 1.0
@@ -287,7 +287,7 @@ def render_sensitivity(rec: Any, sens: Any) -> None:
             table.add_column(column, no_wrap=True)
         for bar in sens.tornado:
             table.add_row(
-                bar.input,
+                escape(bar.input),
                 f"{numbers.input_value(bar.input, bar.low)}–{numbers.input_value(bar.input, bar.high)}",
                 "█" * max(0, round(16 * bar.cost_swing / widest)),
                 f"{numbers.money(bar.cost_at_low)} → {numbers.money(bar.cost_at_high)}",
@@ -295,7 +295,9 @@ def render_sensitivity(rec: Any, sens: Any) -> None:
             )
         console.print(table)
     if sens.break_evens:
-        console.print(f"\n[bold]break-even points[/] ({sens.winner} against {sens.runner_up})")
+        console.print(
+            f"\n[bold]break-even points[/] ({escape(sens.winner)} against {escape(sens.runner_up)})"
+        )
         for item in sens.break_evens:
             console.print(f"  {escape(item.sentence)}")
     for line in sens.speed_for_price:

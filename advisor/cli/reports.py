@@ -10,6 +10,7 @@ from pathlib import Path
 
 from advisor.cli.args import add_scenario_inputs
 from advisor.errors import UsageError
+from advisor.present.sanitise import printable
 from advisor.report.formats import ALIASES, COMPARISON_FORMATS, REPORT_FORMATS, Format, format_names
 
 
@@ -69,7 +70,7 @@ def _emit(text: str, output: str | None, force: bool, what: str) -> None:
     from advisor.io.atomic import write_atomic
 
     write_atomic(output, text, force=force)
-    print(f"advisor: wrote {what} to {output}", file=sys.stderr)
+    print(printable(f"advisor: wrote {what} to {output}"), file=sys.stderr)
 
 
 def cmd_report(args: argparse.Namespace) -> int:

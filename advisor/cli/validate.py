@@ -84,10 +84,10 @@ _QUANTITY = {
 
 def _render(result: Any) -> None:
     from rich import box
-    from rich.markup import escape
     from rich.table import Table
 
     from advisor.cli.render import console
+    from advisor.present.sanitise import plain_markup as escape
 
     method = "held out" if result.held_out else "leave-one-out"
     table = Table(title=f"Published runs, {method}", box=box.SIMPLE_HEAVY, title_justify="left")
@@ -101,7 +101,7 @@ def _render(result: Any) -> None:
         unit, show = _QUANTITY[run.published.quantity]
         kind = "" if run.kind == "benchmark" else ", production"
         table.add_row(
-            f"{escape(run.id)}\n[dim]{run.system}, {run.gpus:,}, {unit}{kind}[/]",
+            f"{escape(run.id)}\n[dim]{escape(run.system)}, {run.gpus:,}, {unit}{kind}[/]",
             show(case.published),
             show(case.predicted),
             f"{case.error:+.0%}",
@@ -145,12 +145,12 @@ def _render(result: Any) -> None:
 
 def _render_serving(serving: Any) -> None:
     from rich import box
-    from rich.markup import escape
     from rich.table import Table
 
     from advisor.cli.render import console
     from advisor.core.analysis.fitting import serving_spread
     from advisor.core.analysis.serving_fit import fitted_values
+    from advisor.present.sanitise import plain_markup as escape
 
     method = "held out" if serving.held_out else "leave-one-out"
     table = Table(title=f"Published serving benchmarks, {method}", box=box.SIMPLE_HEAVY, title_justify="left")
@@ -160,7 +160,7 @@ def _render_serving(serving: Any) -> None:
     for case in serving.cases:
         p = case.point
         table.add_row(
-            f"{escape(p.id)}\n[dim]{p.system}, TP{p.tp}, {p.weight_precision.upper()}, "
+            f"{escape(p.id)}\n[dim]{escape(p.system)}, TP{p.tp}, {p.weight_precision.upper()}, "
             f"{p.prompt_tokens:,}/{p.output_tokens:,} {case.shape}[/]",
             f"{case.published_per_gpu:,.0f}",
             f"{case.predicted_per_gpu:,.0f}",

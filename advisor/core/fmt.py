@@ -7,11 +7,15 @@ import math
 
 
 def money(usd: float) -> str:
-    """$162.7k, $1.63M, $0.542, $12.30."""
+    """$162.7k, $1.63M, $0.542, $12.30; past $1000T, $1.86e+23."""
     if not math.isfinite(usd):
         return "n/a"
     sign = "-" if usd < 0 else ""
     usd = abs(usd)
+    if usd >= 1e15:
+        return f"{sign}${usd:.3g}"
+    if usd >= 1e12:
+        return f"{sign}${usd / 1e12:.3g}T"
     if usd >= 1e9:
         return f"{sign}${usd / 1e9:.3g}B"
     if usd >= 1e6:
@@ -33,7 +37,7 @@ def cents_or_dollars(usd: float) -> str:
 
 
 def duration(hours: float) -> str:
-    """12 min, 5.2 h, 37.5 days, 1.4 years."""
+    """12 min, 5.2 h, 37.5 days, 1.4 years, 12,345 years; past a million years, 6.65e+17 years."""
     if not math.isfinite(hours):
         return "n/a"
     if hours < 1:
@@ -43,19 +47,30 @@ def duration(hours: float) -> str:
     days = hours / 24
     if days < 730:
         return f"{days:.1f} days"
-    return f"{days / 365:.1f} years"
+    return years(days / 365)
+
+
+def years(value: float) -> str:
+    """1.4 years, 12,345 years, 6.65e+17 years."""
+    if value < 1000:
+        return f"{value:.1f} years"
+    if value < 1e6:
+        return f"{value:,.0f} years"
+    return f"{value:.3g} years"
 
 
 def energy(kwh: float) -> str:
-    """850 kWh, 12.3 MWh, 4.91 GWh."""
-    for factor, unit in ((1e6, "GWh"), (1e3, "MWh")):
+    """850 kWh, 12.3 MWh, 4.91 GWh, 1.2 TWh (and 8.32e+13 TWh)."""
+    for factor, unit in ((1e9, "TWh"), (1e6, "GWh"), (1e3, "MWh")):
         if kwh >= factor:
             return f"{kwh / factor:.3g} {unit}"
     return f"{kwh:.3g} kWh"
 
 
 def count(value: float) -> str:
-    """15T, 70B, 2.05k."""
+    """15T, 70B, 2.05k; past 1000T, 1e+30."""
+    if abs(value) >= 1e15:
+        return f"{value:.3g}"
     for factor, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
         if abs(value) >= factor:
             return f"{value / factor:.3g}{suffix}"

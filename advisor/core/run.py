@@ -72,13 +72,23 @@ def advise_scenario(
     sizing: tuple[GpuCount, ...] = ()
     if deadline is not None:
         waits = request.capacity_assumptions()
+        constraints = scenario.constraints
         sizing = tuple(
-            gpus_for_deadline_all(request.workload, catalog, deadline, waits, request.system_ids())
+            gpus_for_deadline_all(
+                request.workload,
+                catalog,
+                deadline,
+                waits,
+                request.system_ids(),
+                margin=constraints.sizing_margin,
+                budget_usd=constraints.budget_usd,
+            )
         )
     sizes = None
     if scenario.size_to_deadline:
-        sizes = {found.system: found.gpus for found in sizing if found.gpus}
-        request = replace(request, gpus_by_system=sizes)
+        sizes = {found.system: found.sized_gpus for found in sizing if found.sized_gpus}
+        notes = {found.system: found.reason for found in sizing}
+        request = replace(request, gpus_by_system=sizes, sizing_notes=notes)
     return ScenarioAdvice(scenario, request.workload, advise(request), sizing, sizes, request)
 
 

@@ -15,6 +15,7 @@ from pydantic import BeforeValidator, Field, field_validator, model_validator
 from advisor.core.model.catalog import Catalog, Frozen, ModelSpec
 from advisor.core.model.flops import custom_model
 from advisor.core.model.inputs import DeclaredInput, Input, declared_inputs
+from advisor.core.model.sourced import ParamCount
 from advisor.core.model.units import human_integer, human_number
 from advisor.core.model.workload import (
     PER_SYSTEM,
@@ -24,7 +25,7 @@ from advisor.core.model.workload import (
     Workload,
     WorkloadInputs,
 )
-from advisor.errors import CatalogError
+from advisor.errors import CatalogError, shown
 
 SCHEMA_VERSION = 1
 
@@ -32,7 +33,13 @@ SCHEMA_VERSION = 1
 def _id_list(value: Any) -> Any:
     """`systems` must be an array: a lone string would otherwise read as a list of letters."""
     if isinstance(value, str):
-        raise ValueError(f'must be an array of system ids, e.g. ["{value}"]')
+        raise ValueError(f'must be an array of system ids, e.g. ["{shown(value, 40)}"]')
+    if isinstance(value, list | tuple):
+        seen: set[str] = set()
+        for item in (item for item in value if isinstance(item, str)):
+            if item in seen:
+                raise ValueError(f"{shown(item, 40)!r} is listed twice; name each system once")
+            seen.add(item)
     return value
 
 
@@ -42,10 +49,8 @@ SeqLen = Annotated[int, BeforeValidator(human_integer), Field(gt=0, le=10_000_00
 class CustomModel(Frozen):
     """A model given by size; the architecture is inferred where not given."""
 
-    params: Annotated[float, BeforeValidator(human_number), Field(ge=1e6, le=1e14, allow_inf_nan=False)]
-    active_params: (
-        Annotated[float, BeforeValidator(human_number), Field(ge=1e6, le=1e14, allow_inf_nan=False)] | None
-    ) = None
+    params: Annotated[ParamCount, BeforeValidator(human_number)]
+    active_params: Annotated[ParamCount, BeforeValidator(human_number)] | None = None
     layers: Annotated[int, Field(gt=0, le=10_000)] | None = None
     hidden: Annotated[int, Field(gt=0, le=1_000_000)] | None = None
     name: str | None = None

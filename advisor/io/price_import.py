@@ -19,8 +19,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from advisor.core.model.catalog import RentalOffer
-from advisor.errors import CatalogError
-from advisor.io.toml_read import read_text
+from advisor.core.model.units import parse_number
+from advisor.errors import CatalogError, shown
+from advisor.io.toml_read import MAX_DEPTH, check_bounds, key_path, read_text
 
 SKYPILOT_ACCELERATORS = {
     "A100-80GB": "a100",
@@ -99,9 +100,16 @@ def _csv_rows(reader: csv.DictReader[str]) -> Iterable[tuple[str, Mapping[str, A
 
 def _from_json(path: Path, text: str, known: set[str]) -> PriceImport:
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_not_finite)
     except json.JSONDecodeError as exc:
         raise PriceFileError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise PriceFileError(f"{path}: nested too deeply (at most {MAX_DEPTH} levels)") from None
+    except ValueError as exc:
+        raise PriceFileError(f"{path}: {exc}") from None
+    problem = check_bounds(data)
+    if problem is not None:
+        raise PriceFileError(f"{path}: {key_path(problem[0])}: {problem[1]}")
     if isinstance(data, dict):
         data = data.get("offers")
     if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
@@ -129,7 +137,9 @@ def _from_rows(
             values = {k: v for k, v in values.items() if v not in (None, "")}
             system = str(values.pop("system", ""))
             if system not in known:
-                raise PriceFileError(f"{where}: unknown system {system!r}; valid: {', '.join(sorted(known))}")
+                raise PriceFileError(
+                    f"{where}: unknown system {shown(repr(system))}; valid: {', '.join(sorted(known))}"
+                )
             result.offers.append(ImportedOffer(system, _offer(values, where)))
     except PriceFileError as exc:
         raise PriceFileError(f"{path}: {exc}") from None
@@ -146,8 +156,9 @@ def _offer(values: dict[str, Any], where: str) -> RentalOffer:
         for err in exc.errors(include_url=False):
             key = ".".join(str(part) for part in err["loc"])
             got = err.get("input")
-            shown = f" (got {got!r})" if key and not isinstance(got, dict) else ""
-            problems.append(f"{key + ': ' if key else ''}{err['msg'].removeprefix('Value error, ')}{shown}")
+            got_text = f" (got {shown(repr(got))})" if key and not isinstance(got, dict) else ""
+            message = shown(err["msg"].removeprefix("Value error, "), 400)
+            problems.append(f"{shown(key) + ': ' if key else ''}{message}{got_text}")
         raise PriceFileError(f"{where}: " + "; ".join(problems)) from None
 
 
@@ -160,12 +171,17 @@ def _number(text: str | None, column: str, where: str) -> float | None:
     if text is None or not text.strip():
         return None
     try:
-        value = float(text)
+        value = parse_number(text)
     except ValueError:
-        raise PriceFileError(f"{where}: {column} {text.strip()!r} is not a number") from None
-    if not value > 0 or value != value or value == float("inf"):
-        raise PriceFileError(f"{where}: {column} must be above 0 (got {text.strip()})")
+        raise PriceFileError(f"{where}: {column} {shown(repr(text.strip()))} is not a number") from None
+    if not value > 0:
+        raise PriceFileError(f"{where}: {column} must be above 0 (got {shown(text.strip())})")
     return value
+
+
+def _not_finite(name: str) -> float:
+    """JSON's NaN and Infinity are refused: a price is a finite number."""
+    raise ValueError(f"{name} is not a finite number")
 
 
 def _from_skypilot(path: Path, reader: csv.DictReader[str], provider: str, as_of: str) -> PriceImport:

@@ -3,36 +3,112 @@
 from __future__ import annotations
 
 import difflib
+import errno
+import math
+import os
 import re
+import stat
 import tomllib
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+from advisor.errors import shown
+
+_HEADER = re.compile(r"^\s*(\[\[?)([^\]]*)\]\]?\s*(?:#.*)?$")
+"""A `[table]` or `[[array]]` header line (no nested quantifiers, so matching is linear in the line)."""
+MAX_MESSAGES = 20
+"""Validation errors listed per file; the rest are counted (2,000 errors are not each located)."""
 _KEY = re.compile(r"^\s*([A-Za-z0-9_\-\"'.]+)\s*=")
 
 
+MAX_FILE_BYTES = 8 * 2**20
+"""The largest input file read (8 MiB; the largest shipped file is under 100 KB)."""
+MAX_DEPTH = 32
+"""The deepest nesting of tables and arrays in a TOML file (the shipped files nest 7 deep)."""
+MAX_STRING_CHARS = 65_536
+"""The longest string value in a TOML file (notes included)."""
+
+
 def read_text(path: Path, error: type[Exception]) -> str:
-    """The file's text (UTF-8, a byte-order mark dropped); a missing or unreadable file raises `error`."""
+    """The file's text (UTF-8, a byte-order mark dropped); a missing, unreadable, special (FIFO, device,
+    folder) or oversized file raises `error`. A FIFO is opened without blocking, so it never hangs."""
+    data = read_bytes(path, error)
     try:
-        return path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise error(f"{path}: no such file") from None
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise error(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        raise error(f"{shown(path)}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
+def read_bytes(path: Path, error: type[Exception], limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of the regular file at `path`, at most `limit` of them; anything else raises `error`."""
+    try:
+        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except FileNotFoundError:
+        raise error(f"{shown(path)}: no such file") from None
     except OSError as exc:
-        raise error(f"{path}: cannot read ({exc.strerror})") from None
+        raise error(f"{shown(path)}: cannot read ({_reason(exc)})") from None
+    try:
+        mode = os.fstat(handle).st_mode
+        if not stat.S_ISREG(mode):
+            what = "a folder" if stat.S_ISDIR(mode) else "not a regular file (a FIFO, device or socket)"
+            raise error(f"{shown(path)}: is {what}; give a file")
+        with os.fdopen(handle, "rb", closefd=False) as stream:
+            data = stream.read(limit + 1)
+    except OSError as exc:
+        raise error(f"{shown(path)}: cannot read ({_reason(exc)})") from None
+    finally:
+        os.close(handle)
+    if len(data) > limit:
+        raise error(f"{shown(path)}: too large (over {limit // 2**20} MiB); an input file is at most that")
+    return data
+
+
+def _reason(exc: OSError) -> str:
+    if exc.errno == errno.ENAMETOOLONG:
+        return "the name is too long"
+    if exc.errno == errno.ENOTDIR:
+        return "a part of the path is a file, not a folder"
+    return exc.strerror or str(exc)
 
 
 def read_toml(path: Path, error: type[Exception]) -> tuple[dict[str, Any], str]:
-    """Parse `path`; a missing, unreadable or malformed file raises `error` naming the file and line."""
+    """Parse `path`; a missing, unreadable or malformed file, or one past the limits on nesting, string
+    length and numbers (finite only), raises `error` naming the file, line and key."""
     text = read_text(path, error)
     try:
-        return tomllib.loads(text), text
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise error(f"{path}: not valid TOML: {exc}") from None
+        raise error(f"{shown(path)}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise error(
+            f"{shown(path)}: nested too deeply (at most {MAX_DEPTH} levels of tables and arrays)"
+        ) from None
+    problem = check_bounds(data)
+    if problem is not None:
+        loc, message = problem
+        line = locate(text, loc)
+        raise error(f"{shown(path)}{f':{line}' if line else ''}: {key_path(loc)}: {message}")
+    return data, text
+
+
+def check_bounds(data: Any) -> tuple[tuple[str | int, ...], str] | None:
+    """The first value past the limits (too deep, a string too long, a number not finite), with its key
+    path; None if there is none. Iterative, so a deep file cannot exhaust the stack."""
+    stack: list[tuple[tuple[str | int, ...], Any]] = [((), data)]
+    while stack:
+        loc, value = stack.pop()
+        if isinstance(value, dict | list):
+            if len(loc) >= MAX_DEPTH:
+                return loc, f"nested too deeply (at most {MAX_DEPTH} levels of tables and arrays)"
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            stack.extend(((*loc, key), item) for key, item in items)
+        elif isinstance(value, str) and len(value) > MAX_STRING_CHARS:
+            return loc, f"text too long ({len(value):,} characters; at most {MAX_STRING_CHARS:,})"
+        elif isinstance(value, float) and not math.isfinite(value):
+            return loc, f"{value} is not a finite number"
+    return None
 
 
 def locate(text: str, loc: tuple[str | int, ...]) -> int | None:
@@ -46,7 +122,7 @@ def locate(text: str, loc: tuple[str | int, ...]) -> int | None:
     for number, line in enumerate(text.splitlines(), start=1):
         header = _HEADER.match(line)
         if header:
-            table = tuple(part.strip().strip("\"'") for part in header.group(2).split("."))
+            table = tuple(part.strip().strip("\"'") for part in header.group(2).strip().split("."))
             if header.group(1) == "[[":
                 seen_arrays[table] = seen_arrays.get(table, -1) + 1
                 array_index[table] = seen_arrays[table]
@@ -103,7 +179,7 @@ def key_path(loc: tuple[str | int, ...]) -> str:
     out = ""
     for part in loc:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out or "(top level)"
+    return shown(out) if out else "(top level)"
 
 
 def suggest(name: str, valid: list[str]) -> str:
@@ -128,7 +204,8 @@ def validation_messages(
 ) -> list[str]:
     """One line per error: `file:line: key.path: what is wrong (got ...)`."""
     lines = []
-    for err in exc.errors(include_url=False):
+    errors = exc.errors(include_url=False)
+    for err in errors[:MAX_MESSAGES]:
         loc = tuple(part for part in (*prefix, *err["loc"]) if not (isinstance(part, str) and "[" in part))
         line = locate(text, loc) if text else None
         where = f"{path}:{line}" if line else f"{path}"
@@ -140,7 +217,11 @@ def validation_messages(
         else:
             got = err.get("input")
             quoted = isinstance(got, str) and repr(got) in err["msg"]
-            shown = f" (got {_plain(got)})" if not isinstance(got, dict | list) and not quoted else ""
-            msg = f"{err['msg'].removeprefix('Value error, ')}{shown}"
-        lines.append(f"{where}: {key_path(loc)}: {msg}")
+            got_text = (
+                f" (got {shown(_plain(got))})" if not isinstance(got, dict | list) and not quoted else ""
+            )
+            msg = f"{shown(err['msg'].removeprefix('Value error, '), 400)}{got_text}"
+        lines.append(f"{shown(where)}: {key_path(loc)}: {msg}")
+    if len(errors) > MAX_MESSAGES:
+        lines.append(f"{shown(path)}: … and {len(errors) - MAX_MESSAGES:,} more problems")
     return lines

@@ -33,12 +33,16 @@ def duration_span(low_hours: float, high_hours: float) -> str:
         return f"{low_hours:.1f}–{high_hours:.1f} h"
     if high_hours < 730 * 24:
         return f"{low_hours / 24:.1f}–{high_hours / 24:.1f} days"
-    return f"{low_hours / 8760:.1f}–{high_hours / 8760:.1f} years"
+    if high_hours < 1000 * 8760:
+        return f"{low_hours / 8760:.1f}–{high_hours / 8760:.1f} years"
+    return f"{low_hours / 8760:.3g}–{high_hours / 8760:.3g} years"
 
 
 def money_span(low: float, high: float) -> str:
     """`$1.52k–$2.1k`, `$2.32M–$2.72M`: both ends at the scale of the larger one."""
-    for factor, suffix in ((1e9, "B"), (1e6, "M"), (1e3, "k")):
+    if high >= 1e15:
+        return f"${low:.3g}–${high:.3g}"
+    for factor, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
         if high >= factor:
             return f"${low / factor:.3g}{suffix}–${high / factor:.3g}{suffix}"
     return f"${low:,.2f}–${high:,.2f}"
@@ -46,7 +50,7 @@ def money_span(low: float, high: float) -> str:
 
 def energy_span(low_kwh: float, high_kwh: float) -> str:
     """`1.22–1.51 MWh`."""
-    for factor, unit in ((1e6, "GWh"), (1e3, "MWh")):
+    for factor, unit in ((1e9, "TWh"), (1e6, "GWh"), (1e3, "MWh")):
         if high_kwh >= factor:
             return f"{low_kwh / factor:.3g}–{high_kwh / factor:.3g} {unit}"
     return f"{low_kwh:.3g}–{high_kwh:.3g} kWh"

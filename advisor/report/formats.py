@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from advisor.errors import UsageError
+from advisor.present.sanitise import report_text
 
 
 @dataclass(frozen=True)
@@ -24,10 +25,10 @@ class Format:
     """`module:function`; the function takes the report (or comparison) and returns the text."""
 
     def render(self, data: Any) -> str:
-        """`data` as text in this format."""
+        """`data` as text in this format, control characters and bidi overrides written as escapes."""
         module, function = self.renderer.split(":")
         render: Callable[[Any], str] = getattr(importlib.import_module(module), function)
-        return render(data)
+        return report_text(render(data))
 
 
 def _registry(*formats: Format) -> dict[str, Format]:

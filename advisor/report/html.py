@@ -17,15 +17,19 @@ from advisor.report.inputs import assumption_rows, input_rows
 from advisor.report.svg import Bar, stacked_bars
 from advisor.report.tables import (
     BREAKDOWNS,
+    PURCHASE_BLURB,
+    PURCHASE_HEADER,
     RANGE_BLURB,
     SERVING_BLURB,
     Breakdown,
     breakdown_rows,
     certainty_lines,
     comparison_rows,
+    purchase_rows,
     range_rows,
     reason_lines,
     serving_rows,
+    sizing_blurb,
     sizing_rows,
     status,
 )
@@ -237,6 +241,10 @@ def _systems(report: ReportData) -> list[str]:
         f'<p class="blurb">Ranked by {esc(rec.objective)}; a dash where a system could not be estimated.</p>'
     )
     body.append(table(header, rows, numeric_from=2, win=rec.winner or ""))
+    bought = purchase_rows([c.estimate for c in report.estimated if c.estimate])
+    if bought:
+        body.append(f'<h3>What buying means</h3><p class="blurb">{esc(PURCHASE_BLURB)}</p>')
+        body.append(table(PURCHASE_HEADER, bought, numeric_from=2, win=rec.winner or ""))
     body.append("<h3>Reasons per system</h3><ul>")
     for cand in rec.candidates:
         state = status(cand, rec.winner)
@@ -269,11 +277,8 @@ def _ranges_and_sizing(report: ReportData) -> list[str]:
         )
     if report.sizing:
         header, rows = sizing_rows(report)
-        deadline = f"{report.scenario.constraints.deadline_days:g} days"
         body.append('<section id="sizing"><h2>Sizing to the deadline</h2>')
-        body.append(
-            f'<p class="blurb">The smallest GPU count per system that finishes within {esc(deadline)}.</p>'
-        )
+        body.append(f'<p class="blurb">{esc(sizing_blurb(report))}</p>')
         body.append(table(header, rows, numeric_from=2) + "</section>")
     return body
 

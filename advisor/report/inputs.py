@@ -40,6 +40,7 @@ def input_rows(report: ReportData) -> list[tuple[str, str]]:
     deadline = f"{c.deadline_days:g} days" if c.deadline_days is not None else "none"
     rows += [
         ("Deadline", deadline + (", each system sized to meet it" if s.size_to_deadline else "")),
+        ("Sizing margin", f"{c.sizing_margin:.0%} of the deadline kept as slack when sizing to it"),
         ("Budget", fmt.money(c.budget_usd) if c.budget_usd is not None else "none"),
         (
             "Capacity needed within",

@@ -57,7 +57,15 @@ def report_data(report: ReportData) -> dict[str, Any]:
         "break_evens": sens["break_evens"],
         "speed_for_price": sens["speed_for_price"],
         "sizing": [
-            {"system": s.system, "deadline_days": s.deadline_days, "gpus": s.gpus, "reason": s.reason}
+            {
+                "system": s.system,
+                "deadline_days": s.deadline_days,
+                "margin": s.margin,
+                "gpus": s.gpus,
+                "sized_gpus": s.sized_gpus,
+                "binding": s.binding,
+                "reason": s.reason,
+            }
             for s in report.sizing
         ],
         "breakdowns": breakdowns(report),

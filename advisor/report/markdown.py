@@ -9,14 +9,18 @@ from advisor.report.data import ReportData, generated_line
 from advisor.report.inputs import assumption_rows, input_rows
 from advisor.report.tables import (
     BREAKDOWNS,
+    PURCHASE_BLURB,
+    PURCHASE_HEADER,
     RANGE_BLURB,
     SERVING_BLURB,
     breakdown_rows,
     certainty_lines,
     comparison_rows,
+    purchase_rows,
     range_rows,
     reason_lines,
     serving_rows,
+    sizing_blurb,
     sizing_rows,
     status,
 )
@@ -97,6 +101,10 @@ def _systems(report: ReportData) -> list[str]:
     out = ["## Comparison of all systems", ""]
     out += [f"Ranked by {rec.objective}; a dash where a system could not be estimated.", ""]
     out += [*md_table(header, rows, right_from=2), ""]
+    bought = purchase_rows([c.estimate for c in report.estimated if c.estimate])
+    if bought:
+        out += ["### What buying means", "", PURCHASE_BLURB, ""]
+        out += [*md_table(PURCHASE_HEADER, bought, right_from=2), ""]
     out += ["### Reasons per system", ""]
     for cand in rec.candidates:
         out.append(f"- **{md_text(cand.system)}** ({status(cand, rec.winner)}): {md_text(cand.system_name)}")
@@ -115,9 +123,7 @@ def _ranges_and_sizing(report: ReportData) -> list[str]:
         out += ["## Ranges", "", RANGE_BLURB, "", *md_table(header, rows), ""]
     if report.sizing:
         header, rows = sizing_rows(report)
-        deadline = f"{report.scenario.constraints.deadline_days:g} days"
-        blurb = f"The smallest GPU count per system that finishes within {deadline}."
-        out += ["## Sizing to the deadline", "", blurb, ""]
+        out += ["## Sizing to the deadline", "", sizing_blurb(report), ""]
         out += [*md_table(header, rows, right_from=2), ""]
     return out
 

@@ -33,7 +33,10 @@ COLUMNS: tuple[Column, ...] = (
     Column("Time to result", lambda e: e.time_to_result_hours, numbers.duration, "time_to_result_hours"),
     Column("Cost", lambda e: e.cost_usd, numbers.money, "cost_usd"),
     Column(
-        "$/GPU-hour", lambda e: e.price_usd_per_gpu_hour, numbers.price_per_gpu_hour, "price_usd_per_gpu_hour"
+        "$/GPU-hour",
+        lambda e: e.effective_price_usd_per_gpu_hour,
+        numbers.price_per_gpu_hour,
+        "effective_price_usd_per_gpu_hour",
     ),
     Column(
         "Per 1M tokens",
@@ -225,8 +228,8 @@ def certainty_lines(report: ReportData) -> list[str]:
 
 
 def sizing_rows(report: ReportData) -> tuple[list[str], list[list[str]]]:
-    """Smallest GPU count per system that meets the deadline, and why."""
-    header = ["System", "Why", "GPUs to meet the deadline", "Time to result", "Cost"]
+    """The GPU count per system that meets the deadline with the margin, what binds it, and why."""
+    header = ["System", "Why", "GPUs to meet the deadline", "Compared at", "Binds", "Time to result", "Cost"]
     rows = []
     for found in report.sizing:
         est = found.estimate
@@ -235,11 +238,66 @@ def sizing_rows(report: ReportData) -> tuple[list[str], list[list[str]]]:
                 found.system,
                 found.reason,
                 f"{found.gpus:,}" if found.gpus else "none",
+                f"{found.sized_gpus:,}" if found.sized_gpus else DASH,
+                found.binding,
                 numbers.duration(est.time_to_result_hours) if est else DASH,
                 numbers.money(est.cost_usd) if est else DASH,
             ]
         )
     return header, rows
+
+
+PURCHASE_HEADER = [
+    "System",
+    "Buy",
+    "GPUs bought",
+    "Up front",
+    "To own, a month",
+    "The run's share",
+    "Runs a year",
+    "Effective $/GPU-hour",
+]
+"""What buying means per system: the units, the outlay, owning them, the run's share, the fleet view."""
+
+PURCHASE_BLURB = (
+    "Buying is in whole nodes or racks: GPUs bought but not running are paid for, so the effective price "
+    "per running GPU-hour is above the TCO price. A month of owning repays the capital with interest and "
+    "pays maintenance, hosting and power at the fleet's utilisation; the run pays its share of the "
+    "depreciation life, and the same purchase does the runs a year shown."
+)
+
+
+def sizing_blurb(report: ReportData) -> str:
+    """What the sizing table shows: the deadline, its margin, and the capacity it is sized within."""
+    constraints = report.scenario.constraints
+    return (
+        f"The smallest GPU count per system that finishes within {constraints.deadline_days:g} days less a "
+        f"{numbers.percent(constraints.sizing_margin, 0)} margin, within what can be bought or rented; "
+        "'Binds' names the constraint that set it (deadline, capacity, memory, budget or lead time)."
+    )
+
+
+def purchase_cells(est: Estimate) -> list[str] | None:
+    """One system's purchase row (None when renting)."""
+    bought = est.purchase
+    if bought is None:
+        return None
+    idle = f" ({bought.gpus_idle:,} idle)" if bought.gpus_idle else ""
+    return [
+        est.system,
+        f"{bought.units:,} {bought.unit}{'s' if bought.units != 1 else ''}",
+        f"{bought.gpus_bought:,}{idle}",
+        numbers.money(bought.capex_usd),
+        numbers.money(bought.monthly_usd),
+        f"{numbers.money(est.cost_usd)} ({numbers.percent(bought.run_share)} of its life)",
+        f"{bought.runs_per_year:,.1f}",
+        numbers.price_per_gpu_hour(est.effective_price_usd_per_gpu_hour),
+    ]
+
+
+def purchase_rows(estimates: Sequence[Estimate]) -> list[list[str]]:
+    """The purchase rows of the estimates that buy (empty when renting)."""
+    return [cells for est in estimates if (cells := purchase_cells(est)) is not None]
 
 
 def reason_lines(candidate: Candidate) -> list[str]:

@@ -19,11 +19,11 @@ from advisor.core.scenario import Scenario
 from advisor.errors import AdvisorError
 from advisor.io.catalog_files import load_catalog
 from advisor.io.rule_files import load_rules
+from advisor.present.sanitise import printable
 from advisor.report.formats import REPORT_FORMATS, format_names
 from advisor.tui.answers import new_scenario
 from advisor.tui.exporting import open_scenario
 from advisor.tui.questions import QUESTIONS, SECTIONS
-from advisor.tui.safe_text import printable
 from advisor.tui.screens.main_screen import MainScreen
 from advisor.tui.settings import DARK_THEME, LIGHT_THEME, Settings, load_settings, save_settings
 from advisor.tui.widgets.results_panel import TABS

@@ -128,9 +128,16 @@ LAYOUT: tuple[tuple[str, ...], ...] = (
         "tpot_limit_ms",
         "kv_cache_precision",
     ),
-    ("gpus", "deadline_days", "size_to_deadline"),
+    ("gpus", "deadline_days", "size_to_deadline", "sizing_margin"),
     ("pricing", "budget_usd", "electricity_usd_per_kwh", "pue", "price_override", "capex_override"),
-    ("need_within_days", "guaranteed_capacity", "risk", "iteration_speed_matters", "objective"),
+    (
+        "need_within_days",
+        "hardware_in_days",
+        "guaranteed_capacity",
+        "risk",
+        "iteration_speed_matters",
+        "objective",
+    ),
 )
 """The question keys of each section, in the order the guided flow asks them."""
 

@@ -1,39 +1,196 @@
-"""Given a deadline, the smallest GPU count per system that meets it.
+"""Given a deadline, the GPU count per system that meets it with a margin, within what can be had.
 
 Sizes are what can be bought or rented: 1, 2 or 4 GPUs inside one node when renting, then whole
-nodes or racks (8-GPU HGX nodes, 72-GPU NVL72 racks). Each size is estimated in full, so the answer
-includes MFU falling as the cluster grows, goodput at that size, memory limits, setup and the wait
-for capacity. Time to result never rises with more GPUs in this model, so a binary search over whole
-nodes finds the smallest size.
+nodes or racks (8-GPU HGX nodes, 72-GPU NVL72 racks), up to the system's capacity (the most GPUs one
+buyer can have delivered within the lead time, or the largest reserved cluster when renting). Each size
+is estimated in full, so the answer includes MFU falling as the cluster grows, goodput at that size,
+memory limits, setup and the wait for capacity. Time to result never rises with more GPUs in this
+model, so a binary search over whole nodes finds the smallest size.
+
+Every system gets a size, also when none meets the deadline, so no system is compared at a size
+nobody chose; `binding` says which constraint set it: the deadline, the capacity, the memory, the
+budget or the lead time (the wait for the hardware alone passes the deadline).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
+from advisor.core import fmt
 from advisor.core.costing.estimate import estimate
 from advisor.core.costing.results import Estimate
-from advisor.core.model.catalog import Catalog
+from advisor.core.model.catalog import Catalog, System
 from advisor.core.model.units import HOURS_PER_DAY
 from advisor.core.model.workload import Assumptions, Workload
 
 MAX_GPUS = 131_072
 """Largest cluster considered (Meta's Llama 3 ran on 16,384; xAI and others build ~100k)."""
 
+Binding = Literal["deadline", "capacity", "memory", "budget", "lead time"]
+"""The constraint that set a system's size (or kept it from meeting the deadline)."""
+
 
 @dataclass(frozen=True)
 class GpuCount:
-    """The smallest purchasable size that meets the deadline on one system, or why none does."""
+    """The size one system is compared at when sized to a deadline, and whether and why it meets it."""
 
     system: str
     deadline_days: float
     gpus: int | None
+    """The size that meets the deadline (None when no size within the capacity does)."""
     estimate: Estimate | None
+    """The estimate at `sized_gpus`."""
     reason: str
+    sized_gpus: int | None = None
+    """The size the system is compared at: `gpus`, else the closest attempt (the capacity, or the size
+    that would meet the deadline with the hardware on hand)."""
+    binding: Binding = "deadline"
+    margin: float = 0.0
+    """The share of the deadline kept as slack."""
 
 
-def _fits_in_time(est: Estimate, deadline_days: float) -> bool:
-    return est.memory.fits and est.time_to_result_hours <= deadline_days * HOURS_PER_DAY
+@dataclass(frozen=True)
+class _Sizer:
+    """One system's sizing: the workload, the catalog and the limits it is sized within."""
+
+    workload: Workload
+    system: System
+    catalog: Catalog
+    assumptions: Assumptions | None
+    deadline_days: float
+    margin: float
+    max_gpus: int
+
+    @property
+    def node(self) -> int:
+        return self.system.interconnect.gpus_per_node
+
+    @property
+    def top_units(self) -> int:
+        """The most whole nodes or racks that can be had (at least one)."""
+        capacity = min(self.max_gpus, self.system.availability.capacity_gpus(self.workload.pricing))
+        return max(1, capacity // self.node)
+
+    def run(self, gpus: int) -> Estimate:
+        sized = self.workload.model_copy(update={"gpus": gpus})
+        return estimate(sized, self.system.id, self.catalog, self.assumptions)
+
+    def meets(self, est: Estimate, days: float) -> bool:
+        return est.memory.fits and est.time_to_result_hours <= days * HOURS_PER_DAY
+
+    def smallest(self, days: float) -> Estimate | None:
+        """The smallest size that meets `days` (small sizes inside a node first when renting)."""
+        small = [g for g in (1, 2, 4) if g < self.node] if self.workload.pricing == "rent" else []
+        for gpus in small:
+            if self.meets(est := self.run(gpus), days):
+                return est
+        top = self.run(self.top_units * self.node)
+        if not self.meets(top, days):
+            return None
+        low, high, best = 1, self.top_units, top  # the answer, in whole nodes, lies in [low, high]
+        while low < high:
+            mid = (low + high) // 2
+            if self.meets(est := self.run(mid * self.node), days):
+                high, best = mid, est
+            else:
+                low = mid + 1
+        return best if best.gpus == high * self.node else self.run(high * self.node)
+
+
+def _days(hours: float) -> str:
+    return f"{hours / HOURS_PER_DAY:.1f} days"
+
+
+def _size_words(sizer: _Sizer, gpus: int) -> str:
+    node, unit = sizer.node, sizer.system.interconnect.node_name
+    if gpus < node:
+        return f"{gpus} GPU(s) inside one {node}-GPU {unit}"
+    return f"{gpus // node} x {node}-GPU {unit}(s)"
+
+
+def _met(sizer: _Sizer, est: Estimate, budget_usd: float | None) -> GpuCount:
+    """The smallest size that meets the deadline with the margin: what bound it, memory or the deadline."""
+    gpus, target = est.gpus, sizer.deadline_days * (1 - sizer.margin)
+    binding: Binding = "deadline"
+    if gpus > sizer.node and (est.memory.min_gpus or 0) > gpus - sizer.node:
+        smaller = sizer.run(gpus - sizer.node)
+        if not smaller.memory.fits and smaller.time_to_result_hours <= target * HOURS_PER_DAY:
+            binding = "memory"
+    why = f"{_size_words(sizer, gpus)}: {_days(est.time_to_result_hours)} to result"
+    why += ", sized by the memory the run needs" if binding == "memory" else ""
+    if budget_usd is not None and est.cost_usd > budget_usd:
+        binding, why = "budget", why + f"; over the {fmt.money(budget_usd)} budget"
+    return GpuCount(sizer.system.id, sizer.deadline_days, gpus, est, why, gpus, binding, sizer.margin)
+
+
+def _on_hand(sizer: _Sizer, top: Estimate) -> GpuCount:
+    """The wait for the hardware alone passes the deadline: size it as if it were on hand, and say so."""
+    wait = top.time_breakdown_hours["wait"]
+    own = sizer.workload.pricing == "own"
+    waits = dict(sizer.assumptions.wait_hours) if sizer.assumptions else {}
+    base = sizer.assumptions or Assumptions()
+    on_hand = _Sizer(
+        sizer.workload,
+        sizer.system,
+        sizer.catalog,
+        base.model_copy(update={"wait_hours": {**waits, sizer.system.id: 0.0}}),
+        sizer.deadline_days,
+        sizer.margin,
+        sizer.max_gpus,
+    )
+    found = on_hand.smallest(sizer.deadline_days * (1 - sizer.margin))
+    gpus = found.gpus if found else sizer.top_units * sizer.node
+    deadline = sizer.deadline_days
+    route = "buying takes" if own else "a reservation takes"
+    why = f"{route} {_days(wait)} before the hardware is running, past the {deadline:g}-day deadline"
+    est = sizer.run(gpus)
+    if found:
+        size, days = _size_words(sizer, gpus), _days(found.time_to_result_hours)
+        why += f"; with the hardware on hand, {size} would finish in {days}"
+        why += f", and {'bought' if own else 'reserved'} now in {_days(est.time_to_result_hours)}"
+        why += _renting(sizer, gpus) if own else ""
+    return GpuCount(sizer.system.id, sizer.deadline_days, None, est, why, gpus, "lead time", sizer.margin)
+
+
+def _renting(sizer: _Sizer, gpus: int) -> str:
+    """Buying misses the deadline: whether renting meets it (sized the same way), and at what cost."""
+    renter = _Sizer(
+        sizer.workload.model_copy(update={"pricing": "rent"}),
+        sizer.system,
+        sizer.catalog,
+        sizer.assumptions,
+        sizer.deadline_days,
+        sizer.margin,
+        sizer.max_gpus,
+    )
+    rent = renter.smallest(sizer.deadline_days * (1 - sizer.margin))
+    if rent is None:
+        return "; renting cannot meet it either"
+    size, days = _size_words(renter, rent.gpus), _days(rent.time_to_result_hours)
+    return f"; renting, {size} would finish in {days} for {fmt.money(rent.cost_usd)}"
+
+
+def _short(sizer: _Sizer, top: Estimate) -> GpuCount:
+    """No size within the capacity meets the deadline with the margin: the capacity, and why."""
+    capacity = top.gpus
+    have = "bought" if sizer.workload.pricing == "own" else "rented"
+    days = top.time_to_result_hours / HOURS_PER_DAY
+    if sizer.meets(top, sizer.deadline_days):
+        why = (
+            f"the {capacity:,} GPUs that can be {have} finish in {days:.1f} days: within the deadline, "
+            f"short of its {sizer.margin:.0%} margin"
+        )
+        return GpuCount(
+            sizer.system.id, sizer.deadline_days, capacity, top, why, capacity, "capacity", sizer.margin
+        )
+    binding: Binding
+    if not top.memory.fits:
+        why, binding = f"even the {capacity:,} GPUs that can be {have} cannot hold the run", "memory"
+    else:
+        why = f"even the {capacity:,} GPUs that can be {have} take {days:.1f} days > {sizer.deadline_days:g}"
+        binding = "capacity"
+    return GpuCount(sizer.system.id, sizer.deadline_days, None, top, why, capacity, binding, sizer.margin)
 
 
 def gpus_for_deadline(
@@ -43,52 +200,21 @@ def gpus_for_deadline(
     deadline_days: float,
     assumptions: Assumptions | None = None,
     max_gpus: int = MAX_GPUS,
+    *,
+    margin: float = 0.0,
+    budget_usd: float | None = None,
 ) -> GpuCount:
-    """Smallest GPU count on `system_id` whose time to result (wait included) meets `deadline_days`."""
-    system = catalog.system(system_id)
-    node = system.interconnect.gpus_per_node
-
-    def run(gpus: int) -> Estimate:
-        return estimate(workload.model_copy(update={"gpus": gpus}), system_id, catalog, assumptions)
-
-    small = [g for g in (1, 2, 4) if g < node] if workload.pricing == "rent" else []
-    for gpus in small:
-        est = run(gpus)
-        if _fits_in_time(est, deadline_days):
-            return GpuCount(system_id, deadline_days, gpus, est, f"{gpus} GPU(s) inside one {node}-GPU node")
-    high_units = max(1, max_gpus // node)
-    top = run(high_units * node)
-    fixed_days = (top.time_breakdown_hours["wait"] + top.time_breakdown_hours["setup"]) / HOURS_PER_DAY
-    if fixed_days > deadline_days:
-        return GpuCount(
-            system_id,
-            deadline_days,
-            None,
-            None,
-            f"waiting for capacity and setup alone take {fixed_days:.1f} days > {deadline_days:g} days",
-        )
-    if not _fits_in_time(top, deadline_days):
-        return GpuCount(
-            system_id,
-            deadline_days,
-            None,
-            top,
-            f"even {high_units * node:,} GPUs take {top.time_to_result_hours / HOURS_PER_DAY:.1f} days "
-            f"> {deadline_days:g} days",
-        )
-    low, high = 1, high_units  # the answer, in whole nodes, lies in [low, high]
-    best = top
-    while low < high:
-        mid = (low + high) // 2
-        est = run(mid * node)
-        if _fits_in_time(est, deadline_days):
-            high, best = mid, est
-        else:
-            low = mid + 1
-    if best.gpus != high * node:
-        best = run(high * node)
-    unit = system.interconnect.node_name
-    return GpuCount(system_id, deadline_days, high * node, best, f"{high} x {node}-GPU {unit}(s)")
+    """The smallest size on `system_id` whose time to result (wait included) is within `deadline_days`
+    less the `margin` share, up to what can be had; else the size it is compared at and why."""
+    sizer = _Sizer(workload, catalog.system(system_id), catalog, assumptions, deadline_days, margin, max_gpus)
+    found = sizer.smallest(deadline_days * (1 - margin))
+    if found is not None:
+        return _met(sizer, found, budget_usd)
+    top = sizer.run(sizer.top_units * sizer.node)
+    fixed_hours = top.time_breakdown_hours["wait"] + top.time_breakdown_hours["setup"]
+    if not sizer.meets(top, deadline_days) and fixed_hours >= deadline_days * HOURS_PER_DAY:
+        return _on_hand(sizer, top)
+    return _short(sizer, top)
 
 
 def gpus_for_deadline_all(
@@ -97,9 +223,14 @@ def gpus_for_deadline_all(
     deadline_days: float,
     assumptions: Assumptions | None = None,
     systems: list[str] | None = None,
+    *,
+    margin: float = 0.0,
+    budget_usd: float | None = None,
 ) -> list[GpuCount]:
     """`gpus_for_deadline` for every system (or those named)."""
     return [
-        gpus_for_deadline(workload, sid, catalog, deadline_days, assumptions)
+        gpus_for_deadline(
+            workload, sid, catalog, deadline_days, assumptions, margin=margin, budget_usd=budget_usd
+        )
         for sid in systems or catalog.systems
     ]

@@ -22,6 +22,29 @@ def _geomean(values: Iterable[float]) -> float:
     return math.exp(sum(logs) / len(logs))
 
 
+PREDICTION_COVERAGE = 0.8
+"""Share of new runs a fitted spread is meant to hold between its P10 and P90."""
+
+
+def prediction_bounds(values: Sequence[float], coverage: float = PREDICTION_COVERAGE) -> tuple[float, float]:
+    """Ends of a distribution-free prediction interval: the k-th smallest and k-th largest of `values`,
+    with k the largest rank for which a new value from the same distribution falls between them with
+    probability (n + 1 − 2k)/(n + 1) >= `coverage`. Unlike the sample P10/P90, which a new value escapes
+    more often than 20% of the time when n is small, this holds `coverage` at any n (k >= 1: with fewer
+    than 1/(1 − coverage) − 1 values it takes the extremes)."""
+    ordered = sorted(values)
+    n = len(ordered)
+    k = max(1, math.floor((n + 1) * (1 - coverage) / 2 + 1e-9))  # 1e-9: (1 - 0.8) is 0.19999…
+    return ordered[k - 1], ordered[n - k]
+
+
+def prediction_bound(values: Sequence[float], coverage: float = PREDICTION_COVERAGE) -> float:
+    """The one-sided form for non-negative errors: the rank-ceil((n + 1)·coverage) smallest (the
+    largest when n is small), so a new error is at or below it with probability >= `coverage`."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered), math.ceil((len(ordered) + 1) * coverage - 1e-9)) - 1]
+
+
 def triangular_for_quantiles(mode: float, q10: float, q90: float) -> tuple[float, float]:
     """Ends (low, high) of the triangular distribution with this mode whose P10 and P90 are `q10`, `q90`."""
     q10, q90 = min(q10, mode), max(q90, mode)
@@ -117,7 +140,7 @@ def production_efficiency(
 ) -> ProductionEfficiency:
     """The fitted production constants; the spread matches the P10/P90 of `spread_from` ratios."""
     factor, slope, _ = fit_production(params, ratios, reference_params)
-    low, high = triangular_for_quantiles(1.0, percentile(spread_from, 0.1), percentile(spread_from, 0.9))
+    low, high = triangular_for_quantiles(1.0, *prediction_bounds(spread_from))
     return ProductionEfficiency(
         throughput_factor=round(factor, 3),
         size_exponent=round(slope, 3),

@@ -148,7 +148,7 @@ def recommendation_data(rec: Recommendation, sens: Sensitivity) -> dict[str, Any
 
 
 def _speed_line(dear: Any, cheap: Any) -> str:
-    needed = dear.price_usd_per_gpu_hour / cheap.price_usd_per_gpu_hour
+    needed = dear.effective_price_usd_per_gpu_hour / cheap.effective_price_usd_per_gpu_hour
     has = dear.tokens_per_second_per_gpu / cheap.tokens_per_second_per_gpu
     verdict = "so it wins per dollar of compute" if has >= needed else "so it loses per dollar of compute"
     return (
@@ -174,7 +174,8 @@ def speed_for_price(rec: Recommendation) -> tuple[str, ...]:
         pairs.append((ranked[0], baseline))
     lines = []
     for a, b in pairs:
-        dear, cheap = (a, b) if a.price_usd_per_gpu_hour >= b.price_usd_per_gpu_hour else (b, a)
+        dear_first = a.effective_price_usd_per_gpu_hour >= b.effective_price_usd_per_gpu_hour
+        dear, cheap = (a, b) if dear_first else (b, a)
         lines.append(_speed_line(dear, cheap))
     return tuple(lines)
 

@@ -23,9 +23,10 @@ from advisor.core.analysis.fitting import (
     fit_loss_per_doubling,
     fit_production,
     fit_small_model_exponents,
+    prediction_bound,
     production_efficiency,
 )
-from advisor.core.analysis.uncertainty import estimate_range, input_spreads, percentile, spread_class
+from advisor.core.analysis.uncertainty import estimate_range, input_spreads, spread_class
 from advisor.core.analysis.validation_results import CaseResult, ScalingFit, Validation
 from advisor.core.costing.estimate import estimate
 from advisor.core.costing.results import Estimate
@@ -208,7 +209,7 @@ def reference_spreads(cases: Sequence[CaseResult], skip: CaseResult | None = Non
     for cls in FITTED_SPREADS:
         errors = [abs(math.log(c.speed_ratio)) for c in cases if c.basis_class == cls and c is not skip]
         if len(errors) >= MIN_RESIDUALS:
-            share = math.expm1(percentile(errors, 0.8)) / _P90_OF_SYMMETRIC_TRIANGLE
+            share = math.expm1(prediction_bound(errors)) / _P90_OF_SYMMETRIC_TRIANGLE
             out[f"mfu_{cls}"] = round(min(share, 0.9), 3)
     # A figure borrowed from another system, precision or family is never surer than one interpolated.
     if "mfu_interpolated" in out:

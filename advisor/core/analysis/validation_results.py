@@ -25,7 +25,8 @@ class CaseResult:
     mfu: float
     mfu_basis: str
     basis_class: str
-    """How the MFU was found: `exact`, `interpolated` or `transferred` (sets the reference spread)."""
+    """How the MFU was found: `exact`, `scaled`, `interpolated`, `other_release` or `transferred` (sets the
+    reference spread)."""
     speed_ratio: float
     """Published speed ÷ the reference model's speed (what the production factor is fitted on)."""
 
@@ -61,6 +62,7 @@ class CaseResult:
             "inside_p10_p90": self.inside,
             "mfu": self.mfu,
             "mfu_basis": self.mfu_basis,
+            "basis_class": self.basis_class,
             "source": run.published.source,
             "url": run.published.url,
             "as_of": run.published.as_of,
@@ -120,9 +122,14 @@ class Validation:
     """The serving model against published serving benchmarks (`catalog/evidence/serving/`)."""
 
     def groups(self) -> list[GroupStats]:
-        """All runs, then by kind, then by system."""
+        """All runs, then by kind, by how the MFU was found (the spread class), and by system."""
         out = [GroupStats.of("all", self.cases)]
-        for label, key in (("kind", lambda c: c.run.kind), ("system", lambda c: c.run.system)):
+        keys = (
+            ("kind", lambda c: c.run.kind),
+            ("basis", lambda c: c.basis_class),
+            ("system", lambda c: c.run.system),
+        )
+        for label, key in keys:
             for value in sorted({key(c) for c in self.cases}):
                 members = [c for c in self.cases if key(c) == value]
                 out.append(GroupStats.of(f"{label}={value}", members))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import NamedTuple
 
 from advisor.core.costing.cost import (
@@ -19,10 +18,12 @@ from advisor.core.costing.energy import (
     run_energy_kwh,
     run_energy_kwh_by_part,
 )
+from advisor.core.costing.purchase import purchase
 from advisor.core.costing.results import (
     Estimate,
     GoodputDetail,
     ModelSummary,
+    Purchase,
     fit_message,
 )
 from advisor.core.costing.serving import serving_throughput
@@ -66,13 +67,15 @@ def needs_reservation(workload: Workload, system: System) -> bool:
 
 def capacity_wait_hours(workload: Workload, system: System, assumptions: Assumptions) -> float:
     """Hours before the capacity exists: the on-demand wait when renting a cluster that size can be had on
-    demand, a reservation's lead time beyond it, the purchase lead time when buying."""
+    demand, a reservation's lead time beyond it, the purchase lead time when buying (or the days until
+    the hardware is running, `hardware_in_days`, 0 when it is on hand)."""
     override = assumptions.for_system("wait_hours", system.id)
     if override is not None:
         return override
     availability = system.availability
     if workload.pricing == "own":
-        return availability.purchase_lead_days * HOURS_PER_DAY
+        on_hand = assumptions.hardware_in_days
+        return (availability.purchase_lead_days if on_hand is None else on_hand) * HOURS_PER_DAY
     if needs_reservation(workload, system):
         return availability.reserved_lead_days * HOURS_PER_DAY
     return availability.on_demand_wait_hours
@@ -87,13 +90,6 @@ def production_overhead(workload: Workload, catalog: Catalog) -> float:
     if workload.efficiency == "reference" or workload.kind == "inference":
         return 0.0
     return 1.0 / catalog.mfu_scaling.production.factor_for(workload.model.params_total) - 1.0
-
-
-def _gpus_paid(workload: Workload, unit: int) -> int:
-    """GPUs paid for: each one when renting; whole nodes or racks when buying."""
-    if workload.pricing == "rent":
-        return workload.gpus
-    return math.ceil(workload.gpus / unit) * unit
 
 
 def _speed(
@@ -215,23 +211,31 @@ class _Money(NamedTuple):
     gpus_paid: int
     hourly: HourlyCost
     cost_breakdown_usd: dict[str, float]
-    purchase_usd: float | None
-    """When buying: the capital outlay for the nodes or racks bought (the run pays only its share)."""
+    purchase: Purchase | None
+    """When buying: the nodes or racks bought, the outlay and the monthly cost (the run pays its share)."""
+
+    @property
+    def cost_usd(self) -> float:
+        """The run's cost, all parts."""
+        return sum(self.cost_breakdown_usd.values())
+
+    def effective_usd_per_gpu_hour(self, billed_hours: float, gpus_running: int) -> float:
+        """The run's cost per running GPU-hour: idle GPUs of a partial node or rack included."""
+        return self.cost_usd / (billed_hours * gpus_running)
 
 
 def _money(
     workload: Workload, system: System, catalog: Catalog, assumptions: Assumptions, hours: _Hours
 ) -> _Money:
     """The run's cost: each part of a GPU-hour over the billed hours, on the GPUs that pay it."""
-    unit = system.interconnect.gpus_per_node
-    gpus_paid = _gpus_paid(workload, unit)
     hourly = hourly_cost(workload, system, catalog, assumptions)
-    purchase = None
-    if workload.pricing == "own":
-        per_unit = assumptions.for_system("capex_usd_per_node", system.id) or system.capex.all_in_usd_per_node
-        purchase = per_unit * gpus_paid / unit
-    cost = run_cost_usd(hourly.parts, hours.billed, workload.gpus, gpus_paid)
-    return _Money(gpus_paid, hourly, cost, purchase)
+    if workload.pricing == "rent":
+        cost = run_cost_usd(hourly.parts, hours.billed, workload.gpus, workload.gpus)
+        return _Money(workload.gpus, hourly, cost, None)
+    per_unit = assumptions.for_system("capex_usd_per_node", system.id) or system.capex.all_in_usd_per_node
+    bought = purchase(workload.gpus, system, per_unit, hourly, catalog.economics, hours.billed)
+    cost = run_cost_usd(hourly.parts, hours.billed, workload.gpus, bought.gpus_bought)
+    return _Money(bought.gpus_bought, hourly, cost, bought)
 
 
 def estimate(
@@ -261,11 +265,8 @@ def _result(
     warnings: list[str],
 ) -> Estimate:
     """The `Estimate`: the stages' figures, with energy and its equivalents from the power parts."""
-    econ = catalog.economics
-    power, billed = power_draw(system.power, assumptions.pue or econ.facility.pue), hours.billed
+    power, billed = power_draw(system.power, assumptions.pue or catalog.economics.facility.pue), hours.billed
     kwh = run_energy_kwh(power, billed, workload.gpus)
-    hourly, cost_breakdown = money.hourly, money.cost_breakdown_usd
-    cost = sum(cost_breakdown.values())
     return Estimate(
         system=system.id,
         system_name=system.name,
@@ -290,22 +291,25 @@ def _result(
         time_breakdown_hours=hours.breakdown(),
         gpu_hours=billed * workload.gpus,
         gpus_paid=money.gpus_paid,
-        purchase_usd=money.purchase_usd,
-        price_usd_per_gpu_hour=hourly.total,
-        price_breakdown_usd_per_gpu_hour=hourly.usd_per_gpu_hour(),
-        cost_usd=cost,
-        cost_per_million_tokens_usd=cost / workload.tokens * 1e6,
-        cost_breakdown_usd=cost_breakdown,
+        purchase_usd=money.purchase.capex_usd if money.purchase else None,
+        purchase=money.purchase,
+        capacity_gpus=system.availability.capacity_gpus(workload.pricing),
+        price_usd_per_gpu_hour=money.hourly.total,
+        effective_price_usd_per_gpu_hour=money.effective_usd_per_gpu_hour(hours.billed, workload.gpus),
+        price_breakdown_usd_per_gpu_hour=money.hourly.usd_per_gpu_hour(),
+        cost_usd=money.cost_usd,
+        cost_per_million_tokens_usd=money.cost_usd / workload.tokens * 1e6,
+        cost_breakdown_usd=money.cost_breakdown_usd,
         power_w_per_gpu_all_in=power.all_in_w,
         power_breakdown_w=power.w_per_gpu(),
         energy_kwh=kwh,
         energy_breakdown_kwh=run_energy_kwh_by_part(power, billed, workload.gpus),
         joules_per_token=joules_per_token(kwh, workload.tokens),
-        household_years=household_years(kwh, econ.household.kwh_per_year),
-        co2_tonnes=co2_tonnes(kwh, econ.carbon.grid_gco2_per_kwh),
+        household_years=household_years(kwh, catalog.economics.household.kwh_per_year),
+        co2_tonnes=co2_tonnes(kwh, catalog.economics.carbon.grid_gco2_per_kwh),
         memory=speed.memory,
         warnings=tuple(dict.fromkeys(warnings)),
-        cost_parts=hourly.parts,
+        cost_parts=money.hourly.parts,
         power_draw=power,
         serving=speed.serving,
     )

@@ -84,6 +84,26 @@ class ServingSummary:
 
 
 @dataclass(frozen=True, slots=True)
+class Purchase:
+    """Buying: the whole nodes or racks bought, what they cost up front and to own, and the run's share."""
+
+    unit: str
+    """What is bought whole: `node` or `rack`."""
+    units: int
+    gpus_bought: int
+    gpus_idle: int
+    """Bought to complete the last node or rack but not running: paid for, idle."""
+    capex_usd: float
+    """The up-front capital outlay: all-in capex per node or rack x units."""
+    monthly_usd: float
+    """Owning the units for a month at the fleet's utilisation: capital, maintenance, hosting and power."""
+    run_share: float
+    """The run's billed hours over the hours the units are used in their depreciation life."""
+    runs_per_year: float
+    """Runs like this one the units do in a year at the fleet's utilisation (the fleet view)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Estimate:
     """Everything `advisor estimate --json` prints for one system. Times in hours, money in USD."""
 
@@ -114,7 +134,13 @@ class Estimate:
     """GPUs paid for: the cluster when renting, whole nodes or racks when buying."""
     purchase_usd: float | None
     """When buying: the up-front capital outlay for the nodes or racks bought (None when renting)."""
+    purchase: Purchase | None
+    """When buying: what is bought and what owning it costs (None when renting)."""
+    capacity_gpus: int
+    """The most GPUs to be had for this pricing: delivered within the lead time, or rented by reservation."""
     price_usd_per_gpu_hour: float
+    effective_price_usd_per_gpu_hour: float
+    """The run's cost per running GPU-hour: above the price when idle GPUs of a partial node are paid."""
     price_breakdown_usd_per_gpu_hour: dict[str, float]
     cost_usd: float
     cost_per_million_tokens_usd: float
@@ -167,4 +193,19 @@ def fit_message(memory: MemorySummary, gpus: int, system: str, kind: str) -> str
     return (
         f"does not fit: {what} need {memory.required_gib:,.0f} GiB ({state} {memory.state_gib:,.0f} GiB), "
         f"{gpus}x {system} hold {memory.available_gib:,.0f} GiB usable; {need}"
+    )
+
+
+def capacity_message(est: Estimate) -> str | None:
+    """Why a size cannot be had (None when it can): GPUs paid for against the catalog's capacity."""
+    if est.gpus_paid <= est.capacity_gpus:
+        return None
+    if est.pricing == "own":
+        return (
+            f"beyond what can be bought: {est.gpus_paid:,} {est.system} GPUs > the {est.capacity_gpus:,} one "
+            "buyer can have delivered within the lead time (availability.purchase_max_gpus)"
+        )
+    return (
+        f"beyond what can be rented: {est.gpus_paid:,} {est.system} GPUs > the {est.capacity_gpus:,} in one "
+        "provider's largest reserved cluster (availability.reserved_max_gpus)"
     )

@@ -15,7 +15,7 @@ from typing import Any
 
 from advisor.core import fmt
 from advisor.core.costing.estimate import estimate
-from advisor.core.costing.results import Estimate, fit_message
+from advisor.core.costing.results import Estimate, capacity_message, fit_message
 from advisor.core.decision.facts import candidate_facts, workload_facts
 from advisor.core.decision.headline import headline_figures, headline_sentence
 from advisor.core.decision.recommendation import Candidate, FiredRule, Reason, Recommendation
@@ -72,6 +72,8 @@ def _constraint_reasons(est: Estimate, constraints: Constraints) -> list[Reason]
     if not est.memory.fits:
         text = fit_message(est.memory, est.gpus, est.system, est.kind)
         reasons.append(Reason("infeasible", text, constraint="memory"))
+    if (beyond := capacity_message(est)) is not None:
+        reasons.append(Reason("infeasible", beyond, constraint="size"))
     days = est.time_to_result_hours / HOURS_PER_DAY
     if constraints.deadline_days is not None and days > constraints.deadline_days:
         deadline = constraints.deadline_days
@@ -222,6 +224,8 @@ def _judge(
     """Apply the hard constraints and the candidate rules to one estimated system."""
     assert judgement.estimate is not None
     judgement.reasons.extend(_constraint_reasons(judgement.estimate, request.constraints))
+    if request.sizing_notes and sid in request.sizing_notes:
+        judgement.reasons.append(Reason("note", f"sized to the deadline: {request.sizing_notes[sid]}"))
     for rule in request.rules:
         if rule.scope != "candidate" or not trace.record(result := evaluate(rule, facts, sid)):
             continue

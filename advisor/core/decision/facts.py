@@ -93,7 +93,13 @@ FACTS: dict[str, Fact] = {
         _c("energy_kwh", "number", "kWh", "Utility energy of the run."),
         _c("goodput", "number", "fraction", "Share of wall time that trains (failures, checkpoints)."),
         _c("speedup_vs_baseline", "number", "x", "Per-GPU throughput relative to the baseline system."),
-        _c("tco_ratio_vs_baseline", "number", "x", "Cost per GPU-hour relative to the baseline system."),
+        _c(
+            "tco_ratio_vs_baseline",
+            "number",
+            "x",
+            "Effective cost per running GPU-hour (idle GPUs of a partial node or rack included) relative to "
+            "the baseline system's.",
+        ),
         _c(
             "baseline_speedup",
             "number",
@@ -165,7 +171,7 @@ def candidate_facts(
     speedup = tco_ratio = None
     if baseline is not None:
         speedup = est.tokens_per_second_per_gpu / baseline.tokens_per_second_per_gpu
-        tco_ratio = est.price_usd_per_gpu_hour / baseline.price_usd_per_gpu_hour
+        tco_ratio = est.effective_price_usd_per_gpu_hour / baseline.effective_price_usd_per_gpu_hour
     min_gpus = est.memory.min_gpus or 0
     return {
         "system": system.id,

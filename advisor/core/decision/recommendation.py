@@ -20,7 +20,8 @@ class Reason:
     source: str | None = None
     weight: float | None = None
     constraint: str | None = None
-    """For an infeasible reason: memory, deadline, budget, capacity (or estimate, when it failed)."""
+    """For an infeasible reason: memory, deadline, budget, capacity, size (beyond what can be bought or
+    rented), or estimate (when it failed)."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,7 @@ class Candidate:
     reasons: tuple[Reason, ...]
 
     def to_dict(self) -> dict[str, Any]:
+        estimate = self.estimate.to_dict() if self.estimate else None
         return {
             "system": self.system,
             "system_name": self.system_name,
@@ -45,7 +47,12 @@ class Candidate:
             "score": self.score,
             "rule_factor": self.rule_factor,
             "rank": self.rank,
-            "estimate": self.estimate.to_dict() if self.estimate else None,
+            # What a buyer's script reads first, lifted from the estimate (the same values).
+            "purchase": estimate["purchase"] if estimate else None,
+            "effective_price_usd_per_gpu_hour": (
+                estimate["effective_price_usd_per_gpu_hour"] if estimate else None
+            ),
+            "estimate": estimate,
             "reasons": [asdict(r) for r in self.reasons],
         }
 

@@ -41,6 +41,8 @@ class AdviceRequest:
     """Dates price ages (the shell passes the real date); None leaves them undated."""
     gpus_by_system: Mapping[str, int] | None = None
     """GPU count per system (e.g. the smallest that meets a deadline); by default the workload's."""
+    sizing_notes: Mapping[str, str] | None = None
+    """Per system, how it was sized to the deadline and what binds (shown among its reasons)."""
 
     def system_ids(self) -> list[str]:
         """The candidate system ids, in order."""

@@ -40,7 +40,10 @@ RANKING_EFFECTS = ("exclude", "prefer", "penalize")
 _OP_ALIASES = {"=": "==", "=>": ">=", "=<": "<=", "<>": "!=", "not in": "not_in", "notin": "not_in"}
 _RULE_KEYS = ("id", "title", "source", "url", "as_of", "assumption", "because", "when", "effects", "enabled")
 _URL = re.compile(r"^https?://\S+$")
-_AS_OF = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
+_AS_OF = re.compile(r"^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$")
+MAX_FORMAT_WIDTH = 40
+"""The widest width or precision a `because` placeholder may ask for (`{x:>999999999}` would build 1 GB)."""
+_SPEC_NUMBER = re.compile(r"[0-9]+")
 
 
 def _did_you_mean(name: str, valid: Iterable[str]) -> str:
@@ -205,6 +208,10 @@ def _check_because(text: str, where: _Where) -> None:
             raise where.fail("because", f"unknown fact {{{name}}}{_did_you_mean(name, FACTS)}")
         if conversion:
             raise where.fail("because", f"{{{name}!{conversion}}}: conversions are not allowed")
+        if any(len(n.lstrip("0")) > 2 or int(n) > MAX_FORMAT_WIDTH for n in _SPEC_NUMBER.findall(spec or "")):
+            raise where.fail(
+                "because", f"{{{name}:{spec}}}: widths and precisions are at most {MAX_FORMAT_WIDTH}"
+            )
         sample = {"number": 1.5, "bool": True, "text": "x"}[FACTS[name].type]
         try:
             format(sample, spec or "")

@@ -17,6 +17,7 @@ from advisor.core.model.sourced import (
     Fraction,
     Frozen,
     NonNegative,
+    ParamCount,
     Positive,
     PositiveInt,
     Precision,
@@ -113,7 +114,9 @@ class Setup(Sourced):
 class Reliability(Sourced):
     """Failure parameters for the goodput model (see `advisor.core.model.goodput`)."""
 
-    mtbf_gpu_hours: Positive = Field(description="Mean hours between job interruptions, per GPU.")
+    mtbf_gpu_hours: Annotated[float, Field(ge=1, le=1e9, allow_inf_nan=False)] = Field(
+        description="Mean hours between job interruptions, per GPU (1 to 1e9)."
+    )
     restart_minutes: NonNegative = Field(description="Detect, replace or drain, reload, resume.")
 
 
@@ -126,6 +129,22 @@ class Availability(Sourced):
     )
     reserved_lead_days: NonNegative
     purchase_lead_days: NonNegative
+    purchase_max_gpus: PositiveInt = Field(
+        description="The most GPUs one buyer can have delivered within the purchase lead time."
+    )
+    reserved_max_gpus: PositiveInt = Field(
+        description="The largest cluster rented by reservation (the rentable capacity)."
+    )
+
+    @model_validator(mode="after")
+    def _on_demand_within_reserved(self) -> Availability:
+        if self.on_demand_max_gpus > self.reserved_max_gpus:
+            raise ValueError("need on_demand_max_gpus <= reserved_max_gpus")
+        return self
+
+    def capacity_gpus(self, pricing: str) -> int:
+        """The most GPUs to be had: bought when owning, reserved when renting."""
+        return self.purchase_max_gpus if pricing == "own" else self.reserved_max_gpus
 
 
 class System(Frozen):
@@ -173,8 +192,8 @@ class ModelSpec(Frozen):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9.-]*$")
     name: str
     family: Family = "dense"
-    params_total: Positive
-    params_active: Positive
+    params_total: ParamCount
+    params_active: ParamCount
     layers: PositiveInt
     hidden: PositiveInt
     seq_len: PositiveInt

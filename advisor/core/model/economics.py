@@ -53,7 +53,7 @@ class Colocation(Sourced):
 
 
 class Finance(Sourced):
-    depreciation_years: Annotated[float, Field(gt=0, le=20)]
+    depreciation_years: Annotated[float, Field(ge=0.5, le=20)]
     cost_of_capital: Annotated[float, Field(ge=0, lt=1)]
 
 
@@ -95,7 +95,9 @@ class InferenceModel(Sourced):
     scale_out_gb_per_s_per_gpu: Positive = Field(description="Per-GPU bandwidth between scale-up domains.")
     max_batch: PositiveInt = Field(description="Most requests one replica decodes together.")
     early_fp8_factor: Fraction = Field(description="FP8 serving speed on releases before `early_fp8_before`.")
-    early_fp8_before: str = Field(pattern=r"^\d{4}-\d{2}$", description="First release with full FP8 speed.")
+    early_fp8_before: str = Field(
+        pattern=r"^[0-9]{4}-[0-9]{2}$", description="First release with full FP8 speed."
+    )
     fit_points: int = Field(0, ge=0, description="Published serving points the efficiencies were fitted on.")
     spread_low: Positive = Field(
         1.0, description="Low end of published ÷ modelled serving speed (triangular)."

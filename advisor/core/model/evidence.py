@@ -29,7 +29,7 @@ class Published(Frozen):
 
     source: str = Field(min_length=3, description="Title and publisher of the original publication.")
     as_of: str = Field(
-        pattern=r"^(accessed )?\d{4}(-\d{2}){0,2}$",
+        pattern=r"^(accessed )?[0-9]{4}(-[0-9]{2}){0,2}$",
         description="Publication date (YYYY[-MM[-DD]]), or 'accessed YYYY-MM-DD' for an undated page.",
     )
     note: str = ""

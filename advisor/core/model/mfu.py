@@ -7,7 +7,9 @@ The method (also in docs/methodology.md, "How MFU is chosen"):
 2. Points are grouped by (model, sequence length); each group keeps only its latest release. So the
    default is the newest published figure for each configuration, and `--software 2024-01` reproduces
    the January 2024 table. Groups more than `max_age_months` older than the newest release on the
-   system and precision are dropped as superseded (2023 H100 figures give way to 2025 ones).
+   system and precision are dropped as superseded (2023 H100 figures give way to 2025 ones). With a
+   `software` month, a group of another release is carried to it by the release ratio measured on the
+   system's configurations published in both (`mfu_release`); every basis names the releases used.
 3. A system with an `mfu_proxy_system` (H200 → H100: same compute die) borrows the proxy's groups; for a
    configuration both have, the newer release wins. When the system has no figure for the workload's
    family (dense or MoE) at the precision that runs, the same family at another precision is used,
@@ -27,12 +29,14 @@ from __future__ import annotations
 
 import bisect
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from advisor.core.model.catalog import MfuPoint, Precision
 from advisor.core.model.flops import model_flops_per_token
+from advisor.core.model.mfu_release import Figure, ReleaseRatios, months
 from advisor.core.model.sourced import PRECISIONS
 
 if TYPE_CHECKING:
@@ -50,6 +54,8 @@ class Calibrated:
     family: str
     source: str
     proxy_of: str | None = None
+    carried: float = 1.0
+    """The release or system ratio this figure was carried by (1 as published; see mfu_release)."""
 
 
 @dataclass(frozen=True)
@@ -81,7 +87,8 @@ Group = tuple[Calibrated, ...]  # one (model, seq_len) configuration, one releas
 
 def _label(cal: Calibrated) -> str:
     proxy = f" (via {cal.proxy_of})" if cal.proxy_of else ""
-    return f"{cal.point.model} on {cal.point.gpus} GPUs, {cal.point.stack}{proxy}"
+    carried = f" × {cal.carried:.2f} (carried)" if cal.carried != 1.0 else ""
+    return f"{cal.point.model} on {cal.point.gpus} GPUs, {cal.point.stack}{proxy}{carried}"
 
 
 class MfuIndex:
@@ -103,6 +110,16 @@ class MfuIndex:
                     mfu = point.tokens_per_s_per_gpu * model_flops_per_token(model, seq_len) / (peak * 1e12)
                 cal = Calibrated(point, mfu, seq_len, model.params_active, model.family, table.source)
                 self._by_key.setdefault((point.system, point.precision), []).append(cal)
+        self._releases = ReleaseRatios(
+            Figure(
+                c.point.system,
+                c.point.precision,
+                (c.point.model, c.seq_len, c.point.gpus),
+                c.point.software,
+                c.mfu,
+            )
+            for c in self.calibrated_points()
+        )
         self.resolve = lru_cache(maxsize=4096)(self._resolve)
 
     def calibrated_points(self) -> list[Calibrated]:
@@ -126,18 +143,26 @@ class MfuIndex:
                 kept = [c for c in cals if c.point.software == earliest]
             cals = kept
         if cals:
-            newest = _months(max(c.point.software for c in cals))
-            cals = [c for c in cals if newest - _months(c.point.software) <= self._scaling.max_age_months]
+            newest = months(max(c.point.software for c in cals))
+            cals = [c for c in cals if newest - months(c.point.software) <= self._scaling.max_age_months]
         by_config: dict[tuple[str, int], list[Calibrated]] = {}
         for cal in cals:
             by_config.setdefault((cal.point.model, cal.seq_len), []).append(cal)
         groups = []
         for members in by_config.values():
             latest = max(c.point.software for c in members)
-            groups.append(
-                tuple(sorted((c for c in members if c.point.software == latest), key=lambda c: c.point.gpus))
-            )
+            kept = sorted((c for c in members if c.point.software == latest), key=lambda c: c.point.gpus)
+            groups.append(tuple(self._to_release(c, software) for c in kept))
         return groups, warnings
+
+    def _to_release(self, cal: Calibrated, software: str | None) -> Calibrated:
+        """A figure of another release carried to `software` by the release ratio (see mfu_release)."""
+        if software is None:
+            return cal
+        ratio, pairs = self._releases.ratio(
+            cal.point.system, cal.point.precision, cal.point.software, software
+        )
+        return replace(cal, mfu=cal.mfu * ratio, carried=cal.carried * ratio) if pairs else cal
 
     def _direct_groups(
         self, system_id: str, precision: Precision, software: str | None
@@ -210,16 +235,8 @@ class MfuIndex:
             )
         if factor == 1.0:
             found = _published(groups, model_id, seq_len, gpus)
-            if found:  # several publications of one configuration and release: their mean
-                return MfuResult(
-                    sum(c.mfu for c in found) / len(found),
-                    precision,
-                    True,
-                    "published: " + "; ".join(_label(c) for c in found),
-                    tuple(dict.fromkeys(c.source for c in found)),
-                    tuple(warnings),
-                    other_release=software is not None and found[0].point.software != software,
-                )
+            if found:
+                return _exact(found, precision, warnings, software)
         same_family = groups
         window = self._scaling.seq_window
         near = [g for g in same_family if 1 / window <= g[0].seq_len / seq_len <= window]
@@ -232,6 +249,7 @@ class MfuIndex:
         basis = "interpolated from " + "; ".join(_label(c) for c in used)
         if basis_note:
             basis += f" ({basis_note})"
+        basis += _releases_note(used, software)
         sources = tuple(dict.fromkeys(c.source for c in used))
         transferred = bool(basis_note) or any(c.proxy_of for c in used)
         size_ratio = min(1.0, params_active / smallest)
@@ -253,6 +271,28 @@ class MfuIndex:
         )
 
 
+def _exact(
+    found: list[Calibrated], precision: Precision, warnings: list[str], software: str | None
+) -> MfuResult:
+    """The MFU of a published configuration: several publications of one release give their mean."""
+    return MfuResult(
+        sum(c.mfu for c in found) / len(found),
+        precision,
+        True,
+        "published: " + "; ".join(_label(c) for c in found) + _releases_note(found, software),
+        tuple(dict.fromkeys(c.source for c in found)),
+        tuple(warnings),
+        other_release=software is not None and found[0].point.software != software,
+    )
+
+
+def _releases_note(used: Sequence[Calibrated], software: str | None) -> str:
+    """The software releases the figure rests on, and why those (the default, or the month asked for)."""
+    releases = ", ".join(sorted({c.point.software for c in used}))
+    why = "the latest published for each configuration" if software is None else f"asked for {software}"
+    return f"; software release {releases} ({why})"
+
+
 def _published(groups: list[Group], model_id: str, seq_len: int, gpus: int) -> list[Calibrated]:
     """The system's own published points of exactly this configuration and cluster size."""
     return [
@@ -262,11 +302,6 @@ def _published(groups: list[Group], model_id: str, seq_len: int, gpus: int) -> l
         for cal in group
         if cal.point.gpus == gpus and cal.proxy_of is None
     ]
-
-
-def _months(release: str) -> int:
-    year, month = release.split("-")
-    return int(year) * 12 + int(month)
 
 
 def _along_gpus(group: Group, gpus: int, loss_per_doubling: float) -> float:

@@ -11,13 +11,17 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validat
 Precision = Literal["bf16", "fp8", "fp4"]
 PRECISIONS: tuple[Precision, ...] = ("bf16", "fp8", "fp4")
 
-Positive = Annotated[float, Field(gt=0, allow_inf_nan=False)]
-NonNegative = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+Positive = Annotated[float, Field(ge=1e-9, le=1e18, allow_inf_nan=False)]
+"""A positive catalog number, 1e-9 to 1e18: wider than any quantity catalogued, narrow enough that no
+product or quotient of a few of them overflows to inf or underflows to 0."""
+NonNegative = Annotated[float, Field(ge=0, le=1e18, allow_inf_nan=False)]
 Fraction = Annotated[float, Field(gt=0, le=1, allow_inf_nan=False)]
-PositiveInt = Annotated[int, Field(gt=0)]
+PositiveInt = Annotated[int, Field(gt=0, le=10**12)]
+ParamCount = Annotated[float, Field(ge=1e6, le=1e14, allow_inf_nan=False)]
+"""A model's parameter count: 1M to 100T (a preset's or a custom model's)."""
 
-_AS_OF = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
-RELEASE_PATTERN = re.compile(r"^\d{4}-\d{2}$")
+_AS_OF = re.compile(r"^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$")
+RELEASE_PATTERN = re.compile(r"^[0-9]{4}-[0-9]{2}$")
 
 
 class Frozen(BaseModel):

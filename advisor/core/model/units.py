@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 import re
 
+from advisor.errors import shown
+
 SECONDS_PER_HOUR = 3600.0
 HOURS_PER_DAY = 24.0
 HOURS_PER_YEAR = 8760.0
@@ -29,8 +31,14 @@ _SUFFIXES = {
     "P": 1e15,
 }
 _NUMBER = re.compile(
-    r"^\s*(?P<sign>[-+]?)\s*\$?\s*(?P<num>(\d[\d_,]*\.?\d*|\.\d+)([eE][-+]?\d+)?)\s*(?P<suffix>[kKmMbBgGtTpP]?)\s*$"
+    r"^(?P<sign>[-+]?)\s*\$?\s*(?P<num>(?:[0-9][0-9_,]*(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)"
+    r"\s*(?P<suffix>[kKmMbBgGtTpP]?)$",
+    re.ASCII,
 )
+"""ASCII digits only (`١٢` and `１２` are refused, never read as 12); no two quantifiers can match the same
+characters, so a long string fails in linear time."""
+MAX_NUMBER_CHARS = 64
+"""The longest text read as a number; longer is refused before matching (`1,000,000,000T` is 14)."""
 
 
 def parse_number(text: str | float | int) -> float:
@@ -43,15 +51,16 @@ def parse_number(text: str | float | int) -> float:
     if isinstance(text, int | float):
         value = float(text)
     else:
-        match = _NUMBER.match(text)
+        stripped = text.strip()
+        match = _NUMBER.match(stripped) if len(stripped) <= MAX_NUMBER_CHARS else None
         if not match:
-            raise ValueError(f"{text!r} is not a number (examples: 70B, 15T, 1.5e12, $2.10, 2048)")
+            raise ValueError(f"{shown(repr(text))} is not a number (examples: 70B, 15T, 1.5e12, $2.10, 2048)")
         digits = match.group("num").replace("_", "").replace(",", "")
         value = float(digits) * _SUFFIXES[match.group("suffix")]
         if match.group("sign") == "-":
             value = -value
     if not math.isfinite(value):
-        raise ValueError(f"{text!r} is not a finite number")
+        raise ValueError(f"{shown(repr(text))} is not a finite number")
     return value
 
 

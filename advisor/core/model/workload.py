@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, model_validator
 
-from advisor.core.model.catalog import Fraction, Frozen, ModelSpec, Precision
+from advisor.core.model.catalog import Frozen, ModelSpec, Precision
 from advisor.core.model.inputs import Input
 from advisor.core.model.sourced import Release
 from advisor.core.model.units import human_integer, human_number
@@ -38,7 +38,9 @@ class WorkloadInputs(Frozen):
     tokens: Annotated[
         float,
         BeforeValidator(human_number),
-        Field(ge=1, allow_inf_nan=False, description="Tokens trained (or generated, for inference)."),
+        Field(
+            ge=1, le=1e18, allow_inf_nan=False, description="Tokens trained (or generated, for inference)."
+        ),
         Input(
             "Tokens",
             "Tokens to train or generate: 15T, 1.5e12, or dataset x epochs: 5T x 3",
@@ -272,8 +274,19 @@ class Constraints(Frozen):
             blank="none",
         ),
     ] = None
+    sizing_margin: Annotated[
+        float,
+        BeforeValidator(human_number),
+        Field(ge=0, le=0.5, description="Sizing to the deadline: the share of it kept as slack."),
+        Input(
+            "Sizing margin",
+            "Sizing to the deadline keeps this share of it as slack: 0.1 finishes by 90%",
+            "fraction",
+            "--sizing-margin",
+        ),
+    ] = 0.1
     budget_usd: Annotated[
-        HumanPositive | None,
+        Annotated[HumanPositive, Field(le=1e13)] | None,
         Input(
             "Budget", "Optional: the most the run may cost, e.g. $250k", "USD", "--budget-usd", blank="none"
         ),
@@ -324,9 +337,14 @@ def _every_system(value: Any) -> Any:
     return value
 
 
-PerSystem = Annotated[dict[str, HumanPositive], BeforeValidator(_every_system)]
-PricePerGpuHour = Annotated[HumanPositive, Field(le=1000)]
-"""A rental price, USD per GPU-hour."""
+PricePerGpuHour = Annotated[HumanPositive, Field(ge=0.001, le=1000)]
+"""A rental price, USD per GPU-hour (a tenth of a cent to $1,000)."""
+SetEfficiency = Annotated[float, Field(ge=0.001, le=1, allow_inf_nan=False)]
+"""An MFU or goodput the user sets: from 0.1% (below it a run never ends) to 100%."""
+CapexUsdPerNode = Annotated[HumanPositive, Field(le=1e9)]
+"""The purchase price of one node or rack, USD (up to $1B)."""
+WaitHours = Annotated[float, Field(ge=0, le=100_000, allow_inf_nan=False)]
+"""Hours to wait for capacity (up to 100,000, over eleven years)."""
 ElectricityUsdPerKwh = Annotated[HumanPositive, Field(le=10)]
 """An electricity price, USD per kWh (the scenario's assumption and the app's setting)."""
 PueRatio = Annotated[float, BeforeValidator(human_number), Field(ge=1, le=3, allow_inf_nan=False)]
@@ -336,12 +354,14 @@ PueRatio = Annotated[float, BeforeValidator(human_number), Field(ge=1, le=3, all
 class Assumptions(Frozen):
     """User overrides of catalog values. Keys of the per-system maps are system ids or '*' (all)."""
 
-    mfu: Annotated[dict[str, Fraction], BeforeValidator(_every_system)] = Field(default_factory=dict)
-    goodput: Fraction | dict[str, Fraction] | None = None
+    mfu: Annotated[dict[str, SetEfficiency], BeforeValidator(_every_system)] = Field(default_factory=dict)
+    goodput: SetEfficiency | dict[str, SetEfficiency] | None = None
     price_usd_per_gpu_hour: Annotated[dict[str, PricePerGpuHour], BeforeValidator(_every_system)] = Field(
         default_factory=dict
     )
-    capex_usd_per_node: PerSystem = Field(default_factory=dict)
+    capex_usd_per_node: Annotated[dict[str, CapexUsdPerNode], BeforeValidator(_every_system)] = Field(
+        default_factory=dict
+    )
     pue: Annotated[
         PueRatio | None,
         Input("PUE", "Facility power over IT power; default: the catalog's (see Assumptions)", flag="--pue"),
@@ -366,9 +386,18 @@ class Assumptions(Frozen):
             asked_in_app=False,
         ),
     ] = None
-    wait_hours: Annotated[dict[str, Annotated[float, Field(ge=0)]], BeforeValidator(_every_system)] = Field(
-        default_factory=dict
-    )
+    wait_hours: Annotated[dict[str, WaitHours], BeforeValidator(_every_system)] = Field(default_factory=dict)
+    hardware_in_days: Annotated[
+        Annotated[Days, Field(ge=0)] | None,
+        Input(
+            "Hardware in",
+            "Owning: days until the hardware is running, 0 = we already have it (the deadline counts from "
+            "today); default: each system's purchase lead time",
+            "days",
+            "--hardware-in-days",
+            blank="lead time",
+        ),
+    ] = None
 
     @model_validator(mode="after")
     def _check_keys(self) -> Assumptions:

@@ -28,9 +28,9 @@ from advisor.core.decision.rules import Rule
 from advisor.core.model.catalog import Catalog
 from advisor.core.scenario import Scenario
 from advisor.errors import AdvisorError
+from advisor.present.sanitise import printable
 from advisor.tui.answers import Answer
 from advisor.tui.refused import stale_reason, take_answer
-from advisor.tui.safe_text import printable
 from advisor.tui.widgets.question_row import QuestionRow
 from advisor.tui.widgets.questions_form import QuestionsForm
 from advisor.tui.widgets.results_panel import ResultsPanel
