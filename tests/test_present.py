@@ -21,7 +21,8 @@ def _plain(markup: str) -> str:
 @pytest.mark.parametrize(
     ("reason", "label"),
     [
-        (Reason("prefer", "fits in one NVLink domain [fast]", weight=0.1), "prefer 0.1"),
+        (Reason("prefer", "fits in one NVLink domain [fast]", weight=0.1), "bonus 10%"),
+        (Reason("penalize", "price is an assumption", weight=0.15), "penalty 15%"),
         (Reason("warn", "price from 2024"), "warn"),
     ],
 )

@@ -168,7 +168,7 @@ async def test_save_reopen_and_export(tmp_path: Path):
         await pilot.press("tab", "space", "tab", "enter")  # tick "replace", then the Export button
         assert not isinstance(app.screen, ExportDialog)
 
-        await pilot.press("ctrl+e", "down", "down", "enter")  # JSON: the file name follows the format
+        await pilot.press("ctrl+e", "down", "down", "space")  # JSON: the file name follows the format
         json_file = report_file.with_suffix(".json")
         assert app.screen.query_one("#path", Input).value == str(json_file)
         await pilot.click("#submit")
@@ -292,7 +292,7 @@ async def test_a_bug_in_a_computation_is_reported_not_fatal(monkeypatch):
         def broken(*args, **kwargs):
             raise RuntimeError("simulated bug")
 
-        monkeypatch.setattr("advisor.tui.screens.main_screen.compute_advice", broken)
+        monkeypatch.setattr("advisor.tui.advice.compute_advice", broken)
         await type_into(pilot, "#input-gpus", "8")
         for _ in range(50):
             await pilot.pause(0.02)

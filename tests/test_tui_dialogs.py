@@ -6,17 +6,21 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
+from advisor.io.scenario_files import save_scenario
+from advisor.tui.path_completion import complete_path
 from advisor.tui.screens.confirm_dialog import ConfirmDialog
 from advisor.tui.screens.export_dialog import ExportDialog
 from advisor.tui.screens.path_dialog import PathDialog
 from tests.test_tui_helpers import (
+    LLAMA_70B,
     SIZE,
     app_for_test,
     fewer_collections,
     no_ranges,
     pilot_test,
+    plain,
     settle,
     type_into,
 )
@@ -42,7 +46,7 @@ async def test_the_export_name_follows_the_format_and_typing_replaces_it():
         await settle(pilot)
         await pilot.press("ctrl+e")
         assert isinstance(app.screen, ExportDialog)
-        await pilot.press("down", "enter")  # HTML
+        await pilot.press("down", "space")  # HTML
         field = app.screen.query_one("#path", Input)
         assert field.value == "report.html"
         await pilot.press("tab", *"team.html")
@@ -96,3 +100,65 @@ async def test_typing_in_a_choice_list_jumps_to_the_option():
         await pilot.press("enter")
         await settle(pilot)
         assert app.main.scenario.workload.model == "llama3-70b"
+
+
+@pilot_test
+async def test_enter_on_a_format_exports_in_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.chdir(tmp_path)
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+e")
+        assert isinstance(app.screen, ExportDialog)
+        await pilot.press("down")  # HTML highlighted, then Enter: export in it
+        await pilot.pause(0.2)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, ExportDialog)
+        assert (tmp_path / "report.html").read_text(encoding="utf-8").lstrip().startswith("<!")
+        assert not (tmp_path / "report.md").exists()
+        await pilot.press("ctrl+e", "enter")  # Enter at once: the format shown chosen (Markdown)
+        await pilot.pause()
+        assert (tmp_path / "report.md").exists() and not isinstance(app.screen, ExportDialog)
+
+
+@pilot_test
+async def test_tab_completes_paths_in_the_open_and_save_dialogs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    (tmp_path / "plans").mkdir()
+    save_scenario(LLAMA_70B, tmp_path / "plans" / "x.toml")
+    (tmp_path / "plan-a.toml").write_text("", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+o")
+        assert isinstance(app.screen, PathDialog)
+        field = app.screen.query_one("#path", Input)
+        await pilot.press(*"pla", "tab")  # plan-a.toml and plans/ share "plan": it goes that far
+        assert field.value == "plan"
+        assert "plans/" in plain(app.screen.query_one("#path-matches", Static))
+        assert app.screen.focused is field, "an ambiguous Tab stays in the field"
+        await pilot.press("s", "tab")
+        assert field.value == "plans/"
+        await pilot.press("tab")  # the folder's one entry
+        assert field.value == "plans/x.toml"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.main.scenario == LLAMA_70B
+        await pilot.press("ctrl+s")
+        field = app.screen.query_one("#path", Input)
+        await pilot.press(*"new.toml", "tab")  # nothing to complete: Tab moves on, as elsewhere
+        assert field.value == "new.toml" and app.screen.focused is not field
+
+
+def test_completion_stays_inside_the_shared_folder(tmp_path: Path):
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "secret.toml").write_text("", encoding="utf-8")
+    (tmp_path / "shared" / "team.toml").write_text("", encoding="utf-8")
+    root = tmp_path / "shared"
+    assert complete_path("te", root).text == "team.toml"
+    assert complete_path("../se", root).text == "../se"
+    assert complete_path(str(tmp_path / "se")).text == str(tmp_path / "secret.toml")
+    assert complete_path(".hid", root).text == ".hid"

@@ -118,3 +118,8 @@ async def fill(pilot: Pilot, selector: str, text: str) -> None:
     field.value = text
     field.cursor_position = len(text)
     await pilot.pause()
+
+
+def screen_lines(app: AdvisorApp) -> list[str]:
+    """The screen as the user sees it, one string per row."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]

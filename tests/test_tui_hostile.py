@@ -113,7 +113,7 @@ async def test_the_scenario_name_in_the_header_is_escaped(tmp_path: Path):
 
 
 def test_the_help_explains_every_term_the_app_shows():
-    from advisor.tui.screens.help_screen import HELP
+    from advisor.tui.glossary import glossary_markdown
 
     terms = [
         "MFU",
@@ -126,6 +126,6 @@ def test_the_help_explains_every_term_the_app_shows():
         "penalize",
         "Household-years",
     ]
-    glossary = HELP.split("## What the terms mean", 1)[1]
+    glossary = glossary_markdown()
     for term in (*terms, "STALE", "Wait", "Capex/node", "FP8 stack"):
         assert f"**{term}" in glossary or f" {term} " in glossary, term

@@ -115,3 +115,24 @@ async def test_what_is_saved_is_what_the_screen_shows(tmp_path: Path):
         assert parse_amount(shown) == 13421772800
         assert "Saved" in " ".join(n.message for n in app._notifications)
         assert not plain(app.main.query_one("#q-tokens .note", Static)).startswith("'")
+
+
+@pilot_test
+async def test_keys_typed_right_after_tab_or_enter_go_to_the_next_question():
+    """In a terminal the keys arrive together when typing outpaces the app (seen in tmux: `Tab 2000`
+    left the 2 in the field being left); each key is posted at once, as the terminal driver does."""
+    from textual import events
+
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.main.form.focus_question("gpus")
+        await pilot.pause()
+        keys = [("9", "9"), ("6", "6"), ("tab", None), ("3", "3"), ("0", "0"), ("enter", None)]
+        keys += [("shift+tab", None), ("shift+tab", None), ("1", "1"), ("2", "2"), ("8", "8")]
+        for key, character in keys:
+            app.post_message(events.Key(key, character))
+        await pilot.pause(0.3)
+        await settle(pilot)
+        assert app.main.scenario.constraints.deadline_days == 30
+        assert app.main.scenario.workload.gpus == 128, "Shift+Tab twice: back to GPUs, its text selected"

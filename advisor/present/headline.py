@@ -92,7 +92,7 @@ def top_reasons(winner: Candidate) -> list[Reason]:
 
 
 def reason_lines(winner: Candidate) -> list[Text]:
-    """`• prefer 0.1 ...` for each of the winner's top reasons."""
+    """`• bonus 10% ...` for each of the winner's top reasons."""
     return [Text.assemble("• ", reason_text(r)) for r in top_reasons(winner)]
 
 

@@ -1,4 +1,4 @@
-"""A reason line: `prefer 0.1  H200's 141 GB ...`, its kind marked in the kind's style.
+"""A reason line: `bonus 10% H200's 141 GB ...`, its kind marked in the kind's style.
 
 Rich is imported by the styled forms only, so the reports (plain text) never load it.
 """
@@ -14,10 +14,15 @@ if TYPE_CHECKING:
     from rich.text import Text
 
 
+WEIGHTED = {"prefer": "bonus", "penalize": "penalty"}
+"""How a weighted rule effect reads: a prefer 0.1 makes the score 10% better, a penalize 0.1 10% worse."""
+
+
 def reason_label(reason: Reason) -> str:
-    """`prefer 0.1`, or `warn` when the reason has no weight."""
-    weight = f" {reason.weight:g}" if reason.weight else ""
-    return f"{reason.kind}{weight}"
+    """`penalty 10%` or `bonus 10%` (a rule's weight in words), or the kind (`warn`) without a weight."""
+    if reason.weight and reason.kind in WEIGHTED:
+        return f"{WEIGHTED[reason.kind]} {reason.weight * 100:.3g}%"
+    return reason.kind
 
 
 def reason_text(reason: Reason) -> Text:

@@ -17,8 +17,9 @@ _LINE_UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}]")
 """As `_TERMINAL_UNSAFE`, newline and tab too (for one-line labels: ids, names, titles)."""
 _REPORT_UNSAFE = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{_BIDI}]")
 """What a report file must not hold raw: as `_TERMINAL_UNSAFE`, a CR (of a CRLF) allowed."""
-_MARKUP_TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
-"""A Rich or Textual markup tag (the same pattern both use to escape)."""
+_MARKUP_TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])|\[")
+"""A Rich or Textual markup tag (the same pattern both use to escape), or any other `[`: Rich reads a
+backslash before a bare `[` as an escape too (`\\[` shows `[`), so that `[` gets one of its own."""
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -38,7 +39,8 @@ def printable(text: object, *, one_line: bool = False) -> str:
 def plain_markup(text: object, *, one_line: bool = False) -> str:
     """`printable(text)` escaped for Rich or Textual markup, so it shows as written (`[/]` stays `[/]`)."""
     escaped = _MARKUP_TAG.sub(
-        lambda m: f"{m.group(1)}{m.group(1)}\\{m.group(2)}", printable(text, one_line=one_line)
+        lambda m: f"{m.group(1)}{m.group(1)}\\{m.group(2)}" if m.group(2) else "\\[",
+        printable(text, one_line=one_line),
     )
     if escaped.endswith("\\") and not escaped.endswith("\\\\"):
         escaped += "\\"

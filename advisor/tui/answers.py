@@ -19,7 +19,7 @@ from advisor.core.model.units import format_si
 from advisor.core.scenario import Scenario
 from advisor.errors import AdvisorError
 from advisor.io.scenario_files import with_model_config
-from advisor.tui.questions import CAPEX, DECLARED, MODEL_SIZE, PRICE, QUESTIONS
+from advisor.tui.questions import CAPEX, DECLARED, DEFAULT_CHOICE, MODEL_SIZE, PRICE, QUESTIONS, SERVING
 from advisor.tui.settings import Settings
 
 Answer = str | bool
@@ -135,15 +135,8 @@ def applicable(scenario: Scenario) -> dict[str, bool]:
     }
 
 
-SERVING_QUESTIONS = (
-    "prompt_tokens",
-    "output_tokens",
-    "target_tokens_per_second",
-    "ttft_limit_ms",
-    "tpot_limit_ms",
-    "kv_cache_precision",
-)
-"""The serving section's questions: asked when the job is inference."""
+SERVING_QUESTIONS = tuple(q.key for q in QUESTIONS if q.section == SERVING)
+"""The serving section's questions: asked (and shown) when the job is inference."""
 
 NOT_ASKED_BECAUSE = {
     **dict.fromkeys(SERVING_QUESTIONS, "it is asked for a serving job (Job: inference)"),
@@ -269,6 +262,8 @@ def _apply_declared(data: dict[str, Any], scenario: Scenario, item: DeclaredInpu
     elif item.kind in ("number", "integer"):
         text = answer if isinstance(answer, str) else ""
         value = _number(text, item.limits, integer=item.kind == "integer", optional=item.optional)
+    elif item.kind == "choice" and item.optional and answer == DEFAULT_CHOICE:
+        value = None
     else:
         value = answer
     _set(table, item.name, value)

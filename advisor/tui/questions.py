@@ -15,8 +15,17 @@ from advisor.core.scenario import INPUTS, CustomModel
 
 Control = Literal["text", "choice", "check"]
 
-SECTIONS = ("Model", "Job", "Scale and time", "Money", "Availability and risk")
-"""Section titles, numbered 1-5 in the form."""
+SECTIONS = ("Model", "Job", "Serving", "Scale and time", "Money", "Availability and risk")
+"""Section titles; the form numbers the sections it shows (Serving only for an inference job)."""
+SERVING = SECTIONS.index("Serving")
+"""The section of the serving questions: shown only when the job is inference."""
+MONEY = SECTIONS.index("Money")
+"""The section of the money questions (the per-system price overrides are asked there)."""
+HOME_SECTION = {"workload": SECTIONS.index("Job"), "constraints": SECTIONS.index("Availability and risk")}
+HOME_SECTION |= {"assumptions": SECTIONS.index("Money"), "": SECTIONS.index("Availability and risk")}
+"""Where a declared input not placed in LAYOUT is asked, by its table: a new input appears at once."""
+UNIT_SHOWN = {"USD": "$", "USD/kWh": "$/kWh", "USD/GPU-hour": "$/GPU-hour"}
+"""How a declared unit reads in a label (others as declared)."""
 
 
 @dataclass(frozen=True)
@@ -33,6 +42,17 @@ class Question:
     placeholder: str = ""
     check_label: str = ""
     """A checkbox's label: what ticking it says."""
+    unit: str = ""
+    """The answer's unit, shown in the label unless the label names it (`Budget ($)`)."""
+
+    @property
+    def title(self) -> str:
+        """The label as the form shows it, with the unit: `Deadline (days)`, `Electricity ($/kWh)`."""
+        unit = UNIT_SHOWN.get(self.unit, self.unit)
+        label = self.label.removesuffix(f", {self.unit}")
+        if not unit or unit.casefold() in label.casefold():
+            return label
+        return f"{label} ({unit})"
 
 
 def _q(key: str, section: int, label: str, hint: str, **extra: object) -> Question:
@@ -70,17 +90,19 @@ _OWN: dict[str, Question] = {
         _q("active_params", 0, "Active params", "MoE: parameters used per token, at most the total"),
         _q(
             "price_override",
-            3,
+            MONEY,
             "Rent price",
             f"Optional $/GPU-hour, {PRICE.describe()}: $2.10 for all, or h100=2.1, b200=3.9",
             placeholder="catalog",
+            unit="USD/GPU-hour",
         ),
         _q(
             "capex_override",
-            3,
+            MONEY,
             "Capex/node",
             "Optional USD per node or rack: $250k for all, or h100=250k",
             placeholder="catalog",
+            unit="USD",
         ),
     )
 }
@@ -96,9 +118,12 @@ LAYOUT: tuple[tuple[str, ...], ...] = (
         "precision",
         "fp8_stack",
         "efficiency",
+    ),
+    (
+        "target_tokens_per_second",
+        "requests_per_second",
         "prompt_tokens",
         "output_tokens",
-        "target_tokens_per_second",
         "ttft_limit_ms",
         "tpot_limit_ms",
         "kv_cache_precision",
@@ -117,24 +142,34 @@ LAYOUT: tuple[tuple[str, ...], ...] = (
 """The question keys of each section, in the order the guided flow asks them."""
 
 
+DEFAULT_CHOICE = ""
+"""The value of an optional choice's "default" option (the input left unset)."""
+
+
 def question_of(item: DeclaredInput, section: int) -> Question:
     """The question for a declared input: its label, its hint with the valid range, its control."""
     meta = item.meta
     if item.kind == "check":
         return Question(item.name, section, meta.label, meta.hint, "check", check_label=meta.check_label)
     if item.kind == "choice":
-        return Question(item.name, section, meta.label, meta.hint, "choice", choices=item.choice_pairs())
+        choices = item.choice_pairs()
+        if item.optional:  # unset is an answer too: say so rather than show a blank
+            choices = ((meta.blank or "default (see the hint)", DEFAULT_CHOICE), *choices)
+        return Question(item.name, section, meta.label, meta.hint, "choice", choices=choices)
     hint = meta.hint
     if item.kind in ("number", "integer"):
         hint = f"{hint} ({item.limits.describe(item.kind == 'integer')})"
-    return Question(item.name, section, meta.label, hint, placeholder=meta.blank)
+    return Question(item.name, section, meta.label, hint, placeholder=meta.blank, unit=meta.unit)
 
 
 def _questions() -> tuple[Question, ...]:
+    placed = {key for keys in LAYOUT for key in keys}
+    unplaced = [item for key, item in DECLARED.items() if key not in placed]
     found = []
     for section, keys in enumerate(LAYOUT):
         for key in keys:
             found.append(_OWN[key] if key in _OWN else question_of(DECLARED[key], section))
+        found.extend(question_of(item, section) for item in unplaced if HOME_SECTION[item.table] == section)
     return tuple(found)
 
 

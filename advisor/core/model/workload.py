@@ -179,7 +179,6 @@ class WorkloadInputs(Frozen):
             "Inference: requests per second to sustain, of the prompt and output lengths given",
             "requests/s",
             "--requests-per-second",
-            asked_in_app=False,
         ),
     ] = None
     ttft_limit_ms: Annotated[

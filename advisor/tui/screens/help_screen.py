@@ -12,6 +12,8 @@ from textual.widgets import Markdown
 
 from advisor.io.paths import user_config_dir
 from advisor.report.formats import REPORT_FORMATS, format_names
+from advisor.tui.glossary import glossary_markdown
+from advisor.tui.widgets.results_panel import TABS
 
 HELP = """\
 # advisor: which GPU system to rent or buy
@@ -34,10 +36,12 @@ stays on screen, marked **STALE**, until it is fixed.
 | Enter | in a text field: next question; on a choice: open its list; in a table: pick the row |
 | ← → on a choice | step through its options without opening the list |
 | Esc | jump between the questions and the results |
-| ← → on the tab bar | switch result tabs: Why, Compare, Breakdown, Rules, Assumptions, Sizing, Sensitivity |
+| ← → on the tab bar | switch result tabs: {tabs} (Serving for an inference job) |
+| ← → in Compare or Serving | scroll the table a column at a time (the system stays in view) |
 | s / r in Compare | sort by the next column / reverse; a click on a header sorts too |
 | Enter in Compare | show that system's breakdown |
 | Enter in Sizing | use that system's GPU count for the deadline |
+| Tab in a file name | complete the name, as a shell does |
 | Ctrl+P | command palette: every action, "go to" any question or tab |
 
 ## Files and settings
@@ -57,30 +61,7 @@ stays on screen, marked **STALE**, until it is fixed.
 
 ## What the terms mean
 
-- **MFU**: model FLOPs utilisation: the share of the GPUs' peak arithmetic a training run really
-  uses (40% is typical).
-- **Goodput**: the share of the wall-clock time that is useful training, after failures, restarts
-  and lost work.
-- **Training stack: production / reference**: production adds the time a real team's run spends on
-  evaluations, checkpoints, stalls and less-tuned software (the "overhead" part); reference is the
-  vendor's benchmark recipe.
-- **FP8 stack**: whether your software trains in FP8; if not, FP8 runs at BF16 speed.
-- **PUE**: power usage effectiveness: the facility's total power over the IT power (1.3 means 30%
-  more for cooling and the rest).
-- **P10–P90**: the range the answer falls in 8 times out of 10 when the uncertain inputs (MFU,
-  prices, failures) vary; P50 is the middle.
-- **TCO**: total cost of ownership: buying, power, space, staff and maintenance, spread over the
-  hours the hardware is used.
-- **Capex/node**: the purchase price of one server (node) of GPUs.
-- **Household-years**: the energy one average household uses in a year, to give MWh a scale.
-- **Score**: how a system ranks: its cost (or time, energy) divided by the best system's, then
-  adjusted by the rules; 1.00 is the best, 1.12 is 12% worse.
-- **prefer / penalize 0.1**: a rule that makes a system's score 10% better (prefer) or 10% worse
-  (penalize).
-- **warn / note**: a caveat or a remark a rule adds; it does not change the ranking.
-- **Feasible**: fits in memory, meets the deadline, budget and capacity you gave.
-- **Wait**: hours before the GPUs can be had (capacity lead time), added to the time to result.
-- **STALE**: the result shown is for the last accepted answers; an answer in red is not taken yet.
+{glossary}
 
 The app needs a terminal of at least 80 × 24.
 """
@@ -103,7 +84,13 @@ class HelpScreen(ModalScreen[None]):
                 settings = f"Settings are kept in `{user_config_dir() / 'settings.toml'}`."
             else:
                 settings = "Served in a browser: settings are not saved, files stay in the shared folder."
-            yield Markdown(HELP.format(settings=settings, formats=format_names(REPORT_FORMATS)))
+            text = HELP.format(
+                settings=settings,
+                formats=format_names(REPORT_FORMATS),
+                glossary=glossary_markdown(),
+                tabs=", ".join(TABS.values()),
+            )
+            yield Markdown(text)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, on, work
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -20,7 +21,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Footer, Header, Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from advisor.core.decision.rules import Rule
@@ -28,20 +29,22 @@ from advisor.core.model.catalog import Catalog
 from advisor.core.scenario import Scenario
 from advisor.errors import AdvisorError
 from advisor.present.sanitise import printable
-from advisor.tui.advice import Advice, compute_advice, compute_analysis
 from advisor.tui.answers import Answer
 from advisor.tui.refused import stale_reason, take_answer
-from advisor.tui.widgets.comparison_view import ComparisonView
 from advisor.tui.widgets.question_row import QuestionRow
 from advisor.tui.widgets.questions_form import QuestionsForm
 from advisor.tui.widgets.results_panel import ResultsPanel
-from advisor.tui.widgets.sizing_view import SizingView
 
-if TYPE_CHECKING:
-    from advisor.core.run import ScenarioResult  # imported when the ranges are computed
+if TYPE_CHECKING:  # the core's computation loads after the first screen is drawn (a faster start)
+    from advisor.core.run import ScenarioResult
+    from advisor.tui.advice import Advice
+    from advisor.tui.widgets.comparison_view import ComparisonView
+    from advisor.tui.widgets.sizing_view import SizingView
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 """Smallest terminal the layout is made for; below it the screen says so instead."""
+REST_DELAY_S = 1.0
+"""The later questions and the hidden tabs are mounted once the first advice is shown, or after this."""
 ANALYSIS_DELAY_S = 0.4
 """The ranges (about 0.1 s of work) start once the answers have been still this long."""
 
@@ -54,6 +57,11 @@ class MainScreen(Screen[None]):
         Binding("ctrl+o", "open", "Open"),
         Binding("ctrl+e", "export", "Export", priority=True),
         Binding("escape", "switch_pane", "Questions/Results"),
+        # Moving on is decided as the key arrives (priority), before the keys typed after it are
+        # handed to the focused field: else a fast "Tab 2" can put the 2 in the field being left.
+        Binding("tab", "app.focus_next", "Next", show=False, priority=True),
+        Binding("shift+tab", "app.focus_previous", "Previous", show=False, priority=True),
+        Binding("enter", "next_question", "Next question", show=False, priority=True),
     ]
 
     scenario: reactive[Scenario | None] = reactive(None, always_update=False)
@@ -117,6 +125,7 @@ class MainScreen(Screen[None]):
         self._advised_generation = -1
         self._analysis_due = False
         self._analysis_timer: Timer | None = None
+        self._rest_mounted = False
 
     def compose(self) -> ComposeResult:
         assert self.scenario is not None
@@ -133,8 +142,24 @@ class MainScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._title()
-        self._recompute()  # in a thread, while the first screen is laid out
         self.form.focus_question("model")
+        self.call_after_refresh(self._after_first_paint)
+
+    def _after_first_paint(self) -> None:
+        """The questions are on screen, taking keys: start the first advice (in a thread); the rest of
+        the screen is mounted once it is shown (or at the latest after REST_DELAY_S)."""
+        self._recompute()
+        self.set_timer(REST_DELAY_S, self._mount_rest)
+
+    def _mount_rest(self) -> None:
+        """Mount the later questions and the hidden tabs' views, once (each in its own widget's turn,
+        so their data binds to it)."""
+        if self._rest_mounted or not self.is_attached:
+            return
+        self._rest_mounted = True
+        self.form.call_later(self.form.mount_later_sections)
+        panel = self.query_one(ResultsPanel)
+        panel.call_later(panel.mount_views)
 
     @property
     def form(self) -> QuestionsForm:
@@ -208,6 +233,8 @@ class MainScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="advice", exit_on_error=False)
     def _advise_in_thread(self, generation: int, scenario: Scenario) -> None:
         """Advise off the event loop and post the result (a worker never touches a widget)."""
+        from advisor.tui.advice import compute_advice
+
         worker = get_current_worker()
         try:
             advice = compute_advice(scenario, self.catalog, self.rules, self.today)
@@ -221,6 +248,8 @@ class MainScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="analysis", exit_on_error=False)
     def _analyse_in_thread(self, generation: int, advice: Advice) -> None:
         """Ranges, robustness and break-evens of `advice` off the event loop; posts the result."""
+        from advisor.tui.advice import compute_analysis
+
         worker = get_current_worker()
         try:
             analysis = compute_analysis(advice)
@@ -238,6 +267,7 @@ class MainScreen(Screen[None]):
         self._advised_generation = message.generation
         self._update_status()
         self._start_analysis()
+        self.call_after_refresh(self._mount_rest)  # the first answer is painted: the rest follows
 
     @on(AnalysisReady)
     def _analysis_ready(self, message: AnalysisReady) -> None:
@@ -249,6 +279,7 @@ class MainScreen(Screen[None]):
         if message.generation == self._generation:
             self._failure = message.error
             self._update_status()
+            self.call_after_refresh(self._mount_rest)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A bug in a computation is reported, not fatal: the app keeps working with the last result."""
@@ -276,23 +307,28 @@ class MainScreen(Screen[None]):
 
     # --- results -------------------------------------------------------------------------------------
 
-    @on(ComparisonView.SystemHighlighted)
-    def _system_highlighted(self, message: ComparisonView.SystemHighlighted) -> None:
+    # Handlers by name (not @on): the views' modules load after the first screen.
+    def on_comparison_view_system_highlighted(self, message: ComparisonView.SystemHighlighted) -> None:
         self.selected_system = message.system
 
-    @on(ComparisonView.SystemChosen)
-    def _system_chosen(self, message: ComparisonView.SystemChosen) -> None:
+    def on_comparison_view_system_chosen(self, message: ComparisonView.SystemChosen) -> None:
         self.selected_system = message.system
         self.show_tab("breakdown")
 
-    @on(SizingView.CountChosen)
-    def _count_chosen(self, message: SizingView.CountChosen) -> None:
+    def on_sizing_view_count_chosen(self, message: SizingView.CountChosen) -> None:
         if self.answer("gpus", str(message.gpus)):
             self.notify(f"GPUs set to {message.gpus:,} ({message.system}'s size for the deadline)")
 
     def show_tab(self, tab: str) -> None:
         """Show a result tab and focus what is in it."""
         self.query_one(ResultsPanel).show_tab(tab)
+
+    def action_next_question(self) -> None:
+        """Enter in a question's text field: the next question (else Enter does what it does there)."""
+        focused = self.focused
+        if not isinstance(focused, Input) or self.form not in focused.ancestors:
+            raise SkipAction()
+        self.focus_next()
 
     def action_switch_pane(self) -> None:
         """Esc: from the questions to the results, and back."""

@@ -14,6 +14,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
+from advisor.tui.path_completion import complete_path
 from advisor.tui.widgets.tick_box import TickBox
 
 Submit = Callable[[Path, bool], str | None]
@@ -30,6 +31,25 @@ def confine(path: Path, root: Path) -> Path | None:
     outside `root`."""
     resolved = (root / path.expanduser()).resolve()
     return resolved if resolved.is_relative_to(root.resolve()) else None
+
+
+class PathInput(Input):
+    """The path field: Tab completes the name typed (a shell's way); when there is nothing to add,
+    Tab moves on as anywhere else."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("tab", "complete", "Complete", show=False)]
+
+    def action_complete(self) -> None:
+        root: Path | None = getattr(self.app, "file_root", None)
+        completion = complete_path(self.value, root)
+        hint = self.screen.query_one("#path-matches", Static)
+        hint.update(completion.hint())
+        hint.display = bool(completion.matches)
+        if completion.text != self.value:
+            self.value = completion.text
+            self.cursor_position = len(self.value)
+        elif not completion.matches:
+            self.screen.focus_next()
 
 
 class PathDialog(ModalScreen[str | None]):
@@ -54,7 +74,8 @@ class PathDialog(ModalScreen[str | None]):
             yield Label(self.title_text, classes="dialog-title")
             yield from self.extra_fields()
             yield Label(self.path_label, classes="dialog-label")
-            yield Input(self.initial_path, id="path", select_on_focus=True)
+            yield PathInput(self.initial_path, id="path", select_on_focus=True)
+            yield Static("", id="path-matches", markup=False)
             if self.overwrite_option:
                 yield TickBox("Replace the file if it exists", id="overwrite")
             yield Static("", id="dialog-error", markup=False)

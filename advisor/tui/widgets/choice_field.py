@@ -15,6 +15,14 @@ from textual.widget import Widget
 from advisor.tui.screens.choice_picker import ChoicePicker
 
 
+def fitted(label: str, room: int) -> str:
+    """`label` in `room` columns: the bracketed details dropped first (`Llama 3 70B (70.5B)` shows as
+    `Llama 3 70B`), so a name is cut only when even it does not fit."""
+    while len(label) > room and label.endswith(")") and " (" in label:
+        label = label[: label.rindex(" (")]
+    return label if len(label) <= room else label[: room - 1] + "…"
+
+
 class ChoiceField(Widget, can_focus=True):
     """Pick one of a few options; posts `ChoiceField.Changed` when the user picks another."""
 
@@ -51,8 +59,7 @@ class ChoiceField(Widget, can_focus=True):
         return self.value if label.startswith(f"{self.value}: ") else label
 
     def render(self) -> Text:
-        room = max(1, self.size.width - 4)
-        label = self.label if len(self.label) <= room else self.label[: room - 1] + "…"
+        label = fitted(self.label, max(1, self.size.width - 4))
         return Text.assemble(("◂ ", "dim"), label, (" ▸", "dim"), no_wrap=True, overflow="ellipsis")
 
     def choose(self, value: str) -> None:

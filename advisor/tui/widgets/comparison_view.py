@@ -22,6 +22,7 @@ from advisor.core.decision.recommendation import Candidate
 from advisor.present import numbers
 from advisor.present.reasons import reason_text
 from advisor.tui.advice import Advice
+from advisor.tui.widgets.column_table import ColumnTable
 from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
 
 WHY_NOT_WIDTH = 48
@@ -66,9 +67,42 @@ COLUMNS = (
     Column("cost", "cost", *_est("cost_usd", numbers.money)),
     Column("per_m", "/1M tok", *_est("cost_per_million_tokens_usd", numbers.cents_or_dollars)),
     Column("energy", "energy", *_est("energy_kwh", numbers.energy)),
-    Column("score", "score", lambda c: c.score or math.inf, lambda c: f"{c.score:.3f}" if c.score else "–"),
+    Column("score", "vs best", lambda c: c.score or math.inf, lambda c: "–"),  # drawn by score_cell
     Column("why_not", "why not", why_not, lambda c: _clip(why_not(c))),
 )
+
+
+def score_gap(candidate: Candidate, best: float | None) -> float | None:
+    """How much worse the candidate's score is than the best feasible one (0.12: 12% worse)."""
+    if candidate.score is None or not best:
+        return None
+    return max(candidate.score / best - 1, 0.0)
+
+
+def score_cell(candidate: Candidate, best: float | None) -> str:
+    """The score in the table: `best`, `12.3% worse`, or `–` when not ranked."""
+    gap = score_gap(candidate, best)
+    if gap is None:
+        return "–"
+    return "best" if gap < 5e-4 else f"{gap * 100:.1f}% worse"
+
+
+def score_words(candidate: Candidate, best: float | None, objective: str) -> str:
+    """The score in words: `12% worse on cost than the best, after rule adjustments (bonus, penalty)`."""
+    gap = score_gap(candidate, best)
+    if gap is None:
+        return ""
+    on = "on cost, time and energy together" if objective == "balanced" else f"on {objective}"
+    ruled = "" if candidate.rule_factor == 1 else " after rule adjustments"
+    if gap < 5e-4:
+        return f"Score: the best {on}{ruled}."
+    return f"Score: {gap * 100:.1f}% worse {on} than the best{ruled}."
+
+
+def best_score(candidates: tuple[Candidate, ...]) -> float | None:
+    """The lowest score of the feasible candidates (None when none is feasible)."""
+    scores = [c.score for c in candidates if c.feasible and c.score is not None]
+    return min(scores) if scores else None
 
 
 def _clip(text: str) -> str:
@@ -105,7 +139,8 @@ class ComparisonView(DrawnWhenShown, Vertical):
             self.system = system
 
     def compose(self) -> ComposeResult:
-        table: DataTable[str] = DataTable(id="compare-table", cursor_type="row", zebra_stripes=True)
+        table = ColumnTable(id="compare-table", cursor_type="row", zebra_stripes=True, fixed_columns=2)
+        # the rank and system stay in view when ←/→ scroll the table sideways
         yield table
         with VerticalScroll(id="compare-detail-scroll"):
             yield Static(id="compare-detail")
@@ -174,10 +209,12 @@ class ComparisonView(DrawnWhenShown, Vertical):
         for column in COLUMNS:
             table.add_column(column.label + (arrow if column.key == self.sort_key else ""), key=column.key)
         rows = self._sorted(advice)
+        best = best_score(advice.recommendation.candidates)
         for candidate in rows:
             style = "bold" if candidate.system == advice.recommendation.winner else ""
             style = "dim" if not candidate.feasible else style
-            cells = [Text(column.show(candidate), style=style) for column in COLUMNS]
+            shown = [score_cell(candidate, best) if c.key == "score" else c.show(candidate) for c in COLUMNS]
+            cells = [Text(cell, style=style) for cell in shown]
             table.add_row(*cells, key=candidate.system)  # type: ignore[arg-type]
         systems = [c.system for c in rows]
         if current in systems:
@@ -197,6 +234,10 @@ class ComparisonView(DrawnWhenShown, Vertical):
                 style="bold",
             )
         ]
+        rec = advice.recommendation
+        words = score_words(candidate, best_score(rec.candidates), rec.objective)
+        if words:
+            lines.append(Text(words))
         lines.extend(reason_text(reason) for reason in candidate.reasons)
         if not candidate.reasons:
             lines.append(Text("no rule fired", style="dim"))

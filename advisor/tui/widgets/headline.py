@@ -9,15 +9,15 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from advisor.present import headline
-from advisor.tui.advice import Advice
-
 if TYPE_CHECKING:
     from advisor.core.run import ScenarioResult  # imported when the ranges are computed
+    from advisor.tui.advice import Advice
 
 
 def range_line(advice: Advice, analysis: ScenarioResult | None) -> Text | None:
     """The winner's P10-P90 cost and time once computed for this advice; `computing…` until then."""
+    from advisor.present import headline
+
     winner = advice.winner
     if analysis is None or winner is None or analysis.scenario != advice.scenario:
         return headline.COMPUTING_RANGES if winner is not None else None
@@ -44,6 +44,8 @@ class Headline(Widget):
         advice = self.advice
         if advice is None:
             return Text(self.status or "Computing the first recommendation…", style="italic")
+        from advisor.present import headline  # after the first screen: it imports the core's analysis
+
         lines: list[RenderableType] = [headline.stale_line(self.status)] if self.status else []
         winner = advice.winner
         if winner is None or winner.estimate is None:
@@ -51,6 +53,12 @@ class Headline(Widget):
             lines.extend(headline.no_winner_lines(advice.recommendation, sized_elsewhere))
             return Group(*lines)
         lines.extend(headline.figure_lines(winner, advice.scenario))
+        if advice.scenario.workload.kind == "inference":
+            from advisor.tui.widgets.serving_view import plan_line
+
+            plan = plan_line(advice)
+            if plan is not None:
+                lines.append(plan)
         ranges = range_line(advice, self.analysis)
         if ranges is not None:
             lines.append(ranges)

@@ -36,8 +36,11 @@ class QuestionRow(Widget):
         *,
         choices: tuple[tuple[str, str], ...] = (),
         placeholder: str = "",
+        wide: bool = False,
     ) -> None:
-        super().__init__(id=f"q-{question.key}", classes=f"question -{question.control}")
+        """`wide`: the control on its own line under the label, as wide as the form (the model)."""
+        wide_class = " -wide" if wide else ""
+        super().__init__(id=f"q-{question.key}", classes=f"question -{question.control}{wide_class}")
         self.question = question
         self.choices = choices or question.choices
         self.placeholder = placeholder or question.placeholder
@@ -47,7 +50,7 @@ class QuestionRow(Widget):
     def compose(self) -> ComposeResult:
         q = self.question
         answer = self._last
-        yield Label(q.label, classes="question-label")
+        yield Label(q.title, classes="question-label")
         control: Widget
         if q.control == "choice":
             control = ChoiceField(self.choices, str(answer), id=f"input-{q.key}")

@@ -14,7 +14,7 @@ from advisor.core.model.catalog import Catalog
 from advisor.core.scenario import Scenario
 from advisor.present import numbers
 from advisor.tui.answers import CUSTOM, NOT_ASKED_BECAUSE, applicable, placeholders, read_answers, same_answer
-from advisor.tui.questions import QUESTIONS, SECTIONS
+from advisor.tui.questions import QUESTIONS, SECTIONS, SERVING
 from advisor.tui.widgets.question_row import QuestionRow
 
 
@@ -57,12 +57,16 @@ class QuestionsForm(VerticalScroll):
         answers = read_answers(scenario, self.catalog)
         greyed = placeholders(self.catalog)
         for index in indices:
-            yield Static(f"{index + 1}  {SECTIONS[index]}", classes="section-title")
+            yield Static(SECTIONS[index], id=f"section-{index}", classes="section-title")
             for q in QUESTIONS:
                 if q.section == index:
                     model = q.key == "model"
                     yield QuestionRow(
-                        q, answers[q.key], choices=choices if model else (), placeholder=greyed.get(q.key, "")
+                        q,
+                        answers[q.key],
+                        choices=choices if model else (),
+                        placeholder=greyed.get(q.key, ""),
+                        wide=model,
                     )
 
     @property
@@ -75,10 +79,9 @@ class QuestionsForm(VerticalScroll):
     def on_mount(self) -> None:
         self._rows = {row.question.key: row for row in self.query(QuestionRow)}
         self._enable(self.first)
-        self.call_after_refresh(self._mount_later_sections)
 
-    async def _mount_later_sections(self) -> None:
-        """The sections below the first screen, mounted once it is drawn (a faster start)."""
+    async def mount_later_sections(self) -> None:
+        """The sections below the first screen (the screen mounts them once it is drawn: a faster start)."""
         if not self.is_attached:
             return
         scenario = self.scenario or self.first
@@ -122,9 +125,21 @@ class QuestionsForm(VerticalScroll):
             row.error = errors.get(row.question.key, "")
 
     def _enable(self, scenario: Scenario) -> None:
+        """Grey out the questions that do not apply; show the serving section only for inference."""
         for key, enabled in applicable(scenario).items():
             if key in self._rows:
                 self._rows[key].disabled = not enabled
+        serving = scenario.workload.kind == "inference"
+        for row in self.rows:
+            if row.question.section == SERVING:
+                row.display = serving
+        number = 0
+        for title in self.query(".section-title").results(Static):
+            index = int(str(title.id).removeprefix("section-"))
+            title.display = serving or index != SERVING
+            if title.display:
+                number += 1
+                title.update(f"{number}  {SECTIONS[index]}")
 
     def focus_question(self, key: str) -> None:
         """Move the focus to a question (from the command palette)."""

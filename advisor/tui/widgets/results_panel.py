@@ -11,29 +11,24 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import TabbedContent, TabPane, Tabs
 
-from advisor.tui.advice import Advice
-from advisor.tui.widgets.assumptions_view import AssumptionsView
-from advisor.tui.widgets.breakdown_view import BreakdownView
-from advisor.tui.widgets.comparison_view import ComparisonView
 from advisor.tui.widgets.headline import Headline
-from advisor.tui.widgets.rules_trace import RulesTrace
-from advisor.tui.widgets.sensitivity_view import SensitivityView
-from advisor.tui.widgets.sizing_view import SizingView
 from advisor.tui.widgets.why_view import WhyView
 
 if TYPE_CHECKING:
     from advisor.core.run import ScenarioResult
+    from advisor.tui.advice import Advice
 
 TABS = {
     "why": "Why",
     "compare": "Compare",
+    "serving": "Serving",
     "breakdown": "Breakdown",
     "rules": "Rules",
     "assumptions": "Assumptions",
     "sizing": "Sizing",
     "sensitivity": "Sensitivity",
 }
-"""Result tabs by id, in order."""
+"""Result tabs by id, in order (Serving only for an inference job)."""
 
 
 class ResultsPanel(Vertical):
@@ -59,13 +54,37 @@ class ResultsPanel(Vertical):
                 yield TabPane(TABS[tab], id=tab)
 
     def on_mount(self) -> None:
-        self.call_after_refresh(self._mount_views)
+        self.query_one(TabbedContent).hide_tab("serving")
 
-    async def _mount_views(self) -> None:
+    def watch_advice(self, advice: Advice | None) -> None:
+        """The Serving tab is there for an inference job only."""
+        if advice is None or not self.is_mounted:
+            return
+        tabs = self.query_one(TabbedContent)
+        serving = advice.scenario.workload.kind == "inference"
+        if serving != tabs.get_tab("serving").display:
+            if serving:
+                tabs.show_tab("serving")
+            else:
+                if tabs.active == "serving":
+                    tabs.active = "why"
+                tabs.hide_tab("serving")
+
+    async def mount_views(self) -> None:
+        """The hidden tabs' views (the screen mounts them once it is drawn: a faster start)."""
         if not self.is_attached:
             return
+        from advisor.tui.widgets.assumptions_view import AssumptionsView  # the hidden tabs' views:
+        from advisor.tui.widgets.breakdown_view import BreakdownView  # loaded after the first screen
+        from advisor.tui.widgets.comparison_view import ComparisonView
+        from advisor.tui.widgets.rules_trace import RulesTrace
+        from advisor.tui.widgets.sensitivity_view import SensitivityView
+        from advisor.tui.widgets.serving_view import ServingView
+        from advisor.tui.widgets.sizing_view import SizingView
+
         views: dict[str, Widget] = {
             "compare": ComparisonView(id="compare-view").data_bind(ResultsPanel.advice),
+            "serving": ServingView(id="serving-view").data_bind(ResultsPanel.advice),
             "breakdown": BreakdownView(id="breakdown-view").data_bind(
                 ResultsPanel.advice, ResultsPanel.selected_system
             ),

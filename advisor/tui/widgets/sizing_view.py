@@ -15,7 +15,7 @@ from advisor.tui.advice import Advice
 from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
 
 NO_DEADLINE = (
-    "No deadline set. Give one under 3 Scale and time: this tab then proposes, for every system, the "
+    "No deadline set. Give one under “Scale and time”: this tab then proposes, for every system, the "
     "smallest GPU count that finishes in time (wait for capacity and setup included)."
 )
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
@@ -9,10 +11,10 @@ from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from advisor.present.reasons import reason_text
-from advisor.present.styles import REASON_STYLES
-from advisor.tui.advice import Advice
 from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
+
+if TYPE_CHECKING:
+    from advisor.tui.advice import Advice  # the core's answer: imported once the first one is computed
 
 
 def _heading(text: str) -> Text:
@@ -21,6 +23,9 @@ def _heading(text: str) -> Text:
 
 def why_content(advice: Advice) -> RenderableType:
     """The reasons, as the CLI's `recommend` prints them, grouped for reading."""
+    from advisor.present.reasons import reason_text
+    from advisor.present.styles import REASON_STYLES
+
     rec = advice.recommendation
     parts: list[RenderableType] = [Text(rec.verdict.why), Text("")] if rec.winner else []
     for candidate in rec.candidates:

@@ -1,0 +1,140 @@
+"""What the terms on screen mean: the glossary the help screen (F1) lists. A test reads every tab of
+the three common decisions and requires an entry for each term it finds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Term:
+    """One entry: the term as shown in bold, the words on screen it explains, and its meaning."""
+
+    name: str
+    meaning: str
+    shown_as: tuple[str, ...] = ()
+    """Abbreviations and words on screen this entry explains (besides its name)."""
+
+
+GLOSSARY: tuple[Term, ...] = (
+    Term("GPU", "a graphics processor used as an accelerator; a system is a server (node) or rack of them."),
+    Term(
+        "MFU",
+        "model FLOPs utilisation: the share of the GPUs' peak arithmetic a training run really uses "
+        "(40% is typical).",
+    ),
+    Term(
+        "TFLOPS",
+        "trillions of arithmetic operations per second: a GPU's peak speed at a number format.",
+        ("FLOPs", "PFLOPS"),
+    ),
+    Term(
+        "BF16, FP8, FP4",
+        "number formats, 16, 8 and 4 bits: fewer bits run faster and take less memory.",
+        ("BF16", "FP8", "FP4", "FP6", "FP16", "MXFP4"),
+    ),
+    Term("FP8 stack", "whether your software trains in FP8; if not, FP8 runs at BF16 speed."),
+    Term(
+        "Goodput",
+        "the share of the wall-clock time that is useful training, after failures, restarts and lost work.",
+    ),
+    Term(
+        "Training stack: production / reference",
+        "production adds the time a real team's run spends on evaluations, checkpoints, stalls and "
+        'less-tuned software (the "overhead" part); reference is the vendor\'s benchmark recipe.',
+    ),
+    Term(
+        "PUE",
+        "power usage effectiveness: the facility's total power over the IT (computing) power; 1.3 means "
+        "30% more for cooling and the rest.",
+        ("IT",),
+    ),
+    Term(
+        "P10–P90",
+        "the range the answer falls in 8 times out of 10 when the uncertain inputs (MFU, prices, "
+        "failures) vary; P50 is the middle.",
+        ("P10", "P50", "P90"),
+    ),
+    Term(
+        "TCO",
+        "total cost of ownership: buying, power, space, staff and maintenance, spread over the hours the "
+        "hardware is used.",
+    ),
+    Term("Capex/node", "the purchase price of one server (node) or rack of GPUs.", ("Capex",)),
+    Term("USD, $", "US dollars; $/GPU-hour is the rent of one GPU for an hour.", ("USD", "US")),
+    Term(
+        "kWh, MWh, GWh",
+        "energy: a thousand, a million, a billion watt-hours.",
+        ("kWh", "MWh", "GWh"),
+    ),
+    Term("Household-years", "the energy one average household uses in a year, to give MWh a scale."),
+    Term(
+        "Score, vs best",
+        "how a system ranks: its cost (or time, energy) against the best system's, after the rules' "
+        'bonuses and penalties; "best" is the winner, "12% worse" is 12% behind it.',
+    ),
+    Term(
+        "bonus / penalty 10%",
+        "a rule that makes a system's score 10% better (bonus, a prefer rule) or 10% worse (penalty, "
+        "a penalize rule).",
+    ),
+    Term("warn / note", "a caveat or a remark a rule adds; it does not change the ranking."),
+    Term("Feasible", "fits in memory, meets the deadline, budget and capacity you gave."),
+    Term("Wait", "hours before the GPUs can be had (capacity lead time), added to the time to result."),
+    Term("STALE", "the result shown is for the last accepted answers; an answer in red is not taken yet."),
+    Term(
+        "TTFT",
+        "time to first token: how long a request waits before its answer starts (the prompt is read).",
+    ),
+    Term("TPOT", "time per output token: the pause between generated tokens once the answer streams."),
+    Term(
+        "KV cache",
+        "the attention keys and values kept in GPU memory for every request being served; its number "
+        "format sets how many requests fit.",
+        ("KV",),
+    ),
+    Term(
+        "Replicas × GPUs",
+        "serving: copies of the model, each spread over this many GPUs; the fleet is their product.",
+    ),
+    Term(
+        "Limited by",
+        "serving: what caps a replica's batch (requests decoded together): memory, the TPOT or TTFT "
+        "limit, or throughput (the target needs no more).",
+    ),
+    Term("Utilisation", "serving: the target rate over what the fleet can sustain."),
+    Term("$/1M tokens", "the cost of one million tokens trained on, or generated (out) or read (in)."),
+    Term(
+        "NVLink, NVL72",
+        "NVIDIA's GPU-to-GPU links within a server or rack; NVL72 is a rack of 72 GPUs on one NVLink domain.",
+        ("NVLink", "NVL72", "NVL8"),
+    ),
+    Term(
+        "HGX, DGX, SXM, OAM",
+        "server and module forms of the GPUs (NVIDIA's HGX boards and DGX servers, SXM and OAM modules).",
+        ("HGX", "DGX", "SXM", "OAM"),
+    ),
+    Term("HBM", "high-bandwidth memory: the GPU's own memory; its size limits the model and batch."),
+    Term("CPU", "the host processors of a server, counted in its power."),
+    Term("CDNA", "AMD's data-centre GPU architecture; its compute units (CUs) are its cores.", ("CUs",)),
+    Term("ROCm, CUDA", "AMD's and NVIDIA's GPU software stacks.", ("ROCm", "CUDA")),
+    Term("MLPerf", "an industry benchmark of training and serving speed, with published results."),
+    Term("LoRA", "low-rank adapters: fine-tuning a small add-on (about 1% of the weights) instead of all."),
+    Term("MoE", "mixture of experts: a model using only some of its parameters (active) per token."),
+)
+"""Every term the app shows that a newcomer may not know."""
+
+
+def glossary_markdown() -> str:
+    """The glossary as a Markdown list (the help screen's "What the terms mean")."""
+    return "\n".join(f"- **{term.name}**: {term.meaning}" for term in GLOSSARY)
+
+
+def explained_words() -> set[str]:
+    """Every word on screen the glossary explains (names split at `,` and `/`, and their forms)."""
+    words: set[str] = set()
+    for term in GLOSSARY:
+        for part in term.name.replace("/", ",").split(","):
+            words.add(part.strip().split(":")[0].strip())
+        words.update(term.shown_as)
+    return words

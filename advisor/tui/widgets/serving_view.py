@@ -1,0 +1,124 @@
+"""Serving: for an inference job, the plan per system: replicas × GPUs for the target rate, what each
+replica's batch is limited by, the latencies, utilisation and what the tokens and the month cost."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.reactive import reactive
+from textual.widgets import DataTable, Static
+
+from advisor.core.costing.results import ServingSummary
+from advisor.core.decision.recommendation import Candidate
+from advisor.present import numbers
+from advisor.tui.advice import Advice
+from advisor.tui.widgets.column_table import ColumnTable
+from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
+
+COLUMNS = (
+    "system",
+    "replicas × GPUs",
+    "$/1M out",
+    "$/month",
+    "utilisation",
+    "limited by",
+    "TTFT",
+    "TPOT",
+    "$/1M in",
+)
+"""The serving plan's columns (the system stays put when the table scrolls sideways)."""
+LIMITS = (
+    "“limited by” is what caps each replica's batch: memory, the TPOT or TTFT limit, or throughput "
+    "(the target needs no more)."
+)
+
+
+def plan_row(candidate: Candidate, serving: ServingSummary) -> list[str]:
+    """One system's serving plan as the table shows it."""
+    gpus = (
+        serving.gpus_for_target
+        if serving.gpus_for_target is not None
+        else serving.replicas * serving.replica_gpus
+    )
+    replicas = gpus // serving.replica_gpus if serving.replica_gpus else 0
+    fleet = f"{replicas:,} × {serving.replica_gpus}"
+    if serving.replica_gpus > 1:
+        fleet += f" = {gpus:,}"
+    return [
+        candidate.system,
+        fleet,
+        numbers.cents_or_dollars(serving.usd_per_million_output_tokens),
+        numbers.money(serving.usd_per_month),
+        numbers.percent(serving.utilisation),
+        serving.binding_limit + ("" if serving.meets_limits else " (misses limits)"),
+        f"{serving.ttft_ms:,.0f} ms",
+        f"{serving.tpot_ms:,.1f} ms",
+        numbers.cents_or_dollars(serving.usd_per_million_input_tokens),
+    ]
+
+
+def plan_note(advice: Advice) -> Text:
+    """What the plan is sized for: the target rate, or the GPUs given when there is none."""
+    w = advice.scenario.workload
+    if w.target_tokens_per_second is not None:
+        target = f"{numbers.count(w.target_tokens_per_second)} generated tokens/s"
+    elif w.requests_per_second is not None:
+        target = f"{w.requests_per_second:,.6g} requests/s × {w.output_tokens:,} output tokens"
+    else:
+        return Text.assemble(
+            ("No target rate: each system's plan uses the GPUs you gave. ", "bold"),
+            "Give Target tokens/s or requests/s under “Serving” to size the fleet for it. ",
+            LIMITS,
+        )
+    return Text.assemble((f"Fleet for {target}", "bold"), f", per system. {LIMITS}")
+
+
+def plan_line(advice: Advice) -> Text | None:
+    """The winner's serving plan in one line for the headline (None unless serving to a target rate)."""
+    winner = advice.winner
+    serving = winner.estimate.serving if winner is not None and winner.estimate is not None else None
+    if winner is None or serving is None or serving.gpus_for_target is None:
+        return None
+    row = dict(zip(COLUMNS, plan_row(winner, serving), strict=True))
+    rate = numbers.count(serving.target_tokens_per_second or 0)
+    return Text.assemble(
+        ("Serve ", "bold"),
+        (f"{rate} tokens/s on {row['replicas × GPUs']} {winner.system}", "bold"),
+        f" · {row['$/1M out']}/1M output tokens · {row['$/month']}/month · limited by "
+        f"{row['limited by']} (Serving tab)",
+    )
+
+
+class ServingView(DrawnWhenShown, Vertical):
+    """The serving plan of an inference job, one row per system that can serve it."""
+
+    advice: reactive[Advice | None] = reactive(None)
+    """The latest computed advice (bound to the screen's)."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="serving-note")
+        table = ColumnTable(id="serving-table", cursor_type="row", fixed_columns=1)
+        for label in COLUMNS:
+            table.add_column(label, key=label)
+        yield table
+
+    def watch_advice(self) -> None:
+        self.request_draw()
+
+    def draw(self) -> None:
+        advice = self.advice
+        if advice is None:
+            return
+        table = self.query_one("#serving-table", DataTable)
+        table.clear()
+        self.query_one("#serving-note", Static).update(plan_note(advice))
+        winner = advice.recommendation.winner
+        for candidate in advice.recommendation.candidates:
+            serving = candidate.estimate.serving if candidate.estimate else None
+            if serving is None:
+                continue
+            style = "bold" if candidate.system == winner else "" if candidate.feasible else "dim"
+            table.add_row(
+                *(Text(cell, style=style) for cell in plan_row(candidate, serving)), key=candidate.system
+            )

@@ -1,0 +1,129 @@
+"""Pilot tests: the app fits at 80 and 100 columns (issue 13.4): every result tab can be reached and
+read, Compare keeps system ids whole while it scrolls sideways, model names are never cut, labels carry
+their units, and scores and rule weights read as words."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from textual.widgets import DataTable, Label, Static, Tabs
+
+from advisor.tui.widgets.results_panel import TABS
+from tests.test_tui_helpers import (
+    app_for_test,
+    fewer_collections,
+    no_ranges,
+    pilot_test,
+    plain,
+    screen_lines,
+    settle,
+)
+
+pytestmark = pytest.mark.usefixtures(fewer_collections.__name__, no_ranges.__name__)
+
+SIZES = ((80, 24), (100, 30))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pilot_test
+async def test_every_result_tab_is_reached_and_read_from_the_tab_bar(size):
+    app = app_for_test()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        app.main.answer("kind", "inference")  # every tab, Serving too
+        await settle(pilot)
+        tabs = app.screen.query_one("#tabs Tabs", Tabs)
+        tabs.focus()
+        await pilot.press("home")
+        row = tabs.region.y
+        for label in TABS.values():
+            await pilot.pause(0.3)  # the bar scrolls the active tab into view
+            line = screen_lines(app)[row]
+            assert str(tabs.active_tab.label) == label if tabs.active_tab else False
+            assert re.search(rf"(^|[ ▕]){label}( |$)", line), f"{label!r} is not shown whole: {line!r}"
+            await pilot.press("right")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pilot_test
+async def test_compare_keeps_system_ids_whole_when_it_scrolls_sideways(size):
+    app = app_for_test()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        app.main.show_tab("compare")
+        await pilot.pause(0.3)
+        table = app.screen.query_one("#compare-table", DataTable)
+        await pilot.press(*["right"] * len(table.columns))  # to the last column, "why not"
+        await pilot.pause(0.3)
+        assert table.scroll_x > 0, "the table is wider than the pane, so it scrolls"
+        shown = "\n".join(screen_lines(app))
+        assert "why not" in shown
+        top = table.region.y + 1
+        rows = screen_lines(app)[top : top + min(table.row_count, table.region.height - 2)]
+        systems = {c.system for c in app.main.advice.recommendation.candidates}
+        for line in rows:
+            assert any(re.search(rf"\b{re.escape(s)}\b", line) for s in systems), f"no whole id in {line!r}"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("name", ["Llama 4 Maverick", "Mistral Large 2", "Llama 3 70B"])
+@pilot_test
+async def test_a_model_name_is_never_cut(size, name):
+    app = app_for_test()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        app.main.form.focus_question("model")
+        await pilot.press("enter", *name.lower())
+        await pilot.pause(0.2)
+        assert any(name in line for line in screen_lines(app)), "the list shows the whole name"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.main.scenario.workload.model_spec(app.main.catalog).name.startswith(name)
+        assert any(f"◂ {name}" in line for line in screen_lines(app)), "the field shows the whole name"
+
+
+@pilot_test
+async def test_labels_carry_units_and_are_never_cut():
+    app = app_for_test()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        form = app.main.form
+        for key, title in [
+            ("deadline_days", "Deadline (days)"),
+            ("budget_usd", "Budget ($)"),
+            ("electricity_usd_per_kwh", "Electricity ($/kWh)"),
+            ("need_within_days", "Needed within (days)"),
+        ]:
+            form.focus_question(key)
+            await pilot.pause(0.2)
+            label = form.row(key).query_one(".question-label", Label)
+            assert plain(label).strip() == title
+            region = label.region
+            lines = screen_lines(app)[region.y : region.y + region.height]
+            shown = " ".join(line[region.x : region.right].strip() for line in lines)
+            assert shown == title, f"{title!r} shows as {shown!r}"
+
+
+@pilot_test
+async def test_scores_and_rule_weights_read_as_words():
+    app = app_for_test()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        text = "\n".join(screen_lines(app))
+        assert "penalize 0." not in text and "prefer 0." not in text
+        assert re.search(r"(penalty|bonus) \d+(\.\d)?%", text), "a rule's weight reads as a percentage"
+        app.main.show_tab("compare")
+        await pilot.pause(0.3)
+        table = app.screen.query_one("#compare-table", DataTable)
+        rec = app.main.advice.recommendation
+        cells = {c.system: str(table.get_row(c.system)[8]) for c in rec.candidates}
+        assert cells[rec.winner] == "best"
+        ranked = [c for c in rec.candidates if c.feasible and c.system != rec.winner]
+        assert all(re.fullmatch(r"\d+\.\d% worse", cells[c.system]) for c in ranked)
+        assert not any(re.fullmatch(r"\d\.\d{3}", cell) for cell in cells.values())
+        table.focus()
+        await pilot.press("down")
+        await pilot.pause(0.2)
+        detail = plain(app.screen.query_one("#compare-detail", Static))
+        assert re.search(r"Score: \d+\.\d% worse on cost than the best( after rule adjustments)?\.", detail)

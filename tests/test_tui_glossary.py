@@ -1,0 +1,83 @@
+"""The glossary explains every term the app shows (issue 13.3 and the 'done when' of 13): the three
+common decisions are answered, every result tab and every question is read, and each abbreviation
+or technical word found must have an entry in the glossary (F1) unless it is a name."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from advisor.tui.glossary import GLOSSARY, explained_words, glossary_markdown
+from advisor.tui.questions import QUESTIONS
+from advisor.tui.widgets.results_panel import TABS
+from tests.test_tui_helpers import app_for_test, fewer_collections, pilot_test, screen_lines, settle
+
+pytestmark = pytest.mark.usefixtures(fewer_collections.__name__)
+
+DECISIONS = {
+    "rent a 13B pretrain under a budget and deadline": {
+        "model": "llama2-13b",
+        "tokens": "300B",
+        "budget_usd": "$500k",
+        "deadline_days": "30",
+    },
+    "buy for a 70B pretrain": {
+        "model": "llama3-70b",
+        "tokens": "15T",
+        "precision": "fp8",
+        "pricing": "own",
+        "risk": "conservative",
+        "gpus": "2048",
+        "deadline_days": "60",
+    },
+    "serve a 70B model at a target rate": {
+        "model": "llama3-70b",
+        "kind": "inference",
+        "target_tokens_per_second": "50k",
+        "ttft_limit_ms": "2000",
+        "tpot_limit_ms": "100",
+    },
+}
+NAMES = {"AMD", "NVIDIA", "SemiAnalysis", "Llama", "Meta", "OpenAI", "Google", "Microsoft", "DeepSeek", "ISC"}
+"""Makers, publishers and conferences: names, not terms."""
+TERM = re.compile(r"\b[A-Z][A-Za-z]*[A-Z0-9][A-Za-z0-9]*\b")
+"""An abbreviation or a mixed-case technical word (MFU, TTFT, BF16, ROCm, MWh)."""
+
+
+def _unexplained(text: str, known: set[str]) -> set[str]:
+    found = set(TERM.findall(text))
+    return {w for w in found if w not in known and not any(k.startswith(w) for k in known | found - {w})}
+
+
+@pytest.mark.parametrize("decision", DECISIONS, ids=lambda d: d.split(" ")[0])
+@pilot_test
+async def test_every_term_on_screen_has_a_glossary_entry(decision, monkeypatch):
+    monkeypatch.setattr("advisor.tui.screens.main_screen.ANALYSIS_DELAY_S", 0.05)
+    app = app_for_test()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        for key, answer in DECISIONS[decision].items():
+            assert app.main.answer(key, answer), (key, app.main.errors)
+        await settle(pilot, analysis=True)
+        catalog = app.main.catalog
+        names = set(NAMES)
+        for named in (*catalog.systems.values(), *catalog.models.values()):
+            names.update(TERM.findall(named.name))
+        known = explained_words() | names
+        screens = []
+        for tab in TABS:
+            app.main.show_tab(tab)
+            await pilot.pause(0.3)
+            screens.append("\n".join(screen_lines(app)))
+        asked = [f"{q.title} {q.hint} {' '.join(label for label, _ in q.choices)}" for q in QUESTIONS]
+        missing = _unexplained("\n".join(screens + asked), known)
+        assert not missing, f"terms on screen without a glossary entry (advisor/tui/glossary.py): {missing}"
+
+
+def test_the_help_lists_the_glossary():
+    from advisor.tui.screens.help_screen import HELP
+
+    assert "{glossary}" in HELP
+    text = glossary_markdown()
+    assert all(f"**{term.name}**" in text for term in GLOSSARY)

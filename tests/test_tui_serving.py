@@ -1,0 +1,132 @@
+"""Pilot tests: serving asked as a serving question (issue 12.5, app side) and the KV cache choice
+(issue 13): the serving section shows for an inference job only, and the answer shows the plan."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import DataTable, Static
+
+from advisor.tui.widgets.choice_field import ChoiceField
+from tests.test_tui_helpers import (
+    SIZE,
+    app_for_test,
+    fewer_collections,
+    no_ranges,
+    pilot_test,
+    plain,
+    settle,
+    type_into,
+)
+
+pytestmark = pytest.mark.usefixtures(fewer_collections.__name__, no_ranges.__name__)
+
+SERVING_KEYS = (
+    "target_tokens_per_second",
+    "requests_per_second",
+    "prompt_tokens",
+    "output_tokens",
+    "ttft_limit_ms",
+    "tpot_limit_ms",
+    "kv_cache_precision",
+)
+
+
+async def _choose(pilot, key: str, typed: str) -> None:  # type: ignore[no-untyped-def]
+    """Open a choice's list, type part of an option and press Enter, as a user would."""
+    pilot.app.main.form.focus_question(key)
+    await pilot.pause()
+    await pilot.press("enter", *typed)
+    await pilot.pause(0.1)
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+@pilot_test
+async def test_the_serving_section_shows_for_inference_only():
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        form = app.main.form
+        titles = [plain(t).strip() for t in form.query(".section-title").results(Static) if t.display]
+        assert not any("Serving" in t for t in titles)
+        assert all(not form.row(key).display for key in SERVING_KEYS)
+        await _choose(pilot, "kind", "inf")
+        assert app.main.scenario.workload.kind == "inference"
+        assert all(form.row(key).display and not form.row(key).disabled for key in SERVING_KEYS)
+        titles = [plain(t).strip() for t in form.query(".section-title").results(Static) if t.display]
+        assert titles[:3] == ["1  Model", "2  Job", "3  Serving"]
+        assert titles[3] == "4  Scale and time"
+        await _choose(pilot, "kind", "pre")
+        assert not form.row("ttft_limit_ms").display
+        titles = [plain(t).strip() for t in form.query(".section-title").results(Static) if t.display]
+        assert titles[2] == "3  Scale and time", "the sections shown are numbered without a gap"
+
+
+@pilot_test
+async def test_the_kv_cache_choice_says_default_and_can_go_back_to_it():
+    app = app_for_test()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await _choose(pilot, "kind", "inf")
+        field = app.main.form.row("kv_cache_precision").control
+        assert isinstance(field, ChoiceField)
+        assert field.label.startswith("default"), f"shows {field.label!r}"
+        assert "default" in plain(field)
+        field.focus()
+        await pilot.press("right")
+        await settle(pilot)
+        assert app.main.scenario.workload.kv_cache_precision == "bf16"
+        await pilot.press("left")
+        await settle(pilot)
+        assert app.main.scenario.workload.kv_cache_precision is None
+        assert app.main.errors == {}
+
+
+@pilot_test
+async def test_a_target_rate_typed_gives_the_serving_plan_per_system():
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await _choose(pilot, "model", "llama 3 70")
+        await _choose(pilot, "kind", "inf")
+        assert "Serving" not in [str(t.label) for t in app.screen.query("Tab") if not t.display]
+        await type_into(pilot, "#input-target_tokens_per_second", "50k")
+        await type_into(pilot, "#input-ttft_limit_ms", "2000")
+        await settle(pilot)
+        workload = app.main.scenario.workload
+        assert workload.target_tokens_per_second == 50_000 and workload.ttft_limit_ms == 2000
+        headline = plain(app.screen.query_one("#headline"))
+        winner = app.main.advice.winner
+        assert "Serve 50k tokens/s on " in headline and winner.system in headline
+        assert "/month" in headline and "/1M output tokens" in headline
+        app.main.show_tab("serving")
+        await pilot.pause(0.2)
+        note = plain(app.screen.query_one("#serving-note", Static))
+        assert "Fleet for 50k generated tokens/s" in note
+        table = app.screen.query_one("#serving-table", DataTable)
+        assert table.row_count >= 5
+        for candidate in app.main.advice.recommendation.candidates:
+            serving = candidate.estimate.serving if candidate.estimate else None
+            if serving is None:
+                continue
+            row = [str(cell) for cell in table.get_row(candidate.system)]
+            replicas, _, per_replica = row[1].partition(" = ")[0].partition(" × ")
+            assert int(replicas.replace(",", "")) * int(per_replica) == serving.gpus_for_target
+            assert row[2].endswith("¢") or row[2].startswith("$")  # $/1M output tokens
+            assert row[3].startswith("$")  # $/month
+            assert row[5].split()[0] in ("memory", "TPOT", "TTFT", "throughput", "batch", "no")
+
+
+@pilot_test
+async def test_the_serving_tab_goes_when_the_job_is_not_inference():
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        tabs = app.screen.query_one("#tabs")
+        assert not tabs.get_tab("serving").display
+        await _choose(pilot, "kind", "inf")
+        assert tabs.get_tab("serving").display
+        app.main.show_tab("serving")
+        await pilot.pause()
+        await _choose(pilot, "kind", "pre")
+        assert not tabs.get_tab("serving").display and tabs.active != "serving"
