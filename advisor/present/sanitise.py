@@ -42,9 +42,9 @@ def plain_markup(text: object, *, one_line: bool = False) -> str:
         lambda m: f"{m.group(1)}{m.group(1)}\\{m.group(2)}" if m.group(2) else "\\[",
         printable(text, one_line=one_line),
     )
-    if escaped.endswith("\\") and not escaped.endswith("\\\\"):
-        escaped += "\\"
-    return escaped
+    # Backslashes at the end would escape the markup that follows (a closing tag): each is doubled, as
+    # Rich's own `escape` does for one.
+    return escaped + "\\" * (len(escaped) - len(escaped.rstrip("\\")))
 
 
 def report_text(text: str) -> str:
