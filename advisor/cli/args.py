@@ -15,7 +15,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from advisor.core.model.inputs import DeclaredInput, Limits, field_limits, limits_of, parse_amount
 from advisor.core.model.sourced import Fraction
-from advisor.core.model.workload import PricePerGpuHour
+from advisor.core.model.workload import PricePerGpuHour, owned_pairs
 from advisor.core.scenario import INPUTS, CustomModel
 from advisor.errors import UsageError
 
@@ -155,6 +155,12 @@ def add_workload_flags(parser: argparse.ArgumentParser) -> None:
         type=bounded("--price-per-gpu-hour", limits_of(PricePerGpuHour), example="2.10"),
         help="rental price, USD per GPU-hour",
     )
+    a.add_argument(
+        "--owned",
+        action="append",
+        metavar="SYSTEM=N",
+        help="owning: N GPUs of SYSTEM already owned (capex sunk, no lead time), e.g. h100=1024; repeatable",
+    )
     _add_declared(a, ("assumptions",))
 
 
@@ -220,6 +226,12 @@ def scenario_data_from_args(
         a["mfu"] = {**a.get("mfu", {}), key: args.mfu}
     if given("price_per_gpu_hour"):
         a["price_usd_per_gpu_hour"] = {**a.get("price_usd_per_gpu_hour", {}), key: args.price_per_gpu_hour}
+    if given("owned"):
+        try:
+            owned = owned_pairs(args.owned)
+        except ValueError as exc:
+            raise UsageError(f"--owned: {exc}") from None
+        a["owned_gpus"] = {**a.get("owned_gpus", {}), **owned}
     if "model" not in w and "custom" not in w:
         raise UsageError("which model? give --model <preset> or --params <count> (or a scenario file)")
     if "tokens" not in w:
