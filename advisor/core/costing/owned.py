@@ -38,10 +38,15 @@ class Fleet(NamedTuple):
 
 
 def fleet(gpus: int, gpus_owned: int, gpus_per_unit: int) -> Fleet:
-    """A cluster of `gpus` on up to `gpus_owned` owned GPUs, the rest bought in units of `gpus_per_unit`."""
-    used = min(gpus, gpus_owned)
-    to_buy = gpus - used
-    return Fleet(used, to_buy, -(-to_buy // gpus_per_unit) * gpus_per_unit)
+    """A cluster of `gpus` on up to `gpus_owned` owned GPUs, the rest bought in units of `gpus_per_unit`.
+
+    The bought units run before owned GPUs do: 10 GPUs with 4 owned buy one 8-GPU node and run 2 owned
+    GPUs beside it, rather than leave 2 of the node idle (a GPU bought is paid for whether it runs or not).
+    """
+    beyond = max(gpus - gpus_owned, 0)
+    bought = -(-beyond // gpus_per_unit) * gpus_per_unit
+    used = max(gpus - bought, 0)
+    return Fleet(used, gpus - used, bought)
 
 
 def owned_cost_per_gpu_hour(
