@@ -16,6 +16,8 @@ from advisor.core.decision.advise import advise
 from advisor.core.decision.request import AdviceRequest
 from advisor.core.model.units import HOURS_PER_YEAR
 from advisor.core.model.workload import Assumptions, Constraints, Workload
+from advisor.core.run import advise_scenario
+from advisor.core.scenario import Scenario
 from advisor.io.rule_files import load_rules
 from tests.conftest import shipped_catalog
 
@@ -291,3 +293,25 @@ def test_owning_never_costs_more_or_takes_longer_than_buying(system, gpus, owned
     assert used.gpus_owned <= min(gpus, owned)
     assert used.gpus_owned + used.gpus_bought - used.gpus_idle == gpus
     assert mine.gpus_paid <= bought.gpus_paid
+
+
+def test_sizing_to_a_deadline_stays_within_the_owned_gpus_and_needs_no_lead_time():
+    scenario = Scenario.model_validate(
+        {
+            "schema": 1,
+            "size_to_deadline": True,
+            "systems": ["h100"],
+            "constraints": {"deadline_days": 60},
+            "workload": {"model": "llama3-70b", "tokens": "15T", "precision": "fp8", "pricing": "own"},
+            "assumptions": {"owned_gpus": {"h100": 4096}},
+        }
+    )
+    advice = advise_scenario(scenario, CATALOG, RULES, today=TODAY)
+    (sized,) = advice.sizing
+    assert sized.binding == "deadline" and sized.gpus is not None and sized.gpus <= 4096
+    assert sized.reason.endswith("on GPUs already owned")
+    win = advice.recommendation.winner_candidate
+    assert win is not None and win.estimate is not None
+    assert win.estimate.time_breakdown_hours["wait"] == 0
+    assert win.estimate.time_to_result_hours <= 0.9 * 60 * 24
+    assert win.estimate.purchase is not None and win.estimate.purchase.capex_usd == 0
