@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from advisor.core.model.inputs import DeclaredInput, Limits, field_limits, limits_of, parse_amount
-from advisor.core.model.workload import PricePerGpuHour, SetEfficiency
+from advisor.core.model.workload import PricePerGpuHour, SetEfficiency, owned_pairs
 from advisor.core.scenario import INPUTS, CustomModel
 from advisor.errors import UsageError, shown
 
@@ -158,6 +158,12 @@ def add_workload_flags(parser: argparse.ArgumentParser) -> None:
         type=bounded("--price-per-gpu-hour", limits_of(PricePerGpuHour), example="2.10"),
         help="rental price, USD per GPU-hour",
     )
+    a.add_argument(
+        "--owned",
+        action="append",
+        metavar="SYSTEM=N",
+        help="owning: N GPUs of SYSTEM already owned (capex sunk, no lead time), e.g. h100=1024; repeatable",
+    )
     _add_declared(a, ("assumptions",))
 
 
@@ -228,6 +234,12 @@ def scenario_data_from_args(
         a["mfu"] = {**a.get("mfu", {}), key: args.mfu}
     if given("price_per_gpu_hour"):
         a["price_usd_per_gpu_hour"] = {**a.get("price_usd_per_gpu_hour", {}), key: args.price_per_gpu_hour}
+    if given("owned"):
+        try:
+            owned = owned_pairs(args.owned)
+        except ValueError as exc:
+            raise UsageError(f"--owned: {exc}") from None
+        a["owned_gpus"] = {**a.get("owned_gpus", {}), **owned}
     if not {"model", "custom", "model_config"} & w.keys():
         raise UsageError("which model? give --model <preset> or --params <count> (or a scenario file)")
     if "tokens" not in w:

@@ -88,6 +88,8 @@ def render_estimates(estimates: Sequence[Any], workload: Any) -> None:
             ("runs a year", lambda e: f"{e.purchase.runs_per_year:,.1f}"),
             ("effective $/GPU-h", lambda e: numbers.price_per_gpu_hour(e.effective_price_usd_per_gpu_hour)),
         ]
+        if any(e.purchase is not None and e.purchase.gpus_owned for e in estimates):
+            rows.insert(-5, ("already owned", lambda e: f"{e.purchase.gpus_owned:,} GPUs"))
     for label, cell in rows:
         table.add_row(label, *(cell(e) for e in estimates))
     console.print(table)

@@ -262,6 +262,7 @@ PURCHASE_HEADER = [
     "To own, a month",
     "The run's share",
     "Runs a year",
+    "Per run, fleet busy",
     "Effective $/GPU-hour",
 ]
 """What buying means per system: the units, the outlay, owning them, the run's share, the fleet view."""
@@ -270,7 +271,9 @@ PURCHASE_BLURB = (
     "Buying is in whole nodes or racks: GPUs bought but not running are paid for, so the effective price "
     "per running GPU-hour is above the TCO price. A month of owning repays the capital with interest and "
     "pays maintenance, hosting and power at the fleet's utilisation; the run pays its share of the "
-    "depreciation life, and the same purchase does the runs a year shown."
+    "depreciation life, and the same purchase does the runs a year shown ('Per run, fleet busy': a year of "
+    "owning over those runs, in cash). GPUs already owned cost no capex and no lead time: the run pays "
+    "their maintenance, hosting, power and opportunity cost (what their hours could earn rented out)."
 )
 
 
@@ -290,14 +293,19 @@ def purchase_cells(est: Estimate) -> list[str] | None:
     if bought is None:
         return None
     idle = f" ({bought.gpus_idle:,} idle)" if bought.gpus_idle else ""
+    units = f"{bought.units:,} {bought.unit}{'s' if bought.units != 1 else ''}"
+    if bought.gpus_owned:
+        owned = f"{bought.gpus_owned:,} GPUs already owned"
+        units = f"{units} + {owned}" if bought.units else f"nothing: {owned}"
     return [
         est.system,
-        f"{bought.units:,} {bought.unit}{'s' if bought.units != 1 else ''}",
+        units,
         f"{bought.gpus_bought:,}{idle}",
         numbers.money(bought.capex_usd),
         numbers.money(bought.monthly_usd),
         f"{numbers.money(est.cost_usd)} ({numbers.percent(bought.run_share)} of its life)",
         f"{bought.runs_per_year:,.1f}",
+        numbers.money(bought.cost_per_run_usd),
         numbers.price_per_gpu_hour(est.effective_price_usd_per_gpu_hour),
     ]
 

@@ -99,6 +99,8 @@ class PurchaseOut(Out):
     monthly_usd: Number
     run_share: Number
     runs_per_year: Number | None
+    gpus_owned: int
+    cost_per_run_usd: Number | None
 
 
 class Spread(Out):

@@ -14,7 +14,7 @@ budget or the lead time (the wait for the hardware alone passes the deadline).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from advisor.core import fmt
@@ -67,9 +67,17 @@ class _Sizer:
         return self.system.interconnect.gpus_per_node
 
     @property
+    def owned(self) -> int:
+        """GPUs of the system already owned (`owned_gpus`; 0 when renting)."""
+        if self.assumptions is None or self.workload.pricing != "own":
+            return 0
+        return self.assumptions.owned_gpus.get(self.system.id, 0)
+
+    @property
     def top_units(self) -> int:
         """The most whole nodes or racks that can be had (at least one)."""
-        capacity = min(self.max_gpus, self.system.availability.capacity_gpus(self.workload.pricing))
+        capacity = self.system.availability.capacity_gpus(self.workload.pricing) + self.owned
+        capacity = min(self.max_gpus, capacity)
         return max(1, capacity // self.node)
 
     def run(self, gpus: int) -> Estimate:
@@ -207,6 +215,12 @@ def gpus_for_deadline(
     """The smallest size on `system_id` whose time to result (wait included) is within `deadline_days`
     less the `margin` share, up to what can be had; else the size it is compared at and why."""
     sizer = _Sizer(workload, catalog.system(system_id), catalog, assumptions, deadline_days, margin, max_gpus)
+    if sizer.owned >= sizer.node:  # GPUs already owned need no lead time: size within them first
+        within = replace(sizer, max_gpus=min(max_gpus, sizer.owned))
+        on_owned = within.smallest(deadline_days * (1 - margin))
+        if on_owned is not None:
+            met = _met(sizer, on_owned, budget_usd)
+            return replace(met, reason=f"{met.reason}, on GPUs already owned")
     found = sizer.smallest(deadline_days * (1 - margin))
     if found is not None:
         return _met(sizer, found, budget_usd)

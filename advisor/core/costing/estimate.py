@@ -18,6 +18,12 @@ from advisor.core.costing.energy import (
     run_energy_kwh,
     run_energy_kwh_by_part,
 )
+from advisor.core.costing.owned import (
+    Fleet,
+    blended_cost_per_gpu_hour,
+    fleet,
+    owned_cost_per_gpu_hour,
+)
 from advisor.core.costing.purchase import purchase
 from advisor.core.costing.results import (
     Estimate,
@@ -35,19 +41,19 @@ from advisor.core.model.workload import Assumptions, Workload
 _NO_ASSUMPTIONS = Assumptions()
 
 
-def hourly_cost(workload: Workload, system: System, catalog: Catalog, assumptions: Assumptions) -> HourlyCost:
-    """What one GPU-hour costs under the workload's pricing mode."""
-    if workload.pricing == "rent":
-        price = assumptions.for_system("price_usd_per_gpu_hour", system.id)
-        return rental_cost_per_gpu_hour(
-            price
-            if price is not None
-            else system.rental_offer(assumptions.rental_offer).price_usd_per_gpu_hour
-        )
+def _rental_usd_per_gpu_hour(system: System, assumptions: Assumptions) -> float:
+    """The price of renting a GPU-hour of `system`: the user's, else the offer chosen or the default."""
+    price = assumptions.for_system("price_usd_per_gpu_hour", system.id)
+    if price is not None:
+        return price
+    return system.rental_offer(assumptions.rental_offer).price_usd_per_gpu_hour
+
+
+def _bought_cost(system: System, catalog: Catalog, assumptions: Assumptions) -> HourlyCost:
+    """The owner's TCO of a GPU-hour of `system` bought new."""
     econ = catalog.economics
-    capex_node = assumptions.for_system("capex_usd_per_node", system.id) or system.capex.all_in_usd_per_node
     return ownership_cost_per_gpu_hour(
-        capex_usd_per_gpu=capex_node / system.interconnect.gpus_per_node,
+        capex_usd_per_gpu=_capex_per_unit(system, assumptions) / system.interconnect.gpus_per_node,
         depreciation_years=econ.finance.depreciation_years,
         cost_of_capital=econ.finance.cost_of_capital,
         maintenance_fraction_per_year=econ.maintenance.fraction_of_capex_per_year,
@@ -59,6 +65,41 @@ def hourly_cost(workload: Workload, system: System, catalog: Catalog, assumption
     )
 
 
+def _capex_per_unit(system: System, assumptions: Assumptions) -> float:
+    """The all-in price of one node or rack: the user's, else the catalog's."""
+    return assumptions.for_system("capex_usd_per_node", system.id) or system.capex.all_in_usd_per_node
+
+
+class _Owning(NamedTuple):
+    """Owning: the GPUs owned and bought, a GPU-hour of each, and one over the whole fleet."""
+
+    gpus: Fleet
+    bought: HourlyCost
+    owned: HourlyCost
+    blended: HourlyCost
+
+
+def _owning(workload: Workload, system: System, catalog: Catalog, assumptions: Assumptions) -> _Owning:
+    """The cluster on the GPUs already owned (`owned_gpus`) and whole nodes or racks bought for the rest."""
+    bought = _bought_cost(system, catalog, assumptions)
+    gpus = fleet(workload.gpus, assumptions.owned_gpus.get(system.id, 0), system.interconnect.gpus_per_node)
+    if not gpus.gpus_owned:
+        return _Owning(gpus, bought, bought, bought)
+    owned = owned_cost_per_gpu_hour(
+        bought,
+        _rental_usd_per_gpu_hour(system, assumptions),
+        catalog.economics.opportunity.rental_price_fraction,
+    )
+    return _Owning(gpus, bought, owned, blended_cost_per_gpu_hour(owned, bought, gpus))
+
+
+def hourly_cost(workload: Workload, system: System, catalog: Catalog, assumptions: Assumptions) -> HourlyCost:
+    """What one GPU-hour costs under the workload's pricing mode (owned and bought GPUs blended)."""
+    if workload.pricing == "rent":
+        return rental_cost_per_gpu_hour(_rental_usd_per_gpu_hour(system, assumptions))
+    return _owning(workload, system, catalog, assumptions).blended
+
+
 def needs_reservation(workload: Workload, system: System) -> bool:
     """Renting more GPUs than a provider rents on demand: the capacity must be reserved ahead."""
     return workload.pricing == "rent" and workload.gpus > system.availability.on_demand_max_gpus
@@ -67,17 +108,25 @@ def needs_reservation(workload: Workload, system: System) -> bool:
 def capacity_wait_hours(workload: Workload, system: System, assumptions: Assumptions) -> float:
     """Hours before the capacity exists: the on-demand wait when renting a cluster that size can be had on
     demand, a reservation's lead time beyond it, the purchase lead time when buying (or the days until
-    the hardware is running, `hardware_in_days`, 0 when it is on hand)."""
+    the hardware is running, `hardware_in_days`, 0 when it is on hand); none on GPUs already owned."""
     override = assumptions.for_system("wait_hours", system.id)
     if override is not None:
         return override
     availability = system.availability
     if workload.pricing == "own":
+        if workload.gpus <= assumptions.owned_gpus.get(system.id, 0):
+            return 0.0
         on_hand = assumptions.hardware_in_days
         return (availability.purchase_lead_days if on_hand is None else on_hand) * HOURS_PER_DAY
     if needs_reservation(workload, system):
         return availability.reserved_lead_days * HOURS_PER_DAY
     return availability.on_demand_wait_hours
+
+
+def _capacity_gpus(workload: Workload, system: System, assumptions: Assumptions) -> int:
+    """The most GPUs to be had: the catalog's capacity for the pricing, plus those owned when owning."""
+    owned = assumptions.owned_gpus.get(system.id, 0) if workload.pricing == "own" else 0
+    return system.availability.capacity_gpus(workload.pricing) + owned
 
 
 def production_overhead(workload: Workload, catalog: Catalog) -> float:
@@ -167,18 +216,26 @@ def _reservation_warnings(workload: Workload, system: System, assumptions: Assum
     ]
 
 
-def _purchase_warnings(workload: Workload, system: System, gpus_paid: int) -> list[str]:
-    """Idle GPUs paid for in whole nodes, or a GPU count that splits a node."""
+def _purchase_warnings(workload: Workload, system: System, bought: Purchase | None) -> list[str]:
+    """GPUs already owned and those bought beside them, idle GPUs paid for in whole nodes, or a GPU
+    count that splits a node."""
     unit = system.interconnect.gpus_per_node
     node = system.interconnect.node_name
-    if gpus_paid > workload.gpus:
-        return [
-            f"{workload.gpus} GPUs means buying {gpus_paid // unit} whole {unit}-GPU {node}(s): "
-            f"the {gpus_paid - workload.gpus} idle GPUs are paid for"
-        ]
-    if workload.gpus > unit and workload.gpus % unit:
-        return [f"{workload.gpus} GPUs is not a whole number of {unit}-GPU {node}s"]
-    return []
+    owned = bought.gpus_owned if bought else 0
+    warnings = []
+    if bought and owned and bought.gpus_bought:
+        warnings.append(
+            f"{owned:,} of the {workload.gpus:,} {system.id} GPUs are already owned: the other "
+            f"{workload.gpus - owned:,} are bought, and the run waits for their delivery"
+        )
+    if bought and bought.gpus_idle:
+        warnings.append(
+            f"{workload.gpus - owned} GPUs means buying {bought.units} whole {unit}-GPU {node}(s): "
+            f"the {bought.gpus_idle} idle GPUs are paid for"
+        )
+    elif not owned and workload.gpus > unit and workload.gpus % unit:
+        warnings.append(f"{workload.gpus} GPUs is not a whole number of {unit}-GPU {node}s")
+    return warnings
 
 
 def _model_summary(workload: Workload) -> ModelSummary:
@@ -229,14 +286,22 @@ def _money(
     workload: Workload, system: System, catalog: Catalog, assumptions: Assumptions, hours: _Hours
 ) -> _Money:
     """The run's cost: each part of a GPU-hour over the billed hours, on the GPUs that pay it."""
-    hourly = hourly_cost(workload, system, catalog, assumptions)
     if workload.pricing == "rent":
+        hourly = hourly_cost(workload, system, catalog, assumptions)
         cost = run_cost_usd(hourly.parts, hours.billed, workload.gpus, workload.gpus)
         return _Money(workload.gpus, hourly, cost, None)
-    per_unit = assumptions.for_system("capex_usd_per_node", system.id) or system.capex.all_in_usd_per_node
-    bought = purchase(workload.gpus, system, per_unit, hourly, catalog.economics, hours.billed)
-    cost = run_cost_usd(hourly.parts, hours.billed, workload.gpus, bought.gpus_bought)
-    return _Money(bought.gpus_bought, hourly, cost, bought)
+    owning = _owning(workload, system, catalog, assumptions)
+    gpus = owning.gpus
+    bought = purchase(
+        gpus,
+        system,
+        _capex_per_unit(system, assumptions),
+        (owning.bought, owning.owned),
+        catalog.economics,
+        hours.billed,
+    )
+    cost = run_cost_usd(owning.blended.parts, hours.billed, workload.gpus, gpus.gpus_paid)
+    return _Money(gpus.gpus_paid, owning.blended, cost, bought)
 
 
 def estimate(
@@ -249,7 +314,7 @@ def estimate(
     speed = _speed(workload, system, catalog, assumptions, precision, warnings)
     hours = _hours(workload, system, catalog, assumptions, speed)
     money = _money(workload, system, catalog, assumptions, hours)
-    warnings.extend(_purchase_warnings(workload, system, money.gpus_paid))
+    warnings.extend(_purchase_warnings(workload, system, money.purchase))
     warnings.extend(_reservation_warnings(workload, system, assumptions))
     return _result(workload, system, catalog, assumptions, precision, speed, hours, money, warnings)
 
@@ -294,7 +359,7 @@ def _result(
         gpus_paid=money.gpus_paid,
         purchase_usd=money.purchase.capex_usd if money.purchase else None,
         purchase=money.purchase,
-        capacity_gpus=system.availability.capacity_gpus(workload.pricing),
+        capacity_gpus=_capacity_gpus(workload, system, assumptions),
         price_usd_per_gpu_hour=money.hourly.total,
         effective_price_usd_per_gpu_hour=money.effective_usd_per_gpu_hour(hours.billed, workload.gpus),
         price_breakdown_usd_per_gpu_hour=money.hourly.usd_per_gpu_hour(),

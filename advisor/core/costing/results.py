@@ -101,6 +101,10 @@ class Purchase:
     """The run's billed hours over the hours the units are used in their depreciation life."""
     runs_per_year: float
     """Runs like this one the units do in a year at the fleet's utilisation (the fleet view)."""
+    gpus_owned: int = 0
+    """GPUs already owned that the run uses: their capex is sunk and they need no lead time."""
+    cost_per_run_usd: float = 0.0
+    """The fleet view's cash cost per run: a year of owning the GPUs the run uses over `runs_per_year`."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -65,6 +65,14 @@ class Utilization(Sourced):
     owned_fleet_fraction: Fraction
 
 
+class Opportunity(Sourced):
+    """What an hour of a GPU already owned could earn elsewhere (the run's opportunity cost)."""
+
+    rental_price_fraction: Fraction = Field(
+        description="Share of the system's rental price an owner realises renting spare GPUs out."
+    )
+
+
 class Carbon(Sourced):
     grid_gco2_per_kwh: NonNegative
 
@@ -116,6 +124,7 @@ class Economics(Frozen):
     finance: Finance
     maintenance: Maintenance
     utilization: Utilization
+    opportunity: Opportunity
     carbon: Carbon
     household: Household
     checkpointing: Checkpointing

@@ -19,7 +19,7 @@ FinetuneMethod = Literal["full", "lora"]
 Efficiency = Literal["reference", "production"]
 
 ALL_SYSTEMS = "*"
-PER_SYSTEM = ("mfu", "goodput", "price_usd_per_gpu_hour", "capex_usd_per_node", "wait_hours")
+PER_SYSTEM = ("mfu", "goodput", "price_usd_per_gpu_hour", "capex_usd_per_node", "wait_hours", "owned_gpus")
 """Assumptions that may be set per system (a map of system id or '*' to value)."""
 
 HumanPositive = Annotated[float, BeforeValidator(human_number), Field(gt=0, allow_inf_nan=False)]
@@ -337,6 +337,20 @@ def _every_system(value: Any) -> Any:
     return value
 
 
+def owned_pairs(value: Any) -> Any:
+    """`owned_gpus` as a table (`{ h100 = 1024 }`) or as `SYSTEM=N` pairs (`"h100=1024, b200=72"`)."""
+    if not isinstance(value, str | list | tuple):
+        return value
+    pairs = value.split(",") if isinstance(value, str) else value
+    owned: dict[str, Any] = {}
+    for pair in pairs:
+        system, sep, count = str(pair).partition("=")
+        if not sep or not system.strip() or not count.strip():
+            raise ValueError(f"owned_gpus: {str(pair).strip()!r} is not SYSTEM=N (e.g. h100=1024)")
+        owned[system.strip()] = count.strip()
+    return owned
+
+
 PricePerGpuHour = Annotated[HumanPositive, Field(ge=0.001, le=1000)]
 """A rental price, USD per GPU-hour (a tenth of a cent to $1,000)."""
 SetEfficiency = Annotated[float, Field(ge=0.001, le=1, allow_inf_nan=False)]
@@ -345,6 +359,8 @@ CapexUsdPerNode = Annotated[HumanPositive, Field(le=1e9)]
 """The purchase price of one node or rack, USD (up to $1B)."""
 WaitHours = Annotated[float, Field(ge=0, le=100_000, allow_inf_nan=False)]
 """Hours to wait for capacity (up to 100,000, over eleven years)."""
+OwnedGpus = Annotated[HumanCount, Field(ge=0, le=1_000_000)]
+"""GPUs of one system the team already owns (capex sunk), up to a million."""
 ElectricityUsdPerKwh = Annotated[HumanPositive, Field(le=10)]
 """An electricity price, USD per kWh (the scenario's assumption and the app's setting)."""
 PueRatio = Annotated[float, BeforeValidator(human_number), Field(ge=1, le=3, allow_inf_nan=False)]
@@ -399,12 +415,19 @@ class Assumptions(Frozen):
         ),
     ] = None
 
+    owned_gpus: Annotated[dict[str, OwnedGpus], BeforeValidator(owned_pairs)] = Field(
+        default_factory=dict,
+        description="Owning: GPUs of each system already owned (capex sunk, no lead time), by system id.",
+    )
+
     @model_validator(mode="after")
     def _check_keys(self) -> Assumptions:
         for name in PER_SYSTEM:
             for key in getattr(self, name) if name != "goodput" or isinstance(self.goodput, dict) else ():
                 if not key or not (key == ALL_SYSTEMS or key.replace("-", "").isalnum()):
                     raise ValueError(f"{name}: key {key!r} must be a system id or '*'")
+        if ALL_SYSTEMS in self.owned_gpus:
+            raise ValueError("owned_gpus: name the system owned (e.g. h100 = 1024), not '*'")
         return self
 
     def goodput_for(self, system_id: str) -> float | None:
