@@ -315,3 +315,23 @@ def test_sizing_to_a_deadline_stays_within_the_owned_gpus_and_needs_no_lead_time
     assert win.estimate.time_breakdown_hours["wait"] == 0
     assert win.estimate.time_to_result_hours <= 0.9 * 60 * 24
     assert win.estimate.purchase is not None and win.estimate.purchase.capex_usd == 0
+
+
+# --- the headline ---------------------------------------------------------------------------------------
+
+
+def test_the_headline_says_use_when_every_gpu_is_owned_and_buy_with_the_lead_time_otherwise():
+    from advisor.core.decision.headline import headline_figures, headline_sentence
+
+    owned = estimate(workload(gpus=1024), "h100", CATALOG, owning(h100=1024))
+    text = headline_sentence(headline_figures(owned, "own"), "cost")
+    assert text.startswith("Use 1024x h100 (already owned): ") and "to result" not in text
+    part = estimate(workload(gpus=1024), "h100", CATALOG, owning(h100=512))
+    text = headline_sentence(headline_figures(part, "own"), "cost")
+    assert text.startswith("Buy 1024x h100 (512 already owned, $") and "up front" in text
+    # Buying waits the lead time: the headline gives the time to result beside the time to train.
+    bought = estimate(workload(gpus=1024), "h100", CATALOG)
+    lead_days = (bought.time_to_result_hours - bought.time_to_train_hours) / 24
+    assert lead_days >= 1
+    text = headline_sentence(headline_figures(bought, "own"), "cost")
+    assert "days to result)" in text and text.startswith("Buy 1024x h100 ($")
