@@ -250,3 +250,10 @@ def test_recommend_table_fits_an_80_column_terminal(capsys, monkeypatch):
     ]
     assert "…" not in "\n".join(table) and max(map(len, table)) <= 80
     assert "gb300-nvl72" in out and "2,048" in out
+
+
+@pytest.mark.parametrize("value", ["-inf", "-Infinity", "-nan"])
+def test_negative_infinity_and_nan_are_values_named_by_their_flag(capsys, value):
+    # argparse once read `--tokens -inf` as an unknown option: "expected one argument".
+    code, _, err = run(capsys, "estimate", "--model", "llama3-8b", "--tokens", value)
+    assert code == 2 and f"--tokens: '{value}' is not a number" in err
