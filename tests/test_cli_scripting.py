@@ -257,3 +257,14 @@ def test_negative_infinity_and_nan_are_values_named_by_their_flag(capsys, value)
     # argparse once read `--tokens -inf` as an unknown option: "expected one argument".
     code, _, err = run(capsys, "estimate", "--model", "llama3-8b", "--tokens", value)
     assert code == 2 and f"--tokens: '{value}' is not a number" in err
+
+
+def test_a_negative_dollar_amount_is_a_value_named_by_its_flag(capsys):
+    code, _, err = run(capsys, "recommend", "--model", "llama3-8b", "--tokens", "1T", "--budget-usd", "-$2")
+    assert code == 2 and "--budget-usd" in err and "expected one argument" not in err
+
+
+def test_a_preset_and_a_custom_size_together_are_refused_not_silently_one_of_them(capsys):
+    argv = ("estimate", "--model", "llama3-8b", "--params", "70B", "--tokens", "1T", "--system", "h100")
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and "--model" in err and "--params" in err and "not both" in err

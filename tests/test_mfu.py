@@ -249,3 +249,20 @@ def test_a_figure_of_another_release_is_carried_closer_to_what_that_release_publ
     old = resolve_mfu(without, "b200", "bf16", catalog.model("gpt-oss-120b"), 64, "2025-11")
     assert found.other_release and "carried" in found.basis and not old.other_release
     assert abs(found.mfu / published - 1) < 0.1 < abs(old.mfu / published - 1)
+
+
+def test_a_throughput_that_implies_mfu_above_100_percent_is_refused_by_name():
+    # A catalog throughput once gave "MFU 47384.7%" as if it were a result.
+    from advisor.core.model.catalog import MfuPoint
+    from advisor.core.model.mfu import mfu_index
+    from advisor.errors import CatalogError
+
+    catalog = shipped_catalog()
+    table_id, table = next(iter(catalog.mfu_tables.items()))
+    point = table.points[0]
+    bad = MfuPoint.model_validate(
+        point.model_dump(exclude={"mfu", "tokens_per_s_per_gpu"}) | {"tokens_per_s_per_gpu": 1e9}
+    )
+    broken = catalog.rebuilt(mfu_tables={table_id: table.model_copy(update={"points": (bad,)})})
+    with pytest.raises(CatalogError, match=r"tokens_per_s_per_gpu = 1e\+09 implies MFU .*above 100%"):
+        mfu_index(broken)

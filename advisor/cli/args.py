@@ -202,6 +202,10 @@ def scenario_data_from_args(
     def given(name: str) -> bool:
         return getattr(args, name, None) is not None
 
+    if given("model") and given("params"):
+        raise UsageError(
+            "--model names a preset or a config.json, --params describes a custom model: give one, not both"
+        )
     if given("model"):
         for key in ("custom", "model", "model_config"):
             w.pop(key, None)

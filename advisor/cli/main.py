@@ -46,7 +46,7 @@ class Parser(argparse.ArgumentParser):
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self._negative_number_matcher = re.compile(r"^-(\.?\d|inf(inity)?$|nan$)", re.IGNORECASE)
+        self._negative_number_matcher = re.compile(r"^-(\$?\.?\d|inf(inity)?$|nan$)", re.IGNORECASE)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageFailure(f"{self.prog}: {message}\n(see `{self.prog} --help`)")

@@ -38,6 +38,7 @@ from advisor.core.model.catalog import MfuPoint, Precision
 from advisor.core.model.flops import model_flops_per_token
 from advisor.core.model.mfu_release import Figure, ReleaseRatios, months
 from advisor.core.model.sourced import PRECISIONS
+from advisor.errors import CatalogError
 
 if TYPE_CHECKING:
     from advisor.core.model.catalog import Catalog, ModelSpec
@@ -108,6 +109,12 @@ class MfuIndex:
                     peak = catalog.systems[point.system].compute.peak_tflops(point.precision)
                     assert peak is not None and point.tokens_per_s_per_gpu is not None  # checked by Catalog
                     mfu = point.tokens_per_s_per_gpu * model_flops_per_token(model, seq_len) / (peak * 1e12)
+                    if mfu > 1:
+                        raise CatalogError(
+                            f"MFU table {table.id!r}, point {point.system}/{point.precision}/{point.model}: "
+                            f"tokens_per_s_per_gpu = {point.tokens_per_s_per_gpu:g} implies MFU "
+                            f"{mfu:.1%}, above 100% of the {peak:g} TFLOPS peak"
+                        )
                 cal = Calibrated(point, mfu, seq_len, model.params_active, model.family, table.source)
                 self._by_key.setdefault((point.system, point.precision), []).append(cal)
         self._releases = ReleaseRatios(
