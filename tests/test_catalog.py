@@ -158,3 +158,22 @@ def test_missing_economics_is_an_error(tmp_path):
 def test_missing_folder_is_an_error(tmp_path):
     with pytest.raises(CatalogError, match="catalog folder not found"):
         load_catalog(tmp_path / "nope", user_dir=False)
+
+
+def test_an_unreadable_catalog_folder_is_an_error_not_silently_empty(tmp_path, monkeypatch):
+    # As root every folder is readable, so the refusal is simulated where the folder is listed.
+    import os
+
+    from advisor.errors import CatalogError
+    from advisor.io import catalog_files
+
+    real = os.scandir
+
+    def refuse(path):
+        if str(path).endswith("systems"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(catalog_files.os, "scandir", refuse)
+    with pytest.raises(CatalogError, match=r"systems: cannot list the system files \(Permission denied\)"):
+        catalog_files.load_catalog(user_dir=False, cache=False)

@@ -8,6 +8,7 @@ A malformed system, model or MFU table file is skipped with a warning naming fil
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,11 @@ def _entries(
     found: dict[str, Any] = {}
     if not folder.is_dir():
         return found
-    for path in sorted(folder.glob("*.toml")):
+    try:
+        names = sorted(entry.name for entry in os.scandir(folder) if entry.name.endswith(".toml"))
+    except OSError as exc:  # glob would skip an unreadable folder silently
+        raise CatalogError(f"{folder}: cannot list the {kind} files ({exc.strerror or exc})") from None
+    for path in (folder / name for name in names):
         if path.name in skip:
             continue
         try:
