@@ -178,7 +178,14 @@ def test_buying_for_70b_in_60_days_never_sizes_beyond_capacity_and_says_what_wou
     # What would make buying work: the hardware on hand, the later deadline a purchase meets, renting.
     assert ", and bought now in 143.9 days" in h100.reason
     assert "; renting, " in h100.reason and "would finish in" in h100.reason.split("; renting, ")[1]
-    assert rec.what_would_change and "if the run may take" in rec.what_would_change[0]
+    # The answer leads with them: the hardware on hand, then renting, then later deadlines.
+    first, second, *rest = rec.what_would_change
+    assert first.startswith("buying works with the hardware on hand (--hardware-in-days 0, or --owned): ")
+    assert second.startswith("renting meets the deadline: ")
+    assert any("if the run may take" in line for line in rest)
+    assert rec.verdict.kind == "none_feasible" and "buying works with the hardware on hand" in rec.verdict.why
+    on_hand = min((f.on_hand for f in advice.sizing if f.on_hand), key=lambda e: e.cost_usd)
+    assert on_hand.time_to_result_hours <= 60 * 24 * 0.9 and f"{on_hand.system}, " in first
     # Every surface shows it: it is among the candidate's reasons.
     cand = next(c for c in rec.candidates if c.system == "h100")
     assert any(r.kind == "note" and r.text == f"sized to the deadline: {h100.reason}" for r in cand.reasons)

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
+from advisor.core import fmt
 from advisor.core.analysis import SAMPLES
 from advisor.core.analysis.deadline import GpuCount, gpus_for_deadline_all
 from advisor.core.analysis.sensitivity import Sensitivity, analyse, settled
@@ -89,7 +90,37 @@ def advise_scenario(
         sizes = {found.system: found.sized_gpus for found in sizing if found.sized_gpus}
         notes = {found.system: found.reason for found in sizing}
         request = replace(request, gpus_by_system=sizes, sizing_notes=notes)
-    return ScenarioAdvice(scenario, request.workload, advise(request), sizing, sizes, request)
+    rec = with_buying_options(advise(request), sizing, request.workload.pricing)
+    return ScenarioAdvice(scenario, request.workload, rec, sizing, sizes, request)
+
+
+def with_buying_options(rec: Recommendation, sizing: Sequence[GpuCount], pricing: str) -> Recommendation:
+    """Nothing feasible because buying takes longer than the deadline: say first what would make it
+    work, each with the cheapest system it suits (hardware on hand, renting; a later deadline is among
+    the other changes already)."""
+    if rec.winner is not None or pricing != "own":
+        return rec
+    on_hand = [s.on_hand for s in sizing if s.on_hand is not None]
+    rented = [s.rental for s in sizing if s.rental is not None]
+    lines = []
+    if on_hand:
+        best = min(on_hand, key=lambda e: e.cost_usd)
+        lines.append(
+            f"buying works with the hardware on hand (--hardware-in-days 0, or --owned): {best.system}, "
+            f"{best.gpus:,} GPUs, finishes in {fmt.duration(best.time_to_result_hours)} for "
+            f"{fmt.money(best.cost_usd)}"
+        )
+    if rented:
+        best = min(rented, key=lambda e: e.cost_usd)
+        lines.append(
+            f"renting meets the deadline: {best.system}, {best.gpus:,} GPUs, finishes in "
+            f"{fmt.duration(best.time_to_result_hours)} for {fmt.money(best.cost_usd)}"
+        )
+    if not lines:
+        return rec
+    changes = (*lines, *rec.what_would_change)
+    verdict = replace(rec.verdict, why="; ".join([rec.verdict.why, lines[0]]))
+    return replace(rec, what_would_change=changes, verdict=verdict)
 
 
 def run_scenario(

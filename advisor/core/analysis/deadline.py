@@ -48,6 +48,10 @@ class GpuCount:
     binding: Binding = "deadline"
     margin: float = 0.0
     """The share of the deadline kept as slack."""
+    on_hand: Estimate | None = None
+    """When the lead time alone passes the deadline: the run sized as if the hardware were on hand."""
+    rental: Estimate | None = None
+    """When buying misses the deadline: the same system rented, sized the same way (None if it cannot)."""
 
 
 @dataclass(frozen=True)
@@ -153,30 +157,37 @@ def _on_hand(sizer: _Sizer, top: Estimate) -> GpuCount:
     route = "buying takes" if own else "a reservation takes"
     why = f"{route} {_days(wait)} before the hardware is running, past the {deadline:g}-day deadline"
     est = sizer.run(gpus)
+    rent = None
     if found:
         size, days = _size_words(sizer, gpus), _days(found.time_to_result_hours)
         why += f"; with the hardware on hand, {size} would finish in {days}"
         why += f", and {'bought' if own else 'reserved'} now in {_days(est.time_to_result_hours)}"
-        why += _renting(sizer, gpus) if own else ""
-    return GpuCount(sizer.system.id, sizer.deadline_days, None, est, why, gpus, "lead time", sizer.margin)
-
-
-def _renting(sizer: _Sizer, gpus: int) -> str:
-    """Buying misses the deadline: whether renting meets it (sized the same way), and at what cost."""
-    renter = _Sizer(
-        sizer.workload.model_copy(update={"pricing": "rent"}),
-        sizer.system,
-        sizer.catalog,
-        sizer.assumptions,
-        sizer.deadline_days,
-        sizer.margin,
-        sizer.max_gpus,
+        if own:
+            rent = _renting(sizer)
+            why += _renting_words(sizer, rent)
+    return GpuCount(
+        sizer.system.id, sizer.deadline_days, None, est, why, gpus, "lead time", sizer.margin, found, rent
     )
-    rent = renter.smallest(sizer.deadline_days * (1 - sizer.margin))
+
+
+def _renting_words(sizer: _Sizer, rent: Estimate | None) -> str:
     if rent is None:
         return "; renting cannot meet it either"
-    size, days = _size_words(renter, rent.gpus), _days(rent.time_to_result_hours)
-    return f"; renting, {size} would finish in {days} for {fmt.money(rent.cost_usd)}"
+    size = _size_words(replace(sizer, workload=rent_workload(sizer.workload)), rent.gpus)
+    return (
+        f"; renting, {size} would finish in {_days(rent.time_to_result_hours)} for {fmt.money(rent.cost_usd)}"
+    )
+
+
+def rent_workload(workload: Workload) -> Workload:
+    """The same workload rented."""
+    return workload.model_copy(update={"pricing": "rent"})
+
+
+def _renting(sizer: _Sizer) -> Estimate | None:
+    """Buying misses the deadline: whether renting meets it (sized the same way), and at what cost."""
+    renter = replace(sizer, workload=rent_workload(sizer.workload))
+    return renter.smallest(sizer.deadline_days * (1 - sizer.margin))
 
 
 def _short(sizer: _Sizer, top: Estimate) -> GpuCount:
