@@ -81,3 +81,30 @@ def test_the_help_lists_the_glossary():
     assert "{glossary}" in HELP
     text = glossary_markdown()
     assert all(f"**{term.name}**" in text for term in GLOSSARY)
+
+
+def test_a_question_label_explains_its_terms_on_hover():
+    # The glossary on hover (issue 13.3): a label naming a glossary term carries its meaning as a tooltip.
+    from advisor.tui.glossary import meanings_in
+
+    shown = meanings_in("FP8 stack").splitlines()
+    assert any(line.startswith("FP8 stack: whether your software trains in FP8") for line in shown)
+    assert any(line.startswith("BF16, FP8, FP4: number formats") for line in shown)
+    assert meanings_in("nothing known here") == ""
+
+
+@pilot_test
+async def test_question_labels_carry_the_glossary_as_tooltips():
+    from textual.widgets import Label
+
+    from advisor.tui.glossary import meanings_in
+
+    app = app_for_test()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        labels = [w for w in app.screen.query(Label) if "question-label" in w.classes]
+        assert labels
+        with_terms = [w for w in labels if meanings_in(str(w.render()))]
+        assert with_terms, "no question label names a glossary term"
+        for label in with_terms:
+            assert label.tooltip == meanings_in(str(label.render()))

@@ -3,6 +3,7 @@ the three common decisions and requires an entry for each term it finds."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
@@ -138,3 +139,15 @@ def explained_words() -> set[str]:
             words.add(part.strip().split(":")[0].strip())
         words.update(term.shown_as)
     return words
+
+
+def meanings_in(text: str) -> str:
+    """What the glossary says of the terms in `text` (a question's label), one per line, for the mouse:
+    `FP8 stack: whether your software trains in FP8; ...`. Empty when it names none."""
+    found = []
+    for term in GLOSSARY:
+        words = {p.strip().split(":")[0].strip() for p in term.name.replace("/", ",").split(",")}
+        words.update(term.shown_as)
+        if any(w and re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text) for w in words):
+            found.append(f"{term.name}: {term.meaning}")
+    return "\n".join(found)

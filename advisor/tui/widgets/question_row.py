@@ -10,6 +10,7 @@ from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, Static
 
 from advisor.tui.answers import Answer
+from advisor.tui.glossary import meanings_in
 from advisor.tui.questions import Question
 from advisor.tui.widgets.choice_field import ChoiceField
 from advisor.tui.widgets.tick_box import TickBox
@@ -50,7 +51,9 @@ class QuestionRow(Widget):
     def compose(self) -> ComposeResult:
         q = self.question
         answer = self._last
-        yield Label(q.title, classes="question-label")
+        label = Label(q.title, classes="question-label")
+        label.tooltip = meanings_in(q.title) or None  # the glossary's words on the terms, on hover
+        yield label
         control: Widget
         if q.control == "choice":
             control = ChoiceField(self.choices, str(answer), id=f"input-{q.key}")
