@@ -103,6 +103,22 @@ async def test_typing_in_a_choice_list_jumps_to_the_option():
 
 
 @pilot_test
+async def test_typing_a_model_id_in_the_choice_list_finds_it():
+    # Found in tmux: `llama3-70` (the id a CLI user knows) picked Llama 3.2 1B, by the word "llama".
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.main.form.focus_question("model")
+        await pilot.press("enter")
+        for key in "llama3-70":
+            await pilot.press("minus" if key == "-" else key)
+            await pilot.pause(0.05)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.main.scenario.workload.model == "llama3-70b"
+
+
+@pilot_test
 async def test_enter_on_a_format_exports_in_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.chdir(tmp_path)
     app = app_for_test()

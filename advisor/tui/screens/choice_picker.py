@@ -16,13 +16,25 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 
-def first_match(labels: Sequence[str], typed: str) -> int | None:
-    """The first label that starts with `typed`, else the first with a word that does (case ignored)."""
+def _compact(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+def first_match(labels: Sequence[str], typed: str, ids: Sequence[str] = ()) -> int | None:
+    """The first label that starts with `typed`; else the first label or id that does with spaces and
+    punctuation ignored (`llama3-70` finds Llama 3 70B by its id `llama3-70b`); else the first label
+    with a word that does (case ignored everywhere)."""
     typed = typed.casefold()
     folded = [label.casefold() for label in labels]
     for index, label in enumerate(folded):
         if label.startswith(typed):
             return index
+    short = _compact(typed)
+    if short:
+        keys = [(label, ids[i] if i < len(ids) else "") for i, label in enumerate(labels)]
+        for index, (label, key) in enumerate(keys):
+            if _compact(label).startswith(short) or _compact(key).startswith(short):
+                return index
     for index, label in enumerate(folded):
         words = label.replace("(", " ").split()
         if any(word.startswith(typed) for word in words) or f" {typed}" in f" {label}":
@@ -70,7 +82,8 @@ class ChoicePicker(ModalScreen[str | None]):
         self._typed = typed + event.character
         self._typed_at = now
         event.stop()
-        index = first_match([label for label, _ in self.options], self._typed)
+        labels, ids = zip(*self.options, strict=True) if self.options else ((), ())
+        index = first_match(labels, self._typed, ids)
         if index is not None:
             self.query_one("#choices", OptionList).highlighted = index
 
