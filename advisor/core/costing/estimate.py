@@ -33,10 +33,11 @@ from advisor.core.costing.results import (
     fit_message,
 )
 from advisor.core.costing.throughput import Throughput, run_precision, training_throughput
+from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import Catalog, Precision, System
 from advisor.core.model.goodput import Goodput
 from advisor.core.model.units import HOURS_PER_DAY, SECONDS_PER_HOUR
-from advisor.core.model.workload import Assumptions, Workload
+from advisor.core.model.workload import Workload
 
 _NO_ASSUMPTIONS = Assumptions()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from advisor.core.costing.results import MemorySummary, MfuBasis, ServingSummary
 from advisor.core.costing.throughput import Throughput
+from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import Catalog, Precision, System
 from advisor.core.model.goodput import fixed_goodput
 from advisor.core.model.inference import TP_SIZES, Iteration, Precisions, iteration, weight_bytes
@@ -21,7 +22,7 @@ from advisor.core.model.serving_plan import (
     serving_targets,
 )
 from advisor.core.model.units import BYTES_PER_GIB, HOURS_PER_MONTH, SECONDS_PER_HOUR
-from advisor.core.model.workload import Assumptions, Workload
+from advisor.core.model.workload import Workload
 
 
 def serving_throughput(

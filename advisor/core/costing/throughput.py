@@ -6,13 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from advisor.core.costing.results import MemorySummary, MfuBasis, ServingSummary
+from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import Catalog, Precision, System
 from advisor.core.model.flops import lora_flops_per_token, training_flops_per_token
 from advisor.core.model.goodput import Goodput, fixed_goodput, goodput_fraction
 from advisor.core.model.memory import MemoryCheck, check_memory
 from advisor.core.model.mfu import resolve_mfu
 from advisor.core.model.units import BYTES_PER_GIB
-from advisor.core.model.workload import Assumptions, Workload
+from advisor.core.model.workload import Workload
 from advisor.errors import UsageError
 
 _WIDER: dict[Precision, Precision] = {"fp4": "fp8", "fp8": "bf16"}
