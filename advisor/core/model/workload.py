@@ -25,7 +25,8 @@ HumanCount = Annotated[int, BeforeValidator(human_integer)]
 """A whole number that may be written "2k" or "2048.0"; the field adds its range."""
 Days = Annotated[float, BeforeValidator(human_number), Field(le=36_500, allow_inf_nan=False)]
 """Days, up to a century."""
-"""A software release month, YYYY-MM."""
+PRECISION_LABELS = {"bf16": "BF16", "fp8": "FP8", "fp4": "FP4"}
+"""Each number format as a choice is shown (the training precision and the three of serving)."""
 
 
 class WorkloadInputs(Frozen):
@@ -56,7 +57,7 @@ class WorkloadInputs(Frozen):
             "Precision",
             "Training number format; FP8/FP4 run BF16 where unsupported",
             flag="--precision",
-            choice_labels={"bf16": "BF16", "fp8": "FP8", "fp4": "FP4"},
+            choice_labels=PRECISION_LABELS,
         ),
     ] = "bf16"
     kind: Annotated[
@@ -206,7 +207,7 @@ class WorkloadInputs(Frozen):
             "Weights precision",
             "Inference: number format of the weights; default: the precision above",
             flag="--weight-precision",
-            choice_labels={"bf16": "BF16", "fp8": "FP8", "fp4": "FP4"},
+            choice_labels=PRECISION_LABELS,
             asked_in_app=False,
         ),
     ] = None
@@ -217,7 +218,7 @@ class WorkloadInputs(Frozen):
             "KV cache precision",
             "Inference: number format of the KV cache; default: the weights' (FP8 for FP4 weights)",
             flag="--kv-cache-precision",
-            choice_labels={"bf16": "BF16", "fp8": "FP8", "fp4": "FP4"},
+            choice_labels=PRECISION_LABELS,
         ),
     ] = None
     activation_precision: Annotated[
@@ -229,7 +230,7 @@ class WorkloadInputs(Frozen):
             "Activations precision",
             "Inference: number format of the compute; default: the weights' (FP8 for FP4 weights)",
             flag="--activation-precision",
-            choice_labels={"bf16": "BF16", "fp8": "FP8", "fp4": "FP4"},
+            choice_labels=PRECISION_LABELS,
             asked_in_app=False,
         ),
     ] = None
