@@ -23,8 +23,9 @@ from typing import Any
 from advisor.core.costing.results import Estimate
 from advisor.core.decision.recommendation import Recommendation
 from advisor.core.decision.rules import Rule
+from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import Catalog
-from advisor.core.model.workload import Assumptions, Constraints, Objective, Workload
+from advisor.core.model.workload import Constraints, Objective, Workload
 from advisor.core.scenario import INPUTS, Scenario
 from advisor.errors import UsageError
 

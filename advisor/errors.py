@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+
 
 class AdvisorError(Exception):
     """Base class for every error the advisor reports to a user (never shown as a traceback)."""
@@ -41,3 +43,12 @@ def shown(value: object, limit: int = SHOWN_CHARS) -> str:
     if len(text) <= limit:
         return text
     return f"{text[: limit - 1]}… ({len(text):,} characters)"
+
+
+def os_reason(exc: OSError) -> str:
+    """Why the operating system refused a file operation, in words (for a message naming the path)."""
+    if exc.errno == errno.ENAMETOOLONG:
+        return "the name is too long"
+    if exc.errno == errno.ENOTDIR:
+        return "a part of the path is a file, not a folder"
+    return exc.strerror or str(exc)

@@ -6,8 +6,9 @@ Run: .venv/bin/python benchmarks/calibration_report.py
 from __future__ import annotations
 
 from advisor.core.costing.estimate import estimate
+from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.goodput import goodput_fraction
-from advisor.core.model.workload import Assumptions, Workload
+from advisor.core.model.workload import Workload
 from advisor.io.catalog_files import load_catalog
 
 NO_DOWNTIME = Assumptions(goodput=1.0)

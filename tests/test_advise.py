@@ -11,7 +11,8 @@ from advisor.cli.main import main
 from advisor.core.costing.estimate import estimate
 from advisor.core.decision.advise import advise
 from advisor.core.decision.request import AdviceRequest
-from advisor.core.model.workload import Assumptions, Constraints, Workload
+from advisor.core.model.assumptions import Assumptions
+from advisor.core.model.workload import Constraints, Workload
 from advisor.io.rule_files import load_rules
 from tests.conftest import shipped_catalog
 

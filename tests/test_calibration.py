@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from advisor.core.costing.estimate import estimate
-from advisor.core.model.workload import Assumptions, Workload
+from advisor.core.model.assumptions import Assumptions
+from advisor.core.model.workload import Workload
 
 NO_DOWNTIME = Assumptions(goodput=1.0)  # the published cost tables exclude downtime
 

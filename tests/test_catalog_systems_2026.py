@@ -10,7 +10,8 @@ import pytest
 
 from advisor.core.analysis.uncertainty import input_spreads, spread_class
 from advisor.core.costing.estimate import estimate
-from advisor.core.model.workload import Assumptions, Workload
+from advisor.core.model.assumptions import Assumptions
+from advisor.core.model.workload import Workload
 from tests.conftest import shipped_catalog
 
 CATALOG = shipped_catalog()

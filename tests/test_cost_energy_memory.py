@@ -17,8 +17,9 @@ from advisor.core.costing.cost import (
     scaled_cost_usd,
 )
 from advisor.core.costing.estimate import estimate
+from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.flops import custom_model, infer_architecture, training_flops_per_token
-from advisor.core.model.workload import Assumptions, Workload
+from advisor.core.model.workload import Workload
 
 
 def test_capital_recovery_factor():

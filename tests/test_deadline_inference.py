@@ -6,8 +6,9 @@ import pytest
 
 from advisor.core.analysis.deadline import gpus_for_deadline, gpus_for_deadline_all
 from advisor.core.costing.estimate import estimate
+from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.inference import kv_cache_bytes_per_token
-from advisor.core.model.workload import Assumptions, Workload
+from advisor.core.model.workload import Workload
 from tests.conftest import shipped_catalog
 
 CATALOG = shipped_catalog()

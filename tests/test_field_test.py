@@ -14,8 +14,9 @@ import pytest
 from advisor.core.costing.estimate import estimate
 from advisor.core.decision.advise import advise
 from advisor.core.decision.request import AdviceRequest
+from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.flops import custom_model
-from advisor.core.model.workload import Assumptions, Constraints, Workload
+from advisor.core.model.workload import Constraints, Workload
 from advisor.io.rule_files import load_rules
 from tests.conftest import shipped_catalog
 

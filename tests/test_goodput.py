@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from advisor.core.costing.estimate import estimate
+from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.goodput import goodput_fraction
-from advisor.core.model.workload import Assumptions, Workload
+from advisor.core.model.workload import Workload
 
 
 def _goodput(catalog, system: str, gpus: int) -> float:

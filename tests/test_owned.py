@@ -14,8 +14,9 @@ from advisor.core.costing.cost import run_cost_usd
 from advisor.core.costing.estimate import estimate
 from advisor.core.decision.advise import advise
 from advisor.core.decision.request import AdviceRequest
+from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.units import HOURS_PER_YEAR
-from advisor.core.model.workload import Assumptions, Constraints, Workload
+from advisor.core.model.workload import Constraints, Workload
 from advisor.core.run import advise_scenario
 from advisor.core.scenario import Scenario
 from advisor.io.rule_files import load_rules

@@ -147,6 +147,20 @@ def test_core_functions_are_short():
     assert not offenders, "functions over 60 lines:\n" + "\n".join(offenders)
 
 
+MAX_MODULE_LINES = 400
+"""The longest a module in `advisor/` may be, in lines."""
+
+
+def test_modules_are_short():
+    # A module over 400 lines is split by role (issue 10).
+    offenders = [
+        f"{path.relative_to(ROOT)} ({lines} lines)"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    ]
+    assert not offenders, f"modules over {MAX_MODULE_LINES} lines:\n" + "\n".join(offenders)
+
+
 def test_the_length_check_counts_def_and_docstring():
     def source(body_lines: int) -> str:
         body = "".join(f"    x{i} = {i}\n" for i in range(body_lines))

@@ -11,7 +11,8 @@ import pytest
 from advisor.core.decision.advise import advise
 from advisor.core.decision.request import AdviceRequest
 from advisor.core.decision.rules import evaluate, parse_rule_file, render_because
-from advisor.core.model.workload import Assumptions, Constraints, Workload
+from advisor.core.model.assumptions import Assumptions
+from advisor.core.model.workload import Constraints, Workload
 from advisor.errors import RuleError
 from advisor.io.rule_files import check_rule_files, load_rules
 from tests.conftest import DATA, shipped_catalog

@@ -10,8 +10,9 @@ from advisor.cli.main import main
 from advisor.core.analysis import serving_fit as F
 from advisor.core.analysis.fitting import serving_spread
 from advisor.core.costing.estimate import estimate
+from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.inference import params_read_per_step, prefill_flops
-from advisor.core.model.workload import Assumptions, Workload
+from advisor.core.model.workload import Workload
 from advisor.io.serving_evidence_files import load_serving_evidence, serving_evidence_dir
 from tests.conftest import shipped_catalog
 

@@ -14,7 +14,8 @@ from advisor.core.analysis.uncertainty import estimate_range, input_spreads, sam
 from advisor.core.costing.estimate import estimate
 from advisor.core.decision.advise import advise
 from advisor.core.decision.request import AdviceRequest
-from advisor.core.model.workload import Assumptions, Constraints, Workload
+from advisor.core.model.assumptions import Assumptions
+from advisor.core.model.workload import Constraints, Workload
 from advisor.io.rule_files import load_rules
 from tests.conftest import shipped_catalog
 from tests.test_properties import workloads as random_workloads

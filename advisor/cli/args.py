@@ -12,8 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from advisor.core.model.assumptions import PricePerGpuHour, SetEfficiency, owned_pairs
 from advisor.core.model.inputs import DeclaredInput, Limits, field_limits, limits_of, parse_amount
-from advisor.core.model.workload import PricePerGpuHour, SetEfficiency, owned_pairs
 from advisor.core.scenario import INPUTS, CustomModel
 from advisor.errors import UsageError, shown
 

@@ -3,6 +3,7 @@ estimates and the ranked candidates of a recommendation. Keys carry their units;
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from advisor.cli.tabular import Column
@@ -92,25 +93,35 @@ def _item(key: str) -> Any:
 
 OFFER_COLUMNS = tuple(Column(key, _item(key)) for key in OFFER_KEYS)
 
+
+def _attributes(*names: str) -> tuple[Column, ...]:
+    """A column per attribute, keyed by its name and holding its raw value."""
+    return tuple(Column(name, attrgetter(name)) for name in names)
+
+
 ESTIMATE_COLUMNS = (
-    Column("system", lambda e: e.system),
-    Column("gpus", lambda e: e.gpus),
-    Column("precision", lambda e: e.precision),
-    Column("mfu", lambda e: e.mfu),
-    Column("tokens_per_second_per_gpu", lambda e: e.tokens_per_second_per_gpu),
-    Column("goodput", lambda e: e.goodput),
-    Column("time_to_train_hours", lambda e: e.time_to_train_hours),
+    *_attributes(
+        "system",
+        "gpus",
+        "precision",
+        "mfu",
+        "tokens_per_second_per_gpu",
+        "goodput",
+        "time_to_train_hours",
+    ),
     Column("wait_hours", lambda e: e.time_breakdown_hours.get("wait", 0.0)),
-    Column("time_to_result_hours", lambda e: e.time_to_result_hours),
-    Column("gpu_hours", lambda e: e.gpu_hours),
-    Column("price_usd_per_gpu_hour", lambda e: e.price_usd_per_gpu_hour),
-    Column("cost_usd", lambda e: e.cost_usd),
-    Column("cost_per_million_tokens_usd", lambda e: e.cost_per_million_tokens_usd),
-    Column("power_w_per_gpu_all_in", lambda e: e.power_w_per_gpu_all_in),
-    Column("energy_kwh", lambda e: e.energy_kwh),
-    Column("joules_per_token", lambda e: e.joules_per_token),
-    Column("household_years", lambda e: e.household_years),
-    Column("co2_tonnes", lambda e: e.co2_tonnes),
+    *_attributes(
+        "time_to_result_hours",
+        "gpu_hours",
+        "price_usd_per_gpu_hour",
+        "cost_usd",
+        "cost_per_million_tokens_usd",
+        "power_w_per_gpu_all_in",
+        "energy_kwh",
+        "joules_per_token",
+        "household_years",
+        "co2_tonnes",
+    ),
     Column("memory_fits", lambda e: e.memory.fits),
     Column("memory_required_gib", lambda e: e.memory.required_gib),
 )
@@ -121,15 +132,18 @@ def _est(attribute: str) -> Any:
 
 
 CANDIDATE_COLUMNS = (
-    Column("rank", lambda c: c.rank),
-    Column("system", lambda c: c.system),
-    Column("feasible", lambda c: c.feasible),
-    Column("gpus", _est("gpus")),
-    Column("time_to_train_hours", _est("time_to_train_hours")),
-    Column("time_to_result_hours", _est("time_to_result_hours")),
-    Column("cost_usd", _est("cost_usd")),
-    Column("cost_per_million_tokens_usd", _est("cost_per_million_tokens_usd")),
-    Column("energy_kwh", _est("energy_kwh")),
+    *_attributes("rank", "system", "feasible"),
+    *(
+        Column(name, _est(name))
+        for name in (
+            "gpus",
+            "time_to_train_hours",
+            "time_to_result_hours",
+            "cost_usd",
+            "cost_per_million_tokens_usd",
+            "energy_kwh",
+        )
+    ),
     Column("score", lambda c: c.score),
 )
 

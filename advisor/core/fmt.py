@@ -5,6 +5,16 @@ from __future__ import annotations
 
 import math
 
+MONEY_STEPS = (
+    (1e12, 1e12, ".3g", "T"),
+    (1e9, 1e9, ".3g", "B"),
+    (1e6, 1e6, ".3g", "M"),
+    (1e4, 1e3, ".4g", "k"),
+    (100, 1, ",.0f", ""),
+    (1, 1, ",.2f", ""),
+)
+"""Money below $1000T: (at least, divided by, format, suffix); thousands keep four digits ($162.7k)."""
+
 
 def money(usd: float) -> str:
     """$162.7k, $1.63M, $0.542, $12.30; past $1000T, $1.86e+23."""
@@ -14,18 +24,9 @@ def money(usd: float) -> str:
     usd = abs(usd)
     if usd >= 1e15:
         return f"{sign}${usd:.3g}"
-    if usd >= 1e12:
-        return f"{sign}${usd / 1e12:.3g}T"
-    if usd >= 1e9:
-        return f"{sign}${usd / 1e9:.3g}B"
-    if usd >= 1e6:
-        return f"{sign}${usd / 1e6:.3g}M"
-    if usd >= 1e4:
-        return f"{sign}${usd / 1e3:.4g}k"
-    if usd >= 100:
-        return f"{sign}${usd:,.0f}"
-    if usd >= 1:
-        return f"{sign}${usd:,.2f}"
+    for floor, factor, spec, suffix in MONEY_STEPS:
+        if usd >= floor:
+            return f"{sign}${usd / factor:{spec}}{suffix}"
     return f"{sign}${usd:.3g}"
 
 

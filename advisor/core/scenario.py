@@ -12,19 +12,13 @@ from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field, PrivateAttr, field_validator, model_validator
 
+from advisor.core.model.assumptions import PER_SYSTEM, Assumptions
 from advisor.core.model.catalog import Catalog, Frozen, ModelSpec
 from advisor.core.model.flops import custom_model
 from advisor.core.model.inputs import DeclaredInput, Input, declared_inputs
 from advisor.core.model.sourced import ParamCount
 from advisor.core.model.units import human_integer, human_number
-from advisor.core.model.workload import (
-    PER_SYSTEM,
-    Assumptions,
-    Constraints,
-    Objective,
-    Workload,
-    WorkloadInputs,
-)
+from advisor.core.model.workload import Constraints, Objective, Workload, WorkloadInputs
 from advisor.errors import CatalogError, shown
 
 SCHEMA_VERSION = 1

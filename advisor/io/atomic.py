@@ -13,7 +13,7 @@ import os
 import stat
 from pathlib import Path
 
-from advisor.errors import ReportError, shown
+from advisor.errors import ReportError, os_reason, shown
 
 _NAME_MAX = 255
 """Bytes in one file name on common file systems (ext4, APFS, NTFS); longer names are refused."""
@@ -45,7 +45,7 @@ def write_atomic(path: Path | str, content: str | bytes, *, force: bool = False)
         else:
             _link_new(temp_name, target)
     except OSError as exc:
-        raise ReportError(f"{shown(target)}: cannot write ({_reason(exc)})") from None
+        raise ReportError(f"{shown(target)}: cannot write ({os_reason(exc)})") from None
     finally:
         with contextlib.suppress(OSError):
             os.unlink(temp_name)
@@ -72,7 +72,7 @@ def _check_folder(folder: Path) -> None:
             raise ReportError(f"{shown(folder)}: {_file_on_path(folder)} is a file, not a folder") from None
         if exc.errno == errno.ENOENT:
             raise ReportError(f"{shown(folder)}: no such folder") from None
-        raise ReportError(f"{shown(folder)}: cannot use this folder ({_reason(exc)})") from None
+        raise ReportError(f"{shown(folder)}: cannot use this folder ({os_reason(exc)})") from None
     if not stat.S_ISDIR(mode):
         raise ReportError(f"{shown(folder)}: is a file, not a folder")
 
@@ -93,7 +93,7 @@ def _existing_kind(target: Path) -> str | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise ReportError(f"{shown(target)}: cannot write ({_reason(exc)})") from None
+        raise ReportError(f"{shown(target)}: cannot write ({os_reason(exc)})") from None
     if stat.S_ISLNK(mode):
         try:
             mode = os.stat(target).st_mode
@@ -123,7 +123,7 @@ def _write_temp(folder: Path, target: Path, data: bytes) -> str:
     try:
         handle, temp_name = tempfile.mkstemp(prefix=f".{target.name[:32]}.", suffix=".tmp", dir=folder)
     except OSError as exc:
-        raise ReportError(f"{shown(folder)}: cannot write here ({_reason(exc)})") from None
+        raise ReportError(f"{shown(folder)}: cannot write here ({os_reason(exc)})") from None
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
@@ -132,7 +132,7 @@ def _write_temp(folder: Path, target: Path, data: bytes) -> str:
     except OSError as exc:
         with contextlib.suppress(OSError):
             os.unlink(temp_name)
-        raise ReportError(f"{shown(target)}: cannot write ({_reason(exc)})") from None
+        raise ReportError(f"{shown(target)}: cannot write ({os_reason(exc)})") from None
     return temp_name
 
 
@@ -164,11 +164,3 @@ def _link_new(temp_name: str, target: Path) -> None:
     except FileExistsError:
         raise ReportError(f"{shown(target)}: already exists; use --force to replace it") from None
     os.replace(temp_name, target)
-
-
-def _reason(exc: OSError) -> str:
-    if exc.errno == errno.ENAMETOOLONG:
-        return "the name is too long"
-    if exc.errno == errno.ENOTDIR:
-        return "a part of the path is a file, not a folder"
-    return exc.strerror or str(exc)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import errno
 import math
 import os
 import re
@@ -14,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from advisor.errors import shown
+from advisor.errors import os_reason, shown
 
 _HEADER = re.compile(r"^\s*(\[\[?)([^\]]*)\]\]?\s*(?:#.*)?$")
 """A `[table]` or `[[array]]` header line (no nested quantifiers, so matching is linear in the line)."""
@@ -48,7 +47,7 @@ def read_bytes(path: Path, error: type[Exception], limit: int = MAX_FILE_BYTES) 
     except FileNotFoundError:
         raise error(f"{shown(path)}: no such file") from None
     except OSError as exc:
-        raise error(f"{shown(path)}: cannot read ({_reason(exc)})") from None
+        raise error(f"{shown(path)}: cannot read ({os_reason(exc)})") from None
     try:
         mode = os.fstat(handle).st_mode
         if not stat.S_ISREG(mode):
@@ -57,20 +56,12 @@ def read_bytes(path: Path, error: type[Exception], limit: int = MAX_FILE_BYTES) 
         with os.fdopen(handle, "rb", closefd=False) as stream:
             data = stream.read(limit + 1)
     except OSError as exc:
-        raise error(f"{shown(path)}: cannot read ({_reason(exc)})") from None
+        raise error(f"{shown(path)}: cannot read ({os_reason(exc)})") from None
     finally:
         os.close(handle)
     if len(data) > limit:
         raise error(f"{shown(path)}: too large (over {limit // 2**20} MiB); an input file is at most that")
     return data
-
-
-def _reason(exc: OSError) -> str:
-    if exc.errno == errno.ENAMETOOLONG:
-        return "the name is too long"
-    if exc.errno == errno.ENOTDIR:
-        return "a part of the path is a file, not a folder"
-    return exc.strerror or str(exc)
 
 
 def read_toml(path: Path, error: type[Exception]) -> tuple[dict[str, Any], str]:

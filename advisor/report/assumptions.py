@@ -17,9 +17,10 @@ from pydantic import BaseModel
 from advisor.core.decision.conditions import leaves
 from advisor.core.decision.recommendation import Recommendation
 from advisor.core.decision.rules import Rule
+from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import Catalog, ModelSpec, System
 from advisor.core.model.sourced import Sourced, as_of_end
-from advisor.core.model.workload import Assumptions, Workload
+from advisor.core.model.workload import Workload
 from advisor.core.scenario import Scenario
 
 Value = str | float | int | bool

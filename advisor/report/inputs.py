@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from advisor.core import fmt
+from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import ModelSpec
 from advisor.core.model.inputs import DeclaredInput
-from advisor.core.model.workload import Assumptions, Constraints
+from advisor.core.model.workload import Constraints
 from advisor.core.scenario import INPUTS, Scenario, WorkloadSpec
 from advisor.report.assumptions import FLAGS, AssumptionUsed, Value
 from advisor.report.data import ReportData

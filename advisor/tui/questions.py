@@ -9,8 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from advisor.core.model.assumptions import PricePerGpuHour
 from advisor.core.model.inputs import DeclaredInput, field_limits, limits_of
-from advisor.core.model.workload import HumanPositive, PricePerGpuHour
+from advisor.core.model.workload import HumanPositive
 from advisor.core.scenario import INPUTS, CustomModel
 
 Control = Literal["text", "choice", "check"]

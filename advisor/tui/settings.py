@@ -11,7 +11,8 @@ from pathlib import Path
 import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from advisor.core.model.workload import ElectricityUsdPerKwh, Pricing, PueRatio
+from advisor.core.model.assumptions import ElectricityUsdPerKwh, PueRatio
+from advisor.core.model.workload import Pricing
 from advisor.errors import AdvisorError, ScenarioError
 from advisor.io.atomic import write_atomic
 from advisor.io.paths import user_config_dir

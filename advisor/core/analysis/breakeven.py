@@ -17,7 +17,7 @@ from advisor.core.costing.results import Estimate
 from advisor.core.decision.advise import advise
 from advisor.core.decision.recommendation import Recommendation
 from advisor.core.decision.request import AdviceRequest
-from advisor.core.model.workload import Assumptions
+from advisor.core.model.assumptions import Assumptions
 
 
 @dataclass(frozen=True)

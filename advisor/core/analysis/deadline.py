@@ -20,9 +20,10 @@ from typing import Literal
 from advisor.core import fmt
 from advisor.core.costing.estimate import estimate
 from advisor.core.costing.results import Estimate
+from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import Catalog, System
 from advisor.core.model.units import HOURS_PER_DAY
-from advisor.core.model.workload import Assumptions, Workload
+from advisor.core.model.workload import Workload
 
 MAX_GPUS = 131_072
 """Largest cluster considered (Meta's Llama 3 ran on 16,384; xAI and others build ~100k)."""

@@ -29,8 +29,9 @@ from advisor.core.analysis import SAMPLES
 from advisor.core.costing.cost import DriverCost, cost_by_driver, run_cost_usd, scaled_cost_usd
 from advisor.core.costing.energy import run_energy_kwh
 from advisor.core.costing.results import Estimate, MfuBasis
+from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import Catalog
-from advisor.core.model.workload import Assumptions, Workload
+from advisor.core.model.workload import Workload
 
 SEED = 20250820
 

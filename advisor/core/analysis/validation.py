@@ -31,11 +31,12 @@ from advisor.core.analysis.validation_results import CaseResult, ScalingFit, Val
 from advisor.core.costing.estimate import estimate
 from advisor.core.costing.results import Estimate
 from advisor.core.costing.throughput import run_precision
+from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import Catalog, MfuPoint, ProductionEfficiency
 from advisor.core.model.evidence import SPEED_LIKE, EvidenceRun, Published
 from advisor.core.model.mfu import resolve_mfu
 from advisor.core.model.units import HOURS_PER_DAY, SECONDS_PER_HOUR
-from advisor.core.model.workload import Assumptions, Workload
+from advisor.core.model.workload import Workload
 
 _TOKENS_FOR_SPEED = 1e12
 """Tokens assumed for a throughput benchmark (only the rate is compared)."""

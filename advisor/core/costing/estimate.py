@@ -32,11 +32,17 @@ from advisor.core.costing.results import (
     Purchase,
     fit_message,
 )
-from advisor.core.costing.throughput import Throughput, run_precision, training_throughput
+from advisor.core.costing.throughput import (
+    SpeedInputs,
+    Throughput,
+    run_precision,
+    training_throughput,
+)
+from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import Catalog, Precision, System
 from advisor.core.model.goodput import Goodput
 from advisor.core.model.units import HOURS_PER_DAY, SECONDS_PER_HOUR
-from advisor.core.model.workload import Assumptions, Workload
+from advisor.core.model.workload import Workload
 
 _NO_ASSUMPTIONS = Assumptions()
 
@@ -151,13 +157,13 @@ def _speed(
     """Throughput at the precision that runs (serving or training model); warns if it does not fit."""
     peak_tflops = system.compute.peak_tflops(precision)
     assert peak_tflops is not None  # run_precision falls back to BF16, which every system has
-    stage = (workload, system, catalog, assumptions, precision, peak_tflops, warnings)
+    stage = SpeedInputs(workload, system, catalog, assumptions, precision, peak_tflops, warnings)
     if workload.kind == "inference":
         from advisor.core.costing.serving import serving_throughput  # a training run never loads it
 
-        speed = serving_throughput(*stage, hourly_cost(workload, system, catalog, assumptions).total)
+        speed = serving_throughput(stage, hourly_cost(workload, system, catalog, assumptions).total)
     else:
-        speed = training_throughput(*stage)
+        speed = training_throughput(stage)
     if not speed.memory.fits:
         warnings.append(fit_message(speed.memory, workload.gpus, system.id, workload.kind))
     return speed

@@ -4,8 +4,8 @@ its memory, and the `serving` summary with prices. Training is `advisor.core.cos
 from __future__ import annotations
 
 from advisor.core.costing.results import MemorySummary, MfuBasis, ServingSummary
-from advisor.core.costing.throughput import Throughput
-from advisor.core.model.catalog import Catalog, Precision, System
+from advisor.core.costing.throughput import SpeedInputs, Throughput
+from advisor.core.model.catalog import Catalog, System
 from advisor.core.model.goodput import fixed_goodput
 from advisor.core.model.inference import TP_SIZES, Iteration, Precisions, iteration, weight_bytes
 from advisor.core.model.serving_plan import (
@@ -21,20 +21,12 @@ from advisor.core.model.serving_plan import (
     serving_targets,
 )
 from advisor.core.model.units import BYTES_PER_GIB, HOURS_PER_MONTH, SECONDS_PER_HOUR
-from advisor.core.model.workload import Assumptions, Workload
+from advisor.core.model.workload import Workload
 
 
-def serving_throughput(
-    workload: Workload,
-    system: System,
-    catalog: Catalog,
-    assumptions: Assumptions,
-    precision: Precision,
-    peak_tflops: float,
-    warnings: list[str],
-    price_usd_per_gpu_hour: float,
-) -> Throughput:
+def serving_throughput(inputs: SpeedInputs, price_usd_per_gpu_hour: float) -> Throughput:
     """Serving speed of the layout that meets the rate and latency targets; memory from weights and KV."""
+    workload, system, catalog, assumptions, precision, peak_tflops, warnings = inputs
     econ = catalog.economics
     if assumptions.for_system("mfu", system.id) is not None:
         warnings.append("an MFU override does not apply to inference (decode is memory-bound); ignored")

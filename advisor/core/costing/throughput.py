@@ -4,15 +4,17 @@ and memory. The serving counterpart is `advisor.core.costing.serving`; `estimate
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from advisor.core.costing.results import MemorySummary, MfuBasis, ServingSummary
+from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import Catalog, Precision, System
 from advisor.core.model.flops import lora_flops_per_token, training_flops_per_token
 from advisor.core.model.goodput import Goodput, fixed_goodput, goodput_fraction
 from advisor.core.model.memory import MemoryCheck, check_memory
 from advisor.core.model.mfu import resolve_mfu
 from advisor.core.model.units import BYTES_PER_GIB
-from advisor.core.model.workload import Assumptions, Workload
+from advisor.core.model.workload import Workload
 from advisor.errors import UsageError
 
 _WIDER: dict[Precision, Precision] = {"fp4": "fp8", "fp8": "bf16"}
@@ -97,16 +99,23 @@ class Throughput:
     serving: ServingSummary | None = None
 
 
-def training_throughput(
-    workload: Workload,
-    system: System,
-    catalog: Catalog,
-    assumptions: Assumptions,
-    precision: Precision,
-    peak_tflops: float,
-    warnings: list[str],
-) -> Throughput:
+class SpeedInputs(NamedTuple):
+    """What the training and the serving speed models both read; their warnings go to `warnings`."""
+
+    workload: Workload
+    system: System
+    catalog: Catalog
+    assumptions: Assumptions
+    precision: Precision
+    """The precision that runs (after fallbacks)."""
+    peak_tflops: float
+    """The system's dense peak at that precision."""
+    warnings: list[str]
+
+
+def training_throughput(inputs: SpeedInputs) -> Throughput:
     """Training throughput from the calibrated MFU; memory from the training state."""
+    workload, system, catalog, assumptions, precision, peak_tflops, warnings = inputs
     mfu_override = assumptions.for_system("mfu", system.id)
     if mfu_override is not None:
         mfu, basis = mfu_override, MfuBasis(exact=False, basis="set by the user", sources=(), overridden=True)

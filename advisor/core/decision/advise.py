@@ -22,10 +22,11 @@ from advisor.core.decision.recommendation import Candidate, FiredRule, Reason, R
 from advisor.core.decision.request import AdviceRequest
 from advisor.core.decision.rules import Rule, RuleResult, evaluate
 from advisor.core.decision.verdict import NONE_FEASIBLE, Ranked, Verdict, judge_verdict, objective_metric
+from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import System
 from advisor.core.model.sourced import as_of_end
 from advisor.core.model.units import HOURS_PER_DAY
-from advisor.core.model.workload import Assumptions, Constraints, Objective, Workload
+from advisor.core.model.workload import Constraints, Objective, Workload
 from advisor.errors import AdvisorError
 
 CLOSE_CALL = 0.15

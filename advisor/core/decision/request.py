@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from advisor.core.decision.rules import Rule
+from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import Catalog
 from advisor.core.model.units import HOURS_PER_DAY
-from advisor.core.model.workload import Assumptions, Constraints, Objective, Workload
+from advisor.core.model.workload import Constraints, Objective, Workload
 
 BASELINE_SYSTEM = "h100"
 """Speed-up and TCO ratios are against this system (SemiAnalysis's comparison)."""

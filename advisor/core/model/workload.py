@@ -1,10 +1,10 @@
-"""What the user wants to run (`Workload`), the limits on it (`Constraints`) and assumption overrides."""
+"""What the user wants to run (`Workload`) and the limits on it (`Constraints`)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, Field, model_validator
+from pydantic import BeforeValidator, Field
 
 from advisor.core.model.catalog import Frozen, ModelSpec, Precision
 from advisor.core.model.inputs import Input
@@ -18,10 +18,6 @@ Objective = Literal["cost", "time", "energy", "balanced"]
 FinetuneMethod = Literal["full", "lora"]
 Efficiency = Literal["reference", "production"]
 
-ALL_SYSTEMS = "*"
-PER_SYSTEM = ("mfu", "goodput", "price_usd_per_gpu_hour", "capex_usd_per_node", "wait_hours", "owned_gpus")
-"""Assumptions that may be set per system (a map of system id or '*' to value)."""
-
 HumanPositive = Annotated[float, BeforeValidator(human_number), Field(gt=0, allow_inf_nan=False)]
 """A positive number that may be written "250k", "$2.10", "15T" in a scenario file."""
 HumanNonNegative = Annotated[float, BeforeValidator(human_number), Field(ge=0, allow_inf_nan=False)]
@@ -29,7 +25,8 @@ HumanCount = Annotated[int, BeforeValidator(human_integer)]
 """A whole number that may be written "2k" or "2048.0"; the field adds its range."""
 Days = Annotated[float, BeforeValidator(human_number), Field(le=36_500, allow_inf_nan=False)]
 """Days, up to a century."""
-"""A software release month, YYYY-MM."""
+PRECISION_LABELS = {"bf16": "BF16", "fp8": "FP8", "fp4": "FP4"}
+"""Each number format as a choice is shown (the training precision and the three of serving)."""
 
 
 class WorkloadInputs(Frozen):
@@ -60,7 +57,7 @@ class WorkloadInputs(Frozen):
             "Precision",
             "Training number format; FP8/FP4 run BF16 where unsupported",
             flag="--precision",
-            choice_labels={"bf16": "BF16", "fp8": "FP8", "fp4": "FP4"},
+            choice_labels=PRECISION_LABELS,
         ),
     ] = "bf16"
     kind: Annotated[
@@ -210,7 +207,7 @@ class WorkloadInputs(Frozen):
             "Weights precision",
             "Inference: number format of the weights; default: the precision above",
             flag="--weight-precision",
-            choice_labels={"bf16": "BF16", "fp8": "FP8", "fp4": "FP4"},
+            choice_labels=PRECISION_LABELS,
             asked_in_app=False,
         ),
     ] = None
@@ -221,7 +218,7 @@ class WorkloadInputs(Frozen):
             "KV cache precision",
             "Inference: number format of the KV cache; default: the weights' (FP8 for FP4 weights)",
             flag="--kv-cache-precision",
-            choice_labels={"bf16": "BF16", "fp8": "FP8", "fp4": "FP4"},
+            choice_labels=PRECISION_LABELS,
         ),
     ] = None
     activation_precision: Annotated[
@@ -233,7 +230,7 @@ class WorkloadInputs(Frozen):
             "Activations precision",
             "Inference: number format of the compute; default: the weights' (FP8 for FP4 weights)",
             flag="--activation-precision",
-            choice_labels={"bf16": "BF16", "fp8": "FP8", "fp4": "FP4"},
+            choice_labels=PRECISION_LABELS,
             asked_in_app=False,
         ),
     ] = None
@@ -328,115 +325,3 @@ class Constraints(Frozen):
             check_label="matters most",
         ),
     ] = False
-
-
-def _every_system(value: Any) -> Any:
-    """`mfu = 0.4` means the same value for every system: {"*": 0.4}."""
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return {ALL_SYSTEMS: value}
-    return value
-
-
-def owned_pairs(value: Any) -> Any:
-    """`owned_gpus` as a table (`{ h100 = 1024 }`) or as `SYSTEM=N` pairs (`"h100=1024, b200=72"`)."""
-    if not isinstance(value, str | list | tuple):
-        return value
-    pairs = value.split(",") if isinstance(value, str) else value
-    owned: dict[str, Any] = {}
-    for pair in pairs:
-        system, sep, count = str(pair).partition("=")
-        if not sep or not system.strip() or not count.strip():
-            raise ValueError(f"owned_gpus: {str(pair).strip()!r} is not SYSTEM=N (e.g. h100=1024)")
-        owned[system.strip()] = count.strip()
-    return owned
-
-
-PricePerGpuHour = Annotated[HumanPositive, Field(ge=0.001, le=1000)]
-"""A rental price, USD per GPU-hour (a tenth of a cent to $1,000)."""
-SetEfficiency = Annotated[float, Field(ge=0.001, le=1, allow_inf_nan=False)]
-"""An MFU or goodput the user sets: from 0.1% (below it a run never ends) to 100%."""
-CapexUsdPerNode = Annotated[HumanPositive, Field(le=1e9)]
-"""The purchase price of one node or rack, USD (up to $1B)."""
-WaitHours = Annotated[float, Field(ge=0, le=100_000, allow_inf_nan=False)]
-"""Hours to wait for capacity (up to 100,000, over eleven years)."""
-OwnedGpus = Annotated[HumanCount, Field(ge=0, le=1_000_000)]
-"""GPUs of one system the team already owns (capex sunk), up to a million."""
-ElectricityUsdPerKwh = Annotated[HumanPositive, Field(le=10)]
-"""An electricity price, USD per kWh (the scenario's assumption and the app's setting)."""
-PueRatio = Annotated[float, BeforeValidator(human_number), Field(ge=1, le=3, allow_inf_nan=False)]
-"""Facility power over IT power (the scenario's assumption and the app's setting)."""
-
-
-class Assumptions(Frozen):
-    """User overrides of catalog values. Keys of the per-system maps are system ids or '*' (all)."""
-
-    mfu: Annotated[dict[str, SetEfficiency], BeforeValidator(_every_system)] = Field(default_factory=dict)
-    goodput: SetEfficiency | dict[str, SetEfficiency] | None = None
-    price_usd_per_gpu_hour: Annotated[dict[str, PricePerGpuHour], BeforeValidator(_every_system)] = Field(
-        default_factory=dict
-    )
-    capex_usd_per_node: Annotated[dict[str, CapexUsdPerNode], BeforeValidator(_every_system)] = Field(
-        default_factory=dict
-    )
-    pue: Annotated[
-        PueRatio | None,
-        Input("PUE", "Facility power over IT power; default: the catalog's (see Assumptions)", flag="--pue"),
-    ] = None
-    electricity_usd_per_kwh: Annotated[
-        ElectricityUsdPerKwh | None,
-        Input(
-            "Electricity",
-            "USD per kWh; default: the catalog's (see Assumptions)",
-            "USD/kWh",
-            "--electricity-usd-per-kwh",
-        ),
-    ] = None
-    rental_offer: Annotated[
-        str | None,
-        Field(min_length=1, max_length=200),
-        Input(
-            "Rental offer",
-            "Rent at the catalog offer of this name where a system lists it, e.g. 'field test (2024)'; "
-            "else each system's default",
-            flag="--rental-offer",
-            asked_in_app=False,
-        ),
-    ] = None
-    wait_hours: Annotated[dict[str, WaitHours], BeforeValidator(_every_system)] = Field(default_factory=dict)
-    hardware_in_days: Annotated[
-        Annotated[Days, Field(ge=0)] | None,
-        Input(
-            "Hardware in",
-            "Owning: days until the hardware is running, 0 = we already have it (the deadline counts from "
-            "today); default: each system's purchase lead time",
-            "days",
-            "--hardware-in-days",
-            blank="lead time",
-        ),
-    ] = None
-
-    owned_gpus: Annotated[dict[str, OwnedGpus], BeforeValidator(owned_pairs)] = Field(
-        default_factory=dict,
-        description="Owning: GPUs of each system already owned (capex sunk, no lead time), by system id.",
-    )
-
-    @model_validator(mode="after")
-    def _check_keys(self) -> Assumptions:
-        for name in PER_SYSTEM:
-            for key in getattr(self, name) if name != "goodput" or isinstance(self.goodput, dict) else ():
-                if not key or not (key == ALL_SYSTEMS or key.replace("-", "").isalnum()):
-                    raise ValueError(f"{name}: key {key!r} must be a system id or '*'")
-        if ALL_SYSTEMS in self.owned_gpus:
-            raise ValueError("owned_gpus: name the system owned (e.g. h100 = 1024), not '*'")
-        return self
-
-    def goodput_for(self, system_id: str) -> float | None:
-        """The goodput set for `system_id` (a single value applies to every system)."""
-        if isinstance(self.goodput, dict):
-            return self.goodput.get(system_id, self.goodput.get(ALL_SYSTEMS))
-        return self.goodput
-
-    def for_system(self, name: str, system_id: str) -> float | None:
-        """The override of per-system map `name` for `system_id` (exact id first, then '*')."""
-        mapping: dict[str, float] = getattr(self, name)
-        return mapping.get(system_id, mapping.get(ALL_SYSTEMS))

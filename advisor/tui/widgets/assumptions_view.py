@@ -10,13 +10,12 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.reactive import reactive
 from textual.widgets import Static
 
 from advisor.core.model.units import format_si
 from advisor.report.assumptions import AssumptionUsed
 from advisor.tui.advice import Advice
-from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
+from advisor.tui.widgets.drawn_when_shown import AdviceView
 
 
 def _value(value: object) -> str:
@@ -58,17 +57,11 @@ def assumptions_content(advice: Advice) -> RenderableType:
     return Group(*blocks)
 
 
-class AssumptionsView(DrawnWhenShown, VerticalScroll):
+class AssumptionsView(AdviceView, VerticalScroll):
     """Scrollable list of the assumptions used."""
-
-    advice: reactive[Advice | None] = reactive(None)
-    """The latest computed advice (bound to the screen's)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="assumptions-text")
-
-    def watch_advice(self) -> None:
-        self.request_draw()
 
     def draw(self) -> None:
         if self.advice is not None:

@@ -14,7 +14,7 @@ from advisor.present import numbers
 from advisor.present.styles import PART_STYLES
 from advisor.tui.advice import Advice
 from advisor.tui.bar_chart import bar_chart
-from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
+from advisor.tui.widgets.drawn_when_shown import AdviceView
 
 TIME_ORDER = ("compute", "downtime", "setup", "wait")
 """Time parts in the order a run spends them, waiting last (it comes before the run, but is not paid)."""
@@ -68,19 +68,14 @@ def breakdown_content(advice: Advice, system: str | None, bar_width: int) -> Ren
     return Group(title, Text(""), cost, Text(""), time, Text(""), energy)
 
 
-class BreakdownView(DrawnWhenShown, VerticalScroll):
+class BreakdownView(AdviceView, VerticalScroll):
     """Charts for the system picked in Compare, else the recommended one."""
 
-    advice: reactive[Advice | None] = reactive(None)
-    """The latest computed advice (bound to the screen's)."""
     selected_system: reactive[str | None] = reactive(None)
     """The system picked in Compare (bound to the screen's)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="breakdown-charts")
-
-    def watch_advice(self) -> None:
-        self.request_draw()
 
     def watch_selected_system(self) -> None:
         self.request_draw()

@@ -23,7 +23,7 @@ from advisor.present import numbers
 from advisor.present.reasons import reason_text
 from advisor.tui.advice import Advice
 from advisor.tui.widgets.column_table import ColumnTable
-from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
+from advisor.tui.widgets.drawn_when_shown import AdviceView
 
 WHY_NOT_WIDTH = 48
 
@@ -109,7 +109,7 @@ def _clip(text: str) -> str:
     return text if len(text) <= WHY_NOT_WIDTH else text[: WHY_NOT_WIDTH - 1] + "…"
 
 
-class ComparisonView(DrawnWhenShown, Vertical):
+class ComparisonView(AdviceView, Vertical):
     """The comparison table; `s` changes the sort column, `r` reverses it; Enter opens the breakdown."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -117,8 +117,6 @@ class ComparisonView(DrawnWhenShown, Vertical):
         Binding("r", "reverse_sort", "Reverse"),
     ]
 
-    advice: reactive[Advice | None] = reactive(None)
-    """The latest computed advice (bound to the screen's)."""
     sort_key: reactive[str] = reactive("rank")
     """The column the rows are sorted by."""
     sort_reverse: reactive[bool] = reactive(False)
@@ -148,9 +146,6 @@ class ComparisonView(DrawnWhenShown, Vertical):
     @property
     def table(self) -> DataTable[str]:
         return self.query_one("#compare-table", DataTable)
-
-    def watch_advice(self) -> None:
-        self.request_draw()
 
     def watch_sort_key(self) -> None:
         self.request_draw()

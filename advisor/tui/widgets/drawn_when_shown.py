@@ -8,8 +8,14 @@ up by the new layout a longer view needs.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import events
+from textual.reactive import reactive
 from textual.widget import Widget
+
+if TYPE_CHECKING:
+    from advisor.tui.advice import Advice  # the core's answer: imported once the first one is computed
 
 
 class DrawnWhenShown:
@@ -50,3 +56,13 @@ class DrawnWhenShown:
         assert isinstance(self, Widget)
         if self._draw_pending:
             self.call_after_refresh(self._draw_if_pending)
+
+
+class AdviceView(DrawnWhenShown):
+    """A result view of the advice (first base): redrawn whenever the advice bound to it changes."""
+
+    advice: reactive[Advice | None] = reactive(None)
+    """The latest computed advice (bound to the screen's)."""
+
+    def watch_advice(self) -> None:
+        self.request_draw()

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.reactive import reactive
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from advisor.core.decision.rules import RuleResult
 from advisor.present.styles import FAILED, PASSED
-from advisor.tui.advice import Advice
-from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
+from advisor.tui.widgets.drawn_when_shown import AdviceView
 
 
 def _grouped(results: tuple[RuleResult, ...]) -> list[list[RuleResult]]:
@@ -28,18 +26,12 @@ def _rule_label(group: list[RuleResult]) -> Text:
     return Text.assemble(("✓ " if fired_on else "· "), (rule.id, "bold"), f"  {rule.title}", status)
 
 
-class RulesTrace(DrawnWhenShown, Tree[str]):
+class RulesTrace(AdviceView, Tree[str]):
     """The rules trace as a tree: rule, then each system it was checked for, then its conditions."""
-
-    advice: reactive[Advice | None] = reactive(None)
-    """The latest computed advice (bound to the screen's)."""
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__("Rules", **kwargs)  # type: ignore[arg-type]
         self.guide_depth = 3
-
-    def watch_advice(self) -> None:
-        self.request_draw()
 
     def draw(self) -> None:
         advice = self.advice

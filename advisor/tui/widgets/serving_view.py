@@ -6,7 +6,6 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
 from advisor.core.costing.results import ServingSummary
@@ -14,7 +13,7 @@ from advisor.core.decision.recommendation import Candidate
 from advisor.present import numbers
 from advisor.tui.advice import Advice
 from advisor.tui.widgets.column_table import ColumnTable
-from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
+from advisor.tui.widgets.drawn_when_shown import AdviceView
 
 COLUMNS = (
     "system",
@@ -90,11 +89,8 @@ def plan_line(advice: Advice) -> Text | None:
     )
 
 
-class ServingView(DrawnWhenShown, Vertical):
+class ServingView(AdviceView, Vertical):
     """The serving plan of an inference job, one row per system that can serve it."""
-
-    advice: reactive[Advice | None] = reactive(None)
-    """The latest computed advice (bound to the screen's)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="serving-note")
@@ -102,9 +98,6 @@ class ServingView(DrawnWhenShown, Vertical):
         for label in COLUMNS:
             table.add_column(label, key=label)
         yield table
-
-    def watch_advice(self) -> None:
-        self.request_draw()
 
     def draw(self) -> None:
         advice = self.advice

@@ -7,12 +7,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
-from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
 from advisor.present import numbers
-from advisor.tui.advice import Advice
-from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
+from advisor.tui.widgets.drawn_when_shown import AdviceView
 
 NO_DEADLINE = (
     "No deadline set. Give one under “Scale and time”: this tab then proposes, for every system, the "
@@ -20,11 +18,8 @@ NO_DEADLINE = (
 )
 
 
-class SizingView(DrawnWhenShown, Vertical):
+class SizingView(AdviceView, Vertical):
     """The deadline sizing table; Enter on a row uses that GPU count."""
-
-    advice: reactive[Advice | None] = reactive(None)
-    """The latest computed advice (bound to the screen's)."""
 
     class CountChosen(Message):
         """Enter on a system's row: use its GPU count for the workload."""
@@ -40,9 +35,6 @@ class SizingView(DrawnWhenShown, Vertical):
         for label in ("system", "GPUs", "to result", "cost", "how"):
             table.add_column(label, key=label)
         yield table
-
-    def watch_advice(self) -> None:
-        self.request_draw()
 
     def draw(self) -> None:
         advice = self.advice

@@ -8,10 +8,9 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.reactive import reactive
 from textual.widgets import Static
 
-from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
+from advisor.tui.widgets.drawn_when_shown import AdviceView
 
 if TYPE_CHECKING:
     from advisor.tui.advice import Advice  # the core's answer: imported once the first one is computed
@@ -52,17 +51,11 @@ def why_content(advice: Advice) -> RenderableType:
     return Group(*parts)
 
 
-class WhyView(DrawnWhenShown, VerticalScroll):
+class WhyView(AdviceView, VerticalScroll):
     """Scrollable reasons for the current advice."""
-
-    advice: reactive[Advice | None] = reactive(None)
-    """The latest computed advice (bound to the screen's)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="why-text")
-
-    def watch_advice(self) -> None:
-        self.request_draw()
 
     def draw(self) -> None:
         if self.advice is not None:
