@@ -117,3 +117,20 @@ def test_serving_flags(capsys):
         "h100",
     )
     assert "GPUs for target rate" in out
+
+
+def test_recommend_for_a_target_rate_gives_each_systems_fleet_and_prices(capsys):
+    # Serving a 70B model at 50k tokens/s: replicas x GPUs, $/1M tokens and $/month per system.
+    argv = ("--model", "llama3-70b", "--kind", "inference", "--tokens", "1e9", "--precision", "fp8")
+    code, out, _ = run(capsys, "recommend", *argv, "--target-tokens-per-second", "50k")
+    assert code == 0
+    table = out.split("\nserving\n", 1)[1].split("fleet: replicas x GPUs each")[0]
+    header, _, *rows = [line.split() for line in table.strip().splitlines()]
+    assert header[:2] == ["system", "fleet"] and header[-1] == "$/month"
+    code, out, _ = run(capsys, "recommend", *argv, "--target-tokens-per-second", "50k", "--json")
+    plans = {c["system"]: c["estimate"]["serving"] for c in json.loads(out)["candidates"]}
+    assert {row[0] for row in rows} == set(plans)
+    for row in rows:
+        plan = plans[row[0]]
+        replicas, gpus_each = plan["gpus_for_target"] // plan["replica_gpus"], plan["replica_gpus"]
+        assert row[1:4] == [f"{replicas:,}", "x", f"{gpus_each}"] and row[-1].startswith("$")

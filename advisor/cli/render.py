@@ -248,18 +248,26 @@ def render_serving(rec: Any) -> None:
     header, rows = serving_table(rec)
     if not rows:
         return
-    # The report's columns less batch, TTFT and utilisation (in --json and reports), to fit 80 columns.
-    keep = {"System": "system", "Replica GPUs": "TP", "Limit": "limit", "TPOT": "TPOT"}
-    keep |= {"GPUs for target": "GPUs", "$/1M input": "$/1M in", "$/1M output": "$/1M out"}
-    keep |= {"$/month": "$/month"}
-    index = [header.index(name) for name in keep]
+    # The report's columns less batch, TTFT and utilisation (in --json and reports), to fit 80 columns;
+    # the fleet for the target as one `replicas x GPUs each` column.
+    at = {name: header.index(name) for name in header}
+    columns = ("system", "fleet", "limit", "TPOT", "$/1M in", "$/1M out", "$/month")
+
+    def cells(row: list[str]) -> tuple[str, ...]:
+        replicas = row[at["Replicas for target"]]
+        fleet = f"{replicas} x {row[at['Replica GPUs']]}"
+        named = ("Limit", "TPOT", "$/1M input", "$/1M output", "$/month")
+        return (row[at["System"]], fleet, *(row[at[name]] for name in named))
+
+    shown = [cells(row) for row in rows]
     table = Table(title="serving", box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False)
-    for i, (short, column) in enumerate(zip(keep.values(), index, strict=True)):
-        width = max(len(short), *(len(row[column]) for row in rows))
+    for i, short in enumerate(columns):
+        width = max(len(short), *(len(row[i]) for row in shown))
         table.add_column(short, justify="left" if i == 0 else "right", no_wrap=True, min_width=width)
-    for row in rows:
-        table.add_row(*(escape(row[i]) for i in index))
+    for row in shown:
+        table.add_row(*(escape(cell) for cell in row))
     console.print(table)
+    console.print("[dim]fleet: replicas x GPUs each to serve the target rate; limit: what caps the batch[/]")
 
 
 def render_ranges(sens: Any) -> None:
