@@ -54,7 +54,12 @@ def md_quote(text: str) -> list[str]:
 
 def _with_urls(row: list[str], urls: Sequence[str]) -> list[str]:
     """The assumptions row with the source's addresses after its text (GitHub links bare URLs)."""
-    return [*row[:3], " ".join([row[3], *urls]), *row[4:]]
+    return [*row[:3], _source_text(row[3], urls), *row[4:]]
+
+
+def _source_text(source: str, urls: Sequence[str]) -> str:
+    """A source's text, then the addresses it does not already name."""
+    return " ".join([source, *(url for url in urls if url and url not in source)])
 
 
 def md_list(items: Sequence[str], empty: str = "None.") -> list[str]:
@@ -144,7 +149,7 @@ def _rules(report: ReportData) -> list[str]:
     out = ["## Warnings", "", *md_list(rec.warnings), ""]
     out += ["## Rules that fired", ""]
     fired = [
-        [r.id, r.system or "workload", r.effect, r.because, " ".join(filter(None, (r.source, r.url)))]
+        [r.id, r.system or "workload", r.effect, r.because, _source_text(r.source, (r.url,))]
         for r in rec.rules_fired
     ]
     if fired:

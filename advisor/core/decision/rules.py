@@ -31,6 +31,7 @@ from advisor.core.decision.conditions import (
     show_value,
 )
 from advisor.core.decision.facts import FACTS, Fact
+from advisor.core.model.sourced import url_in
 from advisor.errors import RuleError
 
 EffectKind = Literal["exclude", "prefer", "penalize", "warn", "note"]
@@ -315,7 +316,7 @@ def parse_rule(raw: Any, file: str, index: int) -> Rule | None:
         effects,
         file,
         scope,
-        raw.get("url", ""),
+        raw.get("url") or url_in(raw["source"]),
         raw.get("as_of", ""),
         raw.get("assumption", False),
         summary,

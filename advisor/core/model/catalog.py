@@ -23,6 +23,7 @@ from advisor.core.model.sourced import (
     Precision,
     Release,
     Sourced,
+    with_url_from_source,
 )
 from advisor.errors import CatalogError
 
@@ -210,6 +211,8 @@ class ModelSpec(Frozen):
     as_of: str = ""
     note: str = ""
     inferred: bool = Field(False, description="Architecture inferred from the parameter count.")
+
+    url_from_source = model_validator(mode="before")(with_url_from_source)
 
     @model_validator(mode="after")
     def _check_active(self) -> ModelSpec:

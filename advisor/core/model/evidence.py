@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from advisor.core.model.catalog import ModelSpec
-from advisor.core.model.sourced import Frozen, Positive, PositiveInt, Precision, Release
+from advisor.core.model.sourced import Frozen, Positive, PositiveInt, Precision, Release, with_url_from_source
 
 RunKind = Literal["production", "benchmark"]
 """`production`: a team's end-to-end run; `benchmark`: a vendor recipe, throughput table or MLPerf."""
@@ -35,8 +35,12 @@ class Published(Frozen):
     note: str = ""
     quantity: Quantity
     value: Positive
-    url: str = Field(pattern=r"^(https?://\S+)?$", description="Where the figure can be read.")
+    url: str = Field(
+        pattern=r"^(https?://\S+)?$", description="Where the figure can be read: the URL in `source`."
+    )
     quote: str = Field("", description="The words or numbers read there, short.")
+
+    url_from_source = model_validator(mode="before")(with_url_from_source)
 
 
 class EvidenceRun(Frozen):

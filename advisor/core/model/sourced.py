@@ -6,7 +6,7 @@ import re
 from datetime import date, timedelta
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 Precision = Literal["bf16", "fp8", "fp4"]
 PRECISIONS: tuple[Precision, ...] = ("bf16", "fp8", "fp4")
@@ -19,6 +19,25 @@ Fraction = Annotated[float, Field(gt=0, le=1, allow_inf_nan=False)]
 PositiveInt = Annotated[int, Field(gt=0, le=10**12)]
 ParamCount = Annotated[float, Field(ge=1e6, le=1e14, allow_inf_nan=False)]
 """A model's parameter count: 1M to 100T (a preset's or a custom model's)."""
+
+_URL_IN_TEXT = re.compile(r"https?://\S+")
+
+
+def url_in(text: str) -> str:
+    """The last http(s) address a source text names (without the punctuation that ends a sentence), or
+    empty: a source names its publication and where it can be read in one text, and `url` is read from it."""
+    found = _URL_IN_TEXT.findall(text)
+    return found[-1].rstrip(".,;)]") if found else ""
+
+
+def with_url_from_source(data: object) -> object:
+    """Model input with `url` read from `source` where the file gives none (a before-validator)."""
+    if isinstance(data, dict) and not data.get("url") and isinstance(data.get("source"), str):
+        found = url_in(data["source"])
+        if found:
+            return {**data, "url": found}
+    return data
+
 
 _AS_OF = re.compile(r"^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$")
 RELEASE_PATTERN = re.compile(r"^[0-9]{4}-[0-9]{2}$")
@@ -33,13 +52,15 @@ class Frozen(BaseModel):
 class Sourced(Frozen):
     """A group of numbers from one source, with the date the figures describe."""
 
-    source: str = Field(min_length=3, description="Where the numbers come from (sheet and section, or URL).")
+    source: str = Field(min_length=3, description="The original publication, with its URL (or [A]).")
     as_of: str = Field(description="Date of the figures: YYYY, YYYY-MM or YYYY-MM-DD.")
     note: str = Field("", description="Derivation or caveat, in one or two sentences.")
     url: str = Field(
-        "", pattern=r"^(https?://\S+)?$", description="Where the original publication can be read."
+        "", pattern=r"^(https?://\S+)?$", description="Where it can be read: by default the URL in `source`."
     )
     assumption: bool = Field(False, description="True where no published figure exists ([A]).")
+
+    url_from_source = model_validator(mode="before")(with_url_from_source)
 
     @field_validator("as_of")
     @classmethod
