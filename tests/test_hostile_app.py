@@ -8,12 +8,10 @@ import os
 from pathlib import Path
 
 import pytest
-from textual.widgets import Static
 
 from advisor.errors import AdvisorError
 from advisor.present.sanitise import printable
 from advisor.tui.exporting import open_scenario
-from advisor.tui.screens.path_dialog import PathDialog
 from advisor.tui.settings import load_settings, settings_path
 from tests.conftest import shipped_catalog
 from tests.test_hostile import HOSTILE
@@ -21,12 +19,9 @@ from tests.test_tui_helpers import (
     SIZE,
     app_for_test,
     fewer_collections,
-    fill,
     no_ranges,
     pilot_test,
-    plain,
     settle,
-    type_into,
 )
 
 VALID = {"bom.toml", "bidi-in-name.toml", "control-and-markup-in-name.toml"}
@@ -72,26 +67,6 @@ def test_a_hostile_settings_file_is_ignored_with_a_message(kind: str, tmp_path: 
 
 
 @pytest.mark.usefixtures(fewer_collections.__name__, no_ranges.__name__)
-@pilot_test
-async def test_opening_a_fifo_in_the_app_keeps_the_answers(tmp_path: Path):
-    fifo = tmp_path / "plan.toml"
-    os.mkfifo(fifo)
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await type_into(pilot, "#input-gpus", "96")
-        await settle(pilot)
-        await pilot.press("ctrl+o")
-        await pilot.click("#go")  # the change is unsaved: open anyway (and keep it if that fails)
-        await fill(pilot, "#path", str(fifo))
-        await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, PathDialog)
-        assert "not a regular file" in plain(app.screen.query_one("#dialog-error", Static))
-        await pilot.press("escape")
-        assert app.main.scenario.workload.gpus == 96
-
-
 @pytest.mark.usefixtures(fewer_collections.__name__, no_ranges.__name__)
 @pilot_test
 async def test_the_app_starts_past_a_deeply_nested_settings_file():

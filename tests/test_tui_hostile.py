@@ -3,6 +3,7 @@ markup or control characters (the app items of issue 16)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -72,7 +73,7 @@ async def test_saving_into_a_folder_with_a_bracket_in_its_name(tmp_path: Path):
         assert app.is_running
 
 
-@pytest.mark.parametrize("kind", ["nested", "device", "huge"])
+@pytest.mark.parametrize("kind", ["nested", "device", "huge", "fifo"])
 @pilot_test
 async def test_opening_a_hostile_file_keeps_the_answers(tmp_path: Path, kind: str):
     if kind == "nested":
@@ -81,6 +82,9 @@ async def test_opening_a_hostile_file_keeps_the_answers(tmp_path: Path, kind: st
     elif kind == "huge":
         path = tmp_path / "huge.toml"
         path.write_text("# " + "x" * 2_000_000 + "\n", encoding="utf-8")
+    elif kind == "fifo":  # reading it would wait forever for a writer
+        path = tmp_path / "plan.toml"
+        os.mkfifo(path)
     else:
         path = Path("/dev/zero")
     app = app_for_test()
@@ -96,6 +100,7 @@ async def test_opening_a_hostile_file_keeps_the_answers(tmp_path: Path, kind: st
         assert isinstance(app.screen, PathDialog)  # the dialog says why and stays open
         error = plain(app.screen.query_one("#dialog-error", Static))
         assert str(path) in error
+        assert kind != "fifo" or "not a regular file" in error
         await pilot.press("escape")
         assert app.main.scenario.workload.gpus == 96
 
