@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
+from advisor.core import fmt
 from advisor.core.model.catalog import System
 from advisor.core.model.inputs import choices_of
 from advisor.core.model.units import HOURS_PER_DAY
@@ -98,6 +99,7 @@ FACTS: dict[str, Fact] = {
         _c("days", "number", "days", "Estimated time to train: setup, compute and downtime."),
         _c("wait_days", "number", "days", "Wait before capacity is available."),
         _c("wait_hours", "number", "hours", "Wait before capacity is available, in hours."),
+        _c("wait", "text", "", "Wait before capacity is available, in words: '5.2 h', '21.0 days'."),
         _c("result_days", "number", "days", "Wait plus time to train."),
         _c("setup_share", "number", "fraction", "Share of the training time spent on setup."),
         _c("cost_usd", "number", "USD", "Estimated cost of the run."),
@@ -195,6 +197,7 @@ def candidate_facts(
         "days": days,
         "wait_days": est.time_breakdown_hours["wait"] / HOURS_PER_DAY,
         "wait_hours": est.time_breakdown_hours["wait"],
+        "wait": fmt.duration(est.time_breakdown_hours["wait"]),
         "result_days": result_days,
         "setup_share": est.time_breakdown_hours["setup"] / est.time_to_train_hours,
         "cost_usd": est.cost_usd,
