@@ -58,6 +58,19 @@ def test_duration(hours, text):
 
 
 @pytest.mark.parametrize(
+    ("value", "text"),
+    [(0.42, "420 kg"), (2.14, "2.14 t"), (999.9, "1,000 t"), (2140, "2,140 t"), (2.14e6, "2.14 Mt")],
+)
+def test_tonnes(value, text):
+    assert fmt.tonnes(value) == text
+
+
+@given(st.floats(min_value=0, max_value=9e11))
+def test_tonnes_never_shows_an_exponent_below_a_thousand_gigatonnes(value):
+    assert "e+" not in fmt.tonnes(value) and "e-" not in fmt.tonnes(value)
+
+
+@pytest.mark.parametrize(
     ("low", "high", "text"),
     [
         (1524, 2270, "$1.52k–$2.27k"),

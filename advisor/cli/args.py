@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from advisor.core import fmt
 from advisor.core.model.assumptions import PricePerGpuHour, SetEfficiency, owned_pairs
 from advisor.core.model.inputs import DeclaredInput, Limits, field_limits, limits_of, parse_amount
 from advisor.core.scenario import INPUTS, CustomModel
@@ -188,7 +189,7 @@ def scenario_data_from_args(
     """Scenario data: `base` (from a file) with every flag the user gave laid over it."""
     data: dict[str, Any] = {
         "schema": 1,
-        "name": "command line",
+        "name": "",
         "workload": {},
         "constraints": {},
         "assumptions": {},
@@ -248,4 +249,20 @@ def scenario_data_from_args(
         raise UsageError("which model? give --model <preset> or --params <count> (or a scenario file)")
     if "tokens" not in w:
         raise UsageError("how many tokens? give --tokens (e.g. 15T, 300e9)")
+    if not (base and base.get("name")):
+        data["name"] = _name_from_workload(w)
     return data
+
+
+def _name_from_workload(w: dict[str, Any]) -> str:
+    """A scenario made from flags is named by its job: 'llama3-70b pretrain, 15T tokens'."""
+    if "model" in w:
+        model = str(w["model"])
+    elif "model_config" in w:
+        model = Path(str(w["model_config"])).parent.name or "config.json model"
+    else:
+        params = w.get("custom", {}).get("params")
+        model = f"{fmt.count(params)}-parameter model" if isinstance(params, int | float) else "custom model"
+    tokens = w.get("tokens")
+    amount = fmt.count(tokens) if isinstance(tokens, int | float) else str(tokens)
+    return f"{model} {w.get('kind', 'pretrain')}, {amount} tokens"

@@ -68,6 +68,29 @@ def energy(kwh: float) -> str:
     return f"{kwh:.3g} kWh"
 
 
+def tonnes(value: float) -> str:
+    """CO2 mass: under 1 g, 12 g, 420 kg, 2.14 t, 2,140 t, 2.14 Mt, 2.14 Gt (2.14e+12 t from 999.5 Gt)."""
+    if not math.isfinite(value):
+        return "n/a"
+    if value == 0:
+        return "0 t"
+    if value < 9.995e-7:
+        return "under 1 g"
+    if value < 9.995e-4:
+        return f"{value * 1e6:.3g} g"
+    if value < 0.9995:
+        return f"{value * 1000:.3g} kg"
+    if value < 999.5:
+        return f"{value:.3g} t"
+    if value < 999_999.5:
+        return f"{value:,.0f} t"
+    if value < 999.5e6:
+        return f"{value / 1e6:.3g} Mt"
+    if value < 999.5e9:
+        return f"{value / 1e9:.3g} Gt"
+    return f"{value:.3g} t"
+
+
 def count(value: float) -> str:
     """15T, 70B, 2.05k; past 1000T, 1e+30."""
     if abs(value) >= 1e15:

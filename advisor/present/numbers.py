@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from advisor.core.fmt import cents_or_dollars, count, duration, energy, money, percent
+from advisor.core.fmt import cents_or_dollars, count, duration, energy, money, percent, tonnes
 
 __all__ = [
     "cents_or_dollars",
@@ -17,6 +17,7 @@ __all__ = [
     "money_span",
     "percent",
     "price_per_gpu_hour",
+    "tonnes",
 ]
 
 

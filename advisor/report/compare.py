@@ -139,10 +139,6 @@ def change_text(value: float, base: float) -> str:
     return f"{ratio:.2f}x" if ratio < 10 else f"{ratio:.3g}x"
 
 
-def _co2_text(tonnes: float) -> str:
-    return f"{tonnes:,.3g} t"
-
-
 def _small_energy(kwh: float) -> str:
     """`32.2 Wh` below a kWh, else as `numbers.energy` writes it."""
     return f"{kwh * 1000:,.3g} Wh" if kwh < 1 else numbers.energy(kwh)
@@ -152,7 +148,7 @@ def _co2_grams(tonnes: float) -> str:
     return f"{tonnes * 1e6:,.3g} g"
 
 
-CO2 = Column("CO2", lambda e: e.co2_tonnes, _co2_text, "co2_tonnes")
+CO2 = Column("CO2", lambda e: e.co2_tonnes, numbers.tonnes, "co2_tonnes")
 PER_TOKEN = Column(
     "Cost per 1M tokens",
     lambda e: e.cost_per_million_tokens_usd,
