@@ -102,6 +102,27 @@ def test_flags_alone_make_a_report(capsys):
 
 
 @pytest.mark.parametrize(
+    ("flags", "title"),
+    [
+        (("--model", "llama3-8b", "--tokens", "1T"), "llama3-8b pretrain, 1T tokens"),
+        (
+            ("--params", "7e9", "--tokens", "2e9", "--kind", "finetune"),
+            "7B-parameter model finetune, 2B tokens",
+        ),
+    ],
+)
+def test_a_report_from_flags_is_named_by_its_job(flags, title, capsys):
+    code, out, _ = run(capsys, "report", *flags, "--gpus", "64")
+    assert code == 0 and out.startswith(f"# Advisor report: {title}\n")
+
+
+def test_a_file_keeps_its_own_name(capsys, tmp_path):
+    out = tmp_path / "r.toml"
+    assert run(capsys, "report", EXAMPLE, "--gpus", "16", "-o", str(out))[0] == 0
+    assert load_scenario(out).name == load_scenario(EXAMPLE).name
+
+
+@pytest.mark.parametrize(
     ("command", "registry"), [("report", REPORT_FORMATS), ("compare", COMPARISON_FORMATS)]
 )
 def test_the_command_line_offers_what_the_registry_holds(command, registry):
