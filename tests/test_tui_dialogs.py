@@ -40,6 +40,18 @@ async def test_typing_in_the_save_dialog_replaces_the_default_name():
 
 
 @pilot_test
+async def test_a_name_saved_without_an_extension_becomes_a_toml_file(tmp_path: Path):
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+s", *str(tmp_path / "a70b"), "enter")
+        await settle(pilot)
+        assert not isinstance(app.screen, PathDialog)
+        assert [p.name for p in tmp_path.iterdir()] == ["a70b.toml"]
+        assert app.main.scenario_path == tmp_path / "a70b.toml"
+
+
+@pilot_test
 async def test_the_export_name_follows_the_format_and_typing_replaces_it():
     app = app_for_test()
     async with app.run_test(size=SIZE) as pilot:

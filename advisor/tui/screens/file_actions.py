@@ -77,6 +77,8 @@ def save(screen: ScenarioScreen) -> None:
     def write(path: Path, overwrite: bool) -> str | None:
         scenario = screen.scenario
         assert scenario is not None
+        if not path.suffix:  # the dialog asks for a TOML file: `plan` means plan.toml
+            path = path.with_suffix(".toml")
         if path.exists() and not overwrite and path != screen.scenario_path:
             return REPLACE_HINT.format(path=path)
         if scenario.name == "untitled":
