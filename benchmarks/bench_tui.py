@@ -145,6 +145,27 @@ async def _recompute_times(edits: int) -> tuple[list[float], list[float]]:
     return recompute, analysis
 
 
+async def _help_times(opens: int) -> list[float]:
+    """CPU seconds from F1 to the help screen painted, `opens` times (Esc closes it between)."""
+    from advisor.tui.screens.help_screen import HelpScreen
+    from tests.test_tui_helpers import app_for_test, settle
+
+    app = app_for_test()
+    times: list[float] = []
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        for _ in range(opens):
+            started = time.process_time()
+            await pilot.press("f1")
+            while not isinstance(app.screen, HelpScreen):
+                await asyncio.sleep(0.001)
+            await pilot.pause()
+            times.append(time.process_time() - started)
+            await pilot.press("escape")
+            await pilot.pause()
+    return times
+
+
 def recompute_seconds(edits: int = 20) -> float:
     """Median time from a keystroke that changes an answer to the new headline painted."""
     with tempfile.TemporaryDirectory() as config:
@@ -161,6 +182,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as config:
         os.environ["ADVISOR_CONFIG_DIR"] = config
         recompute, analysis = asyncio.run(_recompute_times(20))
+        help_opens = asyncio.run(_help_times(5))
     print(
         f"first interactive screen (questions painted, keys taken): {first.interactive_wall * 1000:.0f} ms "
         f"wall, {first.interactive_cpu * 1000:.0f} ms CPU "
@@ -178,6 +200,7 @@ def main() -> None:
         f"ranges and break-evens, keystroke to shown (0.4 s debounce included): "
         f"median {statistics.median(analysis) * 1000:.0f} ms"
     )
+    print(f"help (F1) opened and painted: median {statistics.median(help_opens) * 1000:.0f} ms CPU (5 opens)")
 
 
 if __name__ == "__main__":

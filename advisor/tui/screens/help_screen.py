@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.markdown import Markdown
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Markdown
+from textual.widgets import Static
 
 from advisor.io.paths import user_config_dir
 from advisor.report.formats import REPORT_FORMATS, format_names
@@ -90,7 +91,7 @@ class HelpScreen(ModalScreen[None]):
                 glossary=glossary_markdown(),
                 tabs=", ".join(TABS.values()),
             )
-            yield Markdown(text)
+            yield Static(Markdown(text), classes="help-text")
 
     def action_close(self) -> None:
         self.dismiss(None)
