@@ -1,4 +1,4 @@
-"""The HTML reports fit the page: rendered in headless Chromium at 820, 1280 and 1600 px, nothing but a
+"""The HTML reports fit the page: rendered in headless Chromium at 500 (a phone; headless Chromium goes no narrower), 820, 1280 and 1600 px, nothing but a
 table's own scroll box is wider than the window. Skipped where Chromium is not installed."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ BROWSER = next((found for name in BROWSERS if (found := shutil.which(name))), No
 needs_chromium = pytest.mark.skipif(
     BROWSER is None, reason="headless Chromium not installed (Debian: apt-get install chromium)"
 )
-WIDTHS = (820, 1280, 1600)
+WIDTHS = (500, 820, 1280, 1600)
 
 # Every element's right edge against the window, except inside a table's scroll box (which scrolls);
 # the result is written into the DOM, which --dump-dom prints after the script ran.

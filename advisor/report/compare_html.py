@@ -49,7 +49,7 @@ def _charts(comp: ComparisonData) -> list[str]:
                 labels_above=True,
                 tick_units=(1.0, 24.0) if key == "time_breakdown_hours" else (1.0,),
             )
-            out.append(f"<h3>{esc(title)}</h3><figure>{chart}</figure>")
+            out.append(f'<h3>{esc(title)}</h3><figure class="scroll">{chart}</figure>')
     return out
 
 

@@ -45,8 +45,8 @@ h2 { font-size: 1.2rem; margin: 2rem 0 .5rem; padding-bottom: .2rem; border-bott
 h3 { font-size: 1rem; margin: 1.2rem 0 .4rem; }
 p, li { max-width: 75ch; overflow-wrap: anywhere; }
 .meta, .blurb { color: var(--muted); }
-nav { font-size: .9rem; margin: .75rem 0 1.25rem; }
-nav a { color: var(--accent); margin-right: .9rem; text-decoration: none; }
+nav { font-size: .9rem; margin: .75rem 0 1.25rem; display: flex; flex-wrap: wrap; gap: .2rem .9rem; }
+nav a { color: var(--accent); text-decoration: none; }
 .notes { border-left: 3px solid var(--line); padding: .1rem 0 .1rem 1rem; }
 .notes p { margin: .3rem 0; }
 .answer { border: 1px solid #b6cfe8; background: #f2f7fc; border-radius: 6px; padding: .9rem 1.2rem; }
@@ -71,13 +71,17 @@ table.assumptions td:nth-child(1), table.assumptions td:nth-child(5) { white-spa
 .warnings li { color: var(--warn); }
 .reason-kind { font-weight: 600; }
 figure { margin: .8rem 0 1rem; break-inside: avoid; }
-svg.chart { max-width: 100%; height: auto; display: block; }
+svg.chart { max-width: 100%; min-width: 560px; height: auto; display: block; }
 svg.chart text { font: 12px system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
   fill: #1b1f24; }
 svg.chart text.win { font-weight: 700; }
 svg.chart text.tick { fill: var(--muted); font-size: 11px; }
 footer { margin-top: 2.5rem; padding-top: .6rem; border-top: 1px solid var(--line); color: var(--muted);
   font-size: .85rem; }
+@media (max-width: 640px) {
+  body { margin: 1rem auto; padding: 0 .75rem; }
+  td:not(.num) { min-width: 7rem; }
+}
 @media print {
   @page { size: A4; margin: 14mm; }
   body { font-size: 10pt; max-width: none; margin: 0; padding: 0; }
@@ -86,6 +90,7 @@ footer { margin-top: 2.5rem; padding-top: .6rem; border-top: 1px solid var(--lin
   h2 + .scroll, h3 + .scroll, .blurb + .scroll, h3 + figure { break-before: avoid; page-break-before: avoid; }
   tr, thead, figure, .answer, .keep { break-inside: avoid; }
   .scroll { overflow: visible; }
+  svg.chart { min-width: 0; }
   table { font-size: 8.5pt; }
   .num { white-space: normal; }
   .answer { background: none; }
@@ -308,7 +313,7 @@ def _breakdowns(report: ReportData) -> list[str]:
         title = breakdown_title(breakdown, report.scenario.workload.pricing)
         body.append(f'<section id="{key}"><div class="keep"><h2>{esc(title)} breakdown</h2>')
         body.append(f'<p class="blurb">{esc(breakdown.blurb)}</p>')
-        body.append(f"<figure>{breakdown_chart(breakdown, report)}</figure></div>")
+        body.append(f'<figure class="scroll">{breakdown_chart(breakdown, report)}</figure></div>')
         body.append(table(header, rows, win=report.recommendation.winner or "") + "</section>")
     return body
 
