@@ -41,5 +41,5 @@ def reason_markup(reason: Reason) -> str:
 
 
 def reason_plain(reason: Reason) -> str:
-    """`prefer: H200's 141 GB ...`: the kind and the text, unstyled (the reports)."""
-    return f"{reason.kind}: {reason.text}"
+    """`bonus 10%: H200's 141 GB ...` or `warn: ...`: the label and the text, unstyled (the reports)."""
+    return f"{reason_label(reason)}: {reason.text}"
