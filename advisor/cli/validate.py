@@ -9,18 +9,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from advisor.cli.command import add_command
 from advisor.core import fmt
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "validate",
-        help="the model against published training runs, leave-one-out",
-        description="Predict every shipped calibration point and published run, each with the constants "
-        "fitted without it, and print model vs published, the error, and whether the P10-P90 holds the "
-        "outcome. With --evidence DIR, predict the runs in DIR instead, with the shipped constants "
-        "(a held-out check: nothing in DIR was fitted on).",
-    )
+    p = add_command(sub, cmd_validate)
     p.add_argument(
         "--evidence",
         metavar="DIR",
@@ -33,10 +27,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--kind", choices=("production", "benchmark"), help="show only runs of this kind")
     p.add_argument("--json", action="store_true", help="print JSON: cases, summary and fitted constants")
-    p.set_defaults(handler=cmd_validate)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    """the model against published training runs, leave-one-out
+
+    Predict every shipped calibration point and published run, each with the constants fitted without
+    it, and print model vs published, the error, and whether the P10-P90 holds the outcome. With
+    --evidence DIR, predict the runs in DIR instead, with the shipped constants (a held-out check:
+    nothing in DIR was fitted on).
+    """
     from advisor.cli.loading import load_catalog
     from advisor.core.analysis.validation import held_out, validate
     from advisor.io.evidence_files import evidence_dir, load_evidence
