@@ -191,10 +191,7 @@ class ComparisonView(AdviceView, Vertical):
             reverse=self.sort_reverse,
         )
 
-    def draw(self) -> None:
-        advice = self.advice
-        if advice is None:
-            return
+    def draw_advice(self, advice: Advice) -> None:
         table = self.table
         current = None
         if table.row_count and table.cursor_row < table.row_count:

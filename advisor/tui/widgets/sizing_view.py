@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -11,6 +13,9 @@ from textual.widgets import DataTable, Static
 
 from advisor.present import numbers
 from advisor.tui.widgets.drawn_when_shown import AdviceView
+
+if TYPE_CHECKING:
+    from advisor.tui.advice import Advice  # the core's answer: imported once the first one is computed
 
 NO_DEADLINE = (
     "No deadline set. Give one under “Scale and time”: this tab then proposes, for every system, the "
@@ -36,10 +41,7 @@ class SizingView(AdviceView, Vertical):
             table.add_column(label, key=label)
         yield table
 
-    def draw(self) -> None:
-        advice = self.advice
-        if advice is None:
-            return
+    def draw_advice(self, advice: Advice) -> None:
         note = self.query_one("#sizing-note", Static)
         table = self.query_one("#sizing-table", DataTable)
         table.clear()
