@@ -183,14 +183,8 @@ class _Hours(NamedTuple):
     """Hours paid for: setup, compute, overhead and downtime."""
 
     def breakdown(self) -> dict[str, float]:
-        """The `time_breakdown_hours` object."""
-        return {
-            "wait": self.wait,
-            "setup": self.setup,
-            "compute": self.compute,
-            "overhead": self.overhead,
-            "downtime": self.downtime,
-        }
+        """The `time_breakdown_hours` object: every part of the time (not `billed`, a sum of them)."""
+        return {part: hours for part, hours in self._asdict().items() if part != "billed"}
 
 
 def _hours(
