@@ -40,6 +40,7 @@ from advisor.core.costing.throughput import (
 )
 from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import Catalog, Precision, System
+from advisor.core.model.copying import from_attributes
 from advisor.core.model.goodput import Goodput
 from advisor.core.model.units import HOURS_PER_DAY, SECONDS_PER_HOUR
 from advisor.core.model.workload import Workload
@@ -238,21 +239,6 @@ def _purchase_warnings(workload: Workload, system: System, bought: Purchase | No
     return warnings
 
 
-def _model_summary(workload: Workload) -> ModelSummary:
-    model = workload.model
-    return ModelSummary(
-        id=model.id,
-        name=model.name,
-        family=model.family,
-        params_total=model.params_total,
-        params_active=model.params_active,
-        seq_len=model.seq_len,
-        layers=model.layers,
-        hidden=model.hidden,
-        inferred=model.inferred,
-    )
-
-
 def _goodput_detail(goodput: Goodput, overridden: bool) -> GoodputDetail:
     return GoodputDetail(
         interruptions_per_day=goodput.interruptions_per_day,
@@ -343,7 +329,7 @@ def _result(
         kind=workload.kind,
         software=workload.software,
         efficiency="reference" if workload.kind == "inference" else workload.efficiency,
-        model=_model_summary(workload),
+        model=from_attributes(ModelSummary, workload.model),
         tokens=workload.tokens,
         flops_per_token=speed.flops_per_token,
         total_flops=speed.flops_per_token * workload.tokens,

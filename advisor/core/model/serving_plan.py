@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from advisor.core.model.catalog import ModelSpec, System
+from advisor.core.model.copying import from_attributes
 from advisor.core.model.economics import Economics
 from advisor.core.model.inference import (
     TP_SIZES,
@@ -57,18 +58,7 @@ def serving_precisions(
 def serving_constants(economics: Economics) -> ServingConstants:
     """The shipped serving constants (`[inference]` in catalog/economics.toml)."""
     i = economics.inference
-    return ServingConstants(
-        bandwidth_efficiency=i.bandwidth_efficiency,
-        decode_mfu=i.decode_mfu,
-        prefill_mfu=i.prefill_mfu,
-        overlap=i.overlap,
-        allreduce_latency_s=i.allreduce_latency_us * 1e-6,
-        tp_exponent=i.tp_exponent,
-        scale_out_gb_per_s_per_gpu=i.scale_out_gb_per_s_per_gpu,
-        max_batch=i.max_batch,
-        early_fp8_factor=i.early_fp8_factor,
-        early_fp8_before=i.early_fp8_before,
-    )
+    return from_attributes(ServingConstants, i, allreduce_latency_s=i.allreduce_latency_us * 1e-6)
 
 
 @dataclass(frozen=True, slots=True)
