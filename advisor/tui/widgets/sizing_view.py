@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -26,13 +27,12 @@ NO_DEADLINE = (
 class SizingView(AdviceView, Vertical):
     """The deadline sizing table; Enter on a row uses that GPU count."""
 
+    @dataclass
     class CountChosen(Message):
         """Enter on a system's row: use its GPU count for the workload."""
 
-        def __init__(self, system: str, gpus: int) -> None:
-            super().__init__()
-            self.system = system
-            self.gpus = gpus
+        system: str
+        gpus: int
 
     def compose(self) -> ComposeResult:
         yield Static(NO_DEADLINE, id="sizing-note")
