@@ -20,6 +20,7 @@ from advisor.core.model.inference import (
     Hardware,
     Iteration,
     Precisions,
+    Replica,
     ServingConstants,
     iteration,
     kv_cache_bytes_per_token,
@@ -119,10 +120,12 @@ def _replica(
 ) -> tuple[Iteration, str] | str:
     """The largest batch a `tp`-GPU replica may run and the limit that sets it, or why none."""
 
-    def step(batch: int) -> Iteration:
-        return iteration(model, tp, batch, hw, precisions, *shape, c, software)
+    replica = Replica(model, tp, hw, precisions, *shape, c, software)
 
-    limits = {"memory": max_batch_in_memory(model, tp, hw, precisions, *shape), "batch limit": c.max_batch}
+    def step(batch: int) -> Iteration:
+        return iteration(replica, batch)
+
+    limits = {"memory": max_batch_in_memory(replica), "batch limit": c.max_batch}
     if targets.batch_limit is not None:
         limits["batch limit"] = min(c.max_batch, targets.batch_limit)
     if limits["memory"] < 1:
