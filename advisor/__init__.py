@@ -9,6 +9,8 @@ import them at start-up, or make a cycle with `advisor.api`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -38,9 +40,18 @@ _LAZY = {
 """Public name -> the module that defines it (imported when the name is first used)."""
 
 
-def __getattr__(name: str) -> object:
-    if name in _LAZY:
-        from importlib import import_module
+def lazy_attributes(package: str, defined_in: dict[str, str]) -> Callable[[str], object]:
+    """A module `__getattr__` for `package` (here and in its sub-packages): the name `n` is imported
+    from the module `defined_in[n]` when it is first used, so that importing the package stays cheap."""
 
-        return getattr(import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'advisor' has no attribute {name!r}")
+    def __getattr__(name: str) -> object:
+        if name in defined_in:
+            from importlib import import_module
+
+            return getattr(import_module(defined_in[name]), name)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return __getattr__
+
+
+__getattr__ = lazy_attributes(__name__, _LAZY)

@@ -1,4 +1,6 @@
 # Types of the lazily imported public API of advisor/__init__.py (see docs/api.md).
+from collections.abc import Callable
+
 from advisor.api import advise as advise
 from advisor.api import build_scenario as build_scenario
 from advisor.api import estimate as estimate
@@ -11,3 +13,5 @@ from advisor.io.scenario_files import load_scenario as load_scenario
 
 __version__: str
 __all__: list[str]
+
+def lazy_attributes(package: str, defined_in: dict[str, str]) -> Callable[[str], object]: ...

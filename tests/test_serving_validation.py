@@ -75,13 +75,13 @@ def test_published_h200_decode_heavy_point(result):
     ("concurrency", "tpot_ms", "tokens_per_s"), [(1, 18.58, 51.67), (50, 59.73, 814.37), (100, 92.91, 917.26)]
 )
 def test_published_nim_latencies_not_fitted_on(concurrency, tpot_ms, tokens_per_s):
-    from advisor.core.model.inference import Precisions, iteration
+    from advisor.core.model.inference import Precisions, Replica, iteration
     from advisor.core.model.serving_plan import serving_constants, serving_hardware
 
     hw = serving_hardware(CATALOG.system("h100"), CATALOG.economics.memory.usable_hbm_fraction, "fp8")
     c = serving_constants(CATALOG.economics)
     fp8 = Precisions("fp8", "fp8", "fp8")
-    step = iteration(CATALOG.model("llama3-70b"), 2, concurrency, hw, fp8, 5000, 500, c)
+    step = iteration(Replica(CATALOG.model("llama3-70b"), 2, hw, fp8, 5000, 500, c), concurrency)
     assert step.seconds * 1e3 == pytest.approx(tpot_ms, rel=0.20)
     # a request's 500 tokens take its prefill plus 499 iterations; `concurrency` requests run together
     request_s = step.ttft_s + 499 * step.seconds

@@ -190,3 +190,35 @@ def test_completion_stays_inside_the_shared_folder(tmp_path: Path):
     assert complete_path("../se", root).text == "../se"
     assert complete_path(str(tmp_path / "se")).text == str(tmp_path / "secret.toml")
     assert complete_path(".hid", root).text == ".hid"
+
+
+@pytest.mark.parametrize(("key", "button"), [("ctrl+s", "#cancel"), ("ctrl+e", "#cancel"), ("f2", "#cancel")])
+@pilot_test
+async def test_a_dialogs_cancel_button_and_escape_both_close_it(key: str, button: str):
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        main = app.screen
+        for close in (button, "escape"):
+            await pilot.press(key)
+            await pilot.pause()
+            assert app.screen is not main, key
+            await (pilot.click(close) if close.startswith("#") else pilot.press(close))
+            await pilot.pause()
+            assert app.screen is main, (key, close)
+
+
+@pilot_test
+async def test_keep_working_closes_the_question_and_keeps_the_change():
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await type_into(pilot, "#input-gpus", "96")
+        await settle(pilot)
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.click("#keep")
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmDialog)
+        assert app.main.scenario.workload.gpus == 96

@@ -8,29 +8,20 @@ from datetime import date
 from typing import Any
 
 from advisor.cli.args import add_scenario_inputs, number
+from advisor.cli.command import add_command
 from advisor.cli.tabular import add_format_flags, chosen_format, write_delimited
 from advisor.core.analysis import SAMPLES
 from advisor.present.sanitise import printable
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "recommend",
-        help="which system to rent or buy, and why",
-        description="Recommend a system: every candidate estimated, rules applied, ranked, with ranges.",
-    )
+    p = add_command(sub, cmd_recommend)
     add_scenario_inputs(p)
     add_format_flags(p, json_help="print the recommendation as JSON")
     p.add_argument("--save", metavar="FILE", help="write the inputs as a scenario file (TOML)")
     p.add_argument("--force", action="store_true", help="replace an existing --save file")
-    p.set_defaults(handler=cmd_recommend)
 
-    p = sub.add_parser(
-        "sensitivity",
-        help="ranges, what moves the answer, and break-even points",
-        description="How sure is the answer: ranges of time, cost and energy, whether the winner holds "
-        "across them, which inputs move the winner's cost most, and the values at which the answer flips.",
-    )
+    p = add_command(sub, cmd_sensitivity)
     add_scenario_inputs(p)
     p.add_argument(
         "--widen", type=number("--widen", high=10), default=1.0, help="scale every input's range (default 1)"
@@ -42,7 +33,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=f"samples for P10-P90 and the winner's robustness (default {SAMPLES:,})",
     )
     add_format_flags(p)
-    p.set_defaults(handler=cmd_sensitivity)
 
 
 def _analyse(
@@ -66,6 +56,10 @@ def _analyse(
 
 
 def cmd_recommend(args: argparse.Namespace) -> int:
+    """which system to rent or buy, and why
+
+    Recommend a system: every candidate estimated, rules applied, ranked, with ranges.
+    """
     from advisor.cli.loading import print_json
 
     fmt = chosen_format(args)
@@ -98,6 +92,11 @@ def answered(rec: Any) -> int:
 
 
 def cmd_sensitivity(args: argparse.Namespace) -> int:
+    """ranges, what moves the answer, and break-even points
+
+    How sure is the answer: ranges of time, cost and energy, whether the winner holds across them, which
+    inputs move the winner's cost most, and the values at which the answer flips.
+    """
     from advisor.cli.loading import print_json
 
     fmt = chosen_format(args)

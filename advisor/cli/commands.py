@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 from advisor.cli.args import add_scenario_inputs
+from advisor.cli.command import add_command
 from advisor.cli.loading import load_catalog, load_rules, print_json, scenario_from_args
 from advisor.cli.tabular import add_format_flags, chosen_format, emit, write_delimited
 from advisor.errors import InfeasibleError
@@ -19,15 +20,10 @@ if TYPE_CHECKING:
 
 def register_estimate(sub: argparse._SubParsersAction) -> None:
     """The `estimate` subcommand."""
-    p = sub.add_parser(
-        "estimate",
-        help="time, cost and energy of a run on one system or all",
-        description="Estimate time-to-train, cost and energy of a workload.",
-    )
+    p = add_command(sub, cmd_estimate)
     add_scenario_inputs(p, constraints=False)
     p.add_argument("--system", help="system id, or 'all' (default: all)")
     add_format_flags(p, json_help="print JSON (an object, or a list for --system all)")
-    p.set_defaults(handler=cmd_estimate)
 
 
 def register_listings(sub: argparse._SubParsersAction) -> None:
@@ -60,6 +56,10 @@ def _missing_action(parser: argparse.ArgumentParser) -> int:
 
 
 def cmd_estimate(args: argparse.Namespace) -> int:
+    """time, cost and energy of a run on one system or all
+
+    Estimate time-to-train, cost and energy of a workload.
+    """
     from advisor.core.costing.estimate import estimate
 
     catalog = load_catalog(args)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from advisor.cli.command import add_command
 from advisor.errors import UsageError
 
 
@@ -12,27 +13,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     """The `schema` and `examples` subcommands."""
     from advisor.schemas import SCHEMA_NAMES
 
-    p = sub.add_parser(
-        "schema",
-        help="print a JSON Schema (scenario files, estimate, recommend, report, compare JSON)",
-        description="Print the JSON Schema NAME; with no name, list them and where they are installed.",
-    )
+    p = add_command(sub, cmd_schema)
     p.add_argument("name", nargs="?", metavar="NAME", help=f"one of: {', '.join(SCHEMA_NAMES)}")
     p.add_argument("--path", action="store_true", help="print where the schema file is installed instead")
-    p.set_defaults(handler=cmd_schema)
-    p = sub.add_parser(
-        "examples",
-        help="list the example scenarios, or copy one out",
-        description="With no NAME, list the shipped example scenarios; with NAME, copy that one to DEST "
-        "(a file or folder; default: the current folder).",
-    )
+    p = add_command(sub, cmd_examples)
     p.add_argument("name", nargs="?", metavar="NAME", help="an example's name (see `advisor examples`)")
     p.add_argument("dest", nargs="?", metavar="DEST", help="where to copy it (default: ./NAME.toml)")
     p.add_argument("--force", action="store_true", help="replace DEST if it exists")
-    p.set_defaults(handler=cmd_examples)
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
+    """print a JSON Schema (scenario files, estimate, recommend, report, compare JSON)
+
+    Print the JSON Schema NAME; with no name, list them and where they are installed.
+    """
     from advisor.schemas import SCHEMA_NAMES, schema_path, schema_text
 
     if args.name is None:
@@ -49,6 +43,11 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 
 def cmd_examples(args: argparse.Namespace) -> int:
+    """list the example scenarios, or copy one out
+
+    With no NAME, list the shipped example scenarios; with NAME, copy that one to DEST (a file or
+    folder; default: the current folder).
+    """
     from advisor.io.examples import copy_example, example_scenarios
 
     if args.name is None:

@@ -9,6 +9,7 @@ from datetime import date
 from pathlib import Path
 
 from advisor.cli.args import add_scenario_inputs
+from advisor.cli.command import add_command
 from advisor.errors import UsageError
 from advisor.present.sanitise import printable
 from advisor.report.formats import ALIASES, COMPARISON_FORMATS, REPORT_FORMATS, Format, format_names
@@ -16,25 +17,13 @@ from advisor.report.formats import ALIASES, COMPARISON_FORMATS, REPORT_FORMATS, 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """The `report` and `compare` subcommands."""
-    p = sub.add_parser(
-        "report",
-        help=f"write a report of a scenario ({format_names(REPORT_FORMATS)})",
-        description="Write a report: the inputs, the recommendation and its reasons, every system compared, "
-        "cost, time and energy breakdowns, warnings, and the assumptions used with their sources.",
-    )
+    p = add_command(sub, cmd_report, formats=format_names(REPORT_FORMATS))
     add_scenario_inputs(p)
     _add_output_flags(p, REPORT_FORMATS)
-    p.set_defaults(handler=cmd_report)
 
-    p = sub.add_parser(
-        "compare",
-        help="compare 2 to 8 scenarios side by side",
-        description="Compare scenarios: what differs between them, and how the recommendation and its "
-        "costs move.",
-    )
+    p = add_command(sub, cmd_compare)
     p.add_argument("scenarios", nargs="+", metavar="SCENARIO", help="scenario files (TOML), 2 to 8")
     _add_output_flags(p, COMPARISON_FORMATS)
-    p.set_defaults(handler=cmd_compare)
 
 
 def _add_output_flags(parser: argparse.ArgumentParser, formats: Mapping[str, Format]) -> None:
@@ -74,6 +63,11 @@ def _emit(text: str, output: str | None, force: bool, what: str) -> None:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    """write a report of a scenario ({formats})
+
+    Write a report: the inputs, the recommendation and its reasons, every system compared, cost, time and
+    energy breakdowns, warnings, and the assumptions used with their sources.
+    """
     from advisor import __version__
     from advisor.cli.loading import load_catalog, load_rules, scenario_from_args
     from advisor.report.data import build_report
@@ -88,6 +82,10 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    """compare 2 to 8 scenarios side by side
+
+    Compare scenarios: what differs between them, and how the recommendation and its costs move.
+    """
     from advisor import __version__
     from advisor.cli.loading import load_catalog, load_rules
     from advisor.io.scenario_files import load_scenario

@@ -12,6 +12,7 @@ import shlex
 import sys
 from pathlib import Path
 
+from advisor.cli.command import add_command
 from advisor.errors import AdvisorError
 
 LOOPBACK = "127.0.0.1"
@@ -20,12 +21,7 @@ DEFAULT_PORT = 8000
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """The `serve` command and its flags."""
-    parser = sub.add_parser(
-        "serve",
-        help="open the app in a web browser (on this machine unless --host is given)",
-        description="Serve the app over HTTP with textual-serve. File dialogs in the browser are "
-        "confined to one folder; settings are read, never written.",
-    )
+    parser = add_command(sub, serve)
     parser.add_argument(
         "--host",
         default=LOOPBACK,
@@ -36,7 +32,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument(
         "--root", metavar="DIR", help="the only folder the app may open or save in (default: the current one)"
     )
-    parser.set_defaults(handler=serve)
 
 
 def app_command(root: Path, catalog: str | None, rules: str | None) -> str:
@@ -50,7 +45,11 @@ def app_command(root: Path, catalog: str | None, rules: str | None) -> str:
 
 
 def serve(args: argparse.Namespace) -> int:
-    """Run the web server until interrupted."""
+    """open the app in a web browser (on this machine unless --host is given)
+
+    Serve the app over HTTP with textual-serve. File dialogs in the browser are
+    confined to one folder; settings are read, never written.
+    """
     root = Path(args.root or ".").resolve()
     if not root.is_dir():
         raise AdvisorError(f"--root {args.root}: not a folder")

@@ -7,20 +7,17 @@ import json
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from advisor.cli.command import add_command
 from advisor.core import fmt
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "validate",
-        help="the model against published training runs, leave-one-out",
-        description="Predict every shipped calibration point and published run, each with the constants "
-        "fitted without it, and print model vs published, the error, and whether the P10-P90 holds the "
-        "outcome. With --evidence DIR, predict the runs in DIR instead, with the shipped constants "
-        "(a held-out check: nothing in DIR was fitted on).",
-    )
+    p = add_command(sub, cmd_validate)
     p.add_argument(
         "--evidence",
         metavar="DIR",
@@ -33,10 +30,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--kind", choices=("production", "benchmark"), help="show only runs of this kind")
     p.add_argument("--json", action="store_true", help="print JSON: cases, summary and fitted constants")
-    p.set_defaults(handler=cmd_validate)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    """the model against published training runs, leave-one-out
+
+    Predict every shipped calibration point and published run, each with the constants fitted without
+    it, and print model vs published, the error, and whether the P10-P90 holds the outcome. With
+    --evidence DIR, predict the runs in DIR instead, with the shipped constants (a held-out check:
+    nothing in DIR was fitted on).
+    """
     from advisor.cli.loading import load_catalog
     from advisor.core.analysis.validation import held_out, validate
     from advisor.io.evidence_files import evidence_dir, load_evidence
@@ -84,6 +87,19 @@ _QUANTITY = {
 }
 
 
+def _published_table(what: str, held_out: bool, case: str, figures: tuple[str, ...]) -> Table:
+    """A table of published cases against the model: a column naming each case, then its figures."""
+    from rich import box
+    from rich.table import Table
+
+    method = "held out" if held_out else "leave-one-out"
+    table = Table(title=f"Published {what}, {method}", box=box.SIMPLE_HEAVY, title_justify="left")
+    table.add_column(case, overflow="fold", min_width=18)
+    for name in figures:
+        table.add_column(name, justify="right", overflow="fold")
+    return table
+
+
 def _render(result: Any) -> None:
     from rich import box
     from rich.table import Table
@@ -91,11 +107,9 @@ def _render(result: Any) -> None:
     from advisor.cli.render import console
     from advisor.present.sanitise import plain_markup as escape
 
-    method = "held out" if result.held_out else "leave-one-out"
-    table = Table(title=f"Published runs, {method}", box=box.SIMPLE_HEAVY, title_justify="left")
-    table.add_column("run: system, GPUs, figure", overflow="fold", min_width=18)
-    for name in ("published", "model", "error"):
-        table.add_column(name, justify="right", overflow="fold")
+    table = _published_table(
+        "runs", result.held_out, "run: system, GPUs, figure", ("published", "model", "error")
+    )
     table.add_column("P10-P90", justify="right", no_wrap=True)
     table.add_column("")
     for case in result.cases:
@@ -146,19 +160,17 @@ def _render(result: Any) -> None:
 
 
 def _render_serving(serving: Any) -> None:
-    from rich import box
-    from rich.table import Table
-
     from advisor.cli.render import console
     from advisor.core.analysis.fitting import serving_spread
     from advisor.core.analysis.serving_fit import fitted_values
     from advisor.present.sanitise import plain_markup as escape
 
-    method = "held out" if serving.held_out else "leave-one-out"
-    table = Table(title=f"Published serving benchmarks, {method}", box=box.SIMPLE_HEAVY, title_justify="left")
-    table.add_column("point: system, TP, precision, shape", overflow="fold", min_width=18)
-    for name in ("published tok/s/GPU", "model", "error"):
-        table.add_column(name, justify="right", overflow="fold")
+    table = _published_table(
+        "serving benchmarks",
+        serving.held_out,
+        "point: system, TP, precision, shape",
+        ("published tok/s/GPU", "model", "error"),
+    )
     for case in serving.cases:
         p = case.point
         table.add_row(

@@ -9,6 +9,7 @@ import sys
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from advisor import lazy_attributes
 from advisor.report.formats import COMPARISON_FORMATS, REPORT_FORMATS, render_comparison, render_report
 
 FORMATS = tuple(REPORT_FORMATS)
@@ -28,15 +29,9 @@ _LAZY = {
     "ReportData": "advisor.report.data",
     "build_report": "advisor.report.data",
 }
+"""The builders, imported on first use so that the CLI's start-up does not pay for them."""
 
-
-def __getattr__(name: str) -> Any:
-    """Import the builders on first use, so the CLI's start-up does not pay for them."""
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(name)
+__getattr__ = lazy_attributes(__name__, _LAZY)
 
 
 __all__ = [

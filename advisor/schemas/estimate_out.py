@@ -1,14 +1,20 @@
 """Pydantic models describing `estimate --json` (one system's estimate and its ranges).
 
 They describe the output only: the estimate is built by `to_dict()` in `advisor/core/costing/results.py`
-and the ranges in `advisor/core/analysis/uncertainty.py`; the keys are documented in docs/json.md.
+and the ranges in `advisor/core/analysis/uncertainty.py`; the keys are documented in docs/json.md. An
+object whose keys and types are the core result's own takes them from it (`mirrored`).
 """
 
 from __future__ import annotations
 
-from typing import Literal
+import typing
+from dataclasses import fields
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from advisor.core.analysis import uncertainty
+from advisor.core.costing import results
 
 Number = float
 """A JSON number (integers included)."""
@@ -18,6 +24,23 @@ class Out(BaseModel):
     """An output object: every key documented, no other key allowed."""
 
     model_config = ConfigDict(extra="forbid")
+
+
+def mirrored(core: type) -> dict[str, Any]:
+    """The fields (an output object's `__annotations__`) of the core result dataclass `core` as its
+    `to_dict()` gives them: in order, but for its `NOT_IN_JSON`, all required, typed as the core types
+    them, tuples as the JSON arrays they become."""
+    hints = typing.get_type_hints(core)
+    leave_out: frozenset[str] = getattr(core, "NOT_IN_JSON", frozenset())
+    return {f.name: _json_type(hints[f.name]) for f in fields(core) if f.name not in leave_out}
+
+
+def _json_type(hint: Any) -> Any:
+    """A core field's type as JSON holds it: a tuple as a list."""
+    args = typing.get_args(hint)
+    if typing.get_origin(hint) is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return list[args[0]]  # type: ignore[valid-type]
+    return hint
 
 
 class ModelOut(Out):
@@ -37,32 +60,19 @@ class ModelOut(Out):
 class MfuBasis(Out):
     """How the MFU was chosen."""
 
-    exact: bool
-    basis: str
-    sources: list[str]
-    overridden: bool
-    transferred: bool
-    other_release: bool
-    same_model: bool
+    __annotations__ = mirrored(results.MfuBasis)
 
 
 class GoodputDetail(Out):
     """What set the goodput."""
 
-    interruptions_per_day: Number
-    checkpoint_interval_minutes: Number | None
-    overridden: bool
+    __annotations__ = mirrored(results.GoodputDetail)
 
 
 class MemoryOut(Out):
     """Whether the job fits, and what it needs."""
 
-    required_gib: Number
-    available_gib: Number
-    min_gpus: int | None
-    fits: bool
-    state_gib: Number
-    activation_gib_per_gpu: Number
+    __annotations__ = mirrored(results.MemorySummary)
 
 
 class ServingOut(Out):
@@ -106,21 +116,13 @@ class PurchaseOut(Out):
 class Spread(Out):
     """One output's range: expected, every input at the end of its range, and sampled P10-P90."""
 
-    expected: Number
-    low: Number
-    high: Number
-    p10: Number
-    p90: Number
+    __annotations__ = mirrored(uncertainty.Range)
 
 
 class UncertainInput(Out):
     """One uncertain input and its range."""
 
-    low: Number
-    expected: Number
-    high: Number
-    unit: str
-    source: str
+    __annotations__ = mirrored(uncertainty.Spread)
 
 
 class RangeOut(Out):

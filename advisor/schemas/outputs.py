@@ -10,7 +10,8 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from advisor.schemas.estimate_out import EstimateCore, Number, Out, PurchaseOut, RangeOut
+from advisor.core.decision import recommendation
+from advisor.schemas.estimate_out import EstimateCore, Number, Out, PurchaseOut, RangeOut, mirrored
 
 
 class Reason(Out):
@@ -42,15 +43,7 @@ class Candidate(Out):
 class FiredRule(Out):
     """A rule that fired, with its conditions and their actual values."""
 
-    id: str
-    title: str
-    because: str
-    effect: str
-    source: str
-    file: str
-    system: str | None
-    conditions: list[str]
-    url: str
+    __annotations__ = mirrored(recommendation.FiredRule)
 
 
 class ConstraintsOut(Out):
@@ -99,12 +92,7 @@ class VerdictDetail(Out):
 class CheaperOptionOut(Out):
     """A cheaper configuration that also meets every constraint."""
 
-    system: str
-    gpus: int
-    cost_usd: Number
-    time_to_result_hours: Number
-    saving: Number
-    sentence: str
+    __annotations__ = mirrored(recommendation.CheaperOption)
 
 
 class RecommendationFields(Out):

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from advisor.core.model.catalog import Catalog
-from advisor.core.model.inference import Precisions, ServingConstants, iteration, saturated
+from advisor.core.model.inference import Precisions, Replica, ServingConstants, iteration, saturated
 from advisor.core.model.serving_evidence import ServingPoint
 from advisor.core.model.serving_plan import serving_constants, serving_hardware
 
@@ -38,10 +38,11 @@ def predict_per_gpu(point: ServingPoint, catalog: Catalog, c: ServingConstants) 
     hw = serving_hardware(catalog.systems[point.system], usable, point.activation_precision)
     precisions = Precisions(point.weight_precision, point.kv_precision, point.activation_precision)
     shape = (point.prompt_tokens, point.output_tokens)
+    replica = Replica(model, point.tp, hw, precisions, *shape, c, point.software)
     if point.concurrency:
-        it = iteration(model, point.tp, point.concurrency, hw, precisions, *shape, c, point.software)
+        it = iteration(replica, point.concurrency)
     else:
-        found = saturated(model, point.tp, hw, precisions, *shape, c, point.software)
+        found = saturated(replica)
         if found is None:
             return 0.0
         it = found

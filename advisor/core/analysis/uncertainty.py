@@ -22,13 +22,13 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any, ClassVar, NamedTuple
 
 from advisor.core.analysis import SAMPLES
 from advisor.core.costing.cost import DriverCost, cost_by_driver, run_cost_usd, scaled_cost_usd
 from advisor.core.costing.energy import run_energy_kwh
-from advisor.core.costing.results import Estimate, MfuBasis
+from advisor.core.costing.results import Estimate, JsonFields, MfuBasis
 from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import Catalog
 from advisor.core.model.workload import Workload
@@ -37,8 +37,10 @@ SEED = 20250820
 
 
 @dataclass(frozen=True)
-class Spread:
+class Spread(JsonFields):
     """One uncertain input: its range and whether it is shared by every system (PUE, electricity)."""
+
+    NOT_IN_JSON: ClassVar[frozenset[str]] = frozenset({"name", "shared"})
 
     name: str
     low: float
@@ -48,18 +50,9 @@ class Spread:
     source: str
     shared: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "low": self.low,
-            "expected": self.expected,
-            "high": self.high,
-            "unit": self.unit,
-            "source": self.source,
-        }
-
 
 @dataclass(frozen=True)
-class Range:
+class Range(JsonFields):
     """An output's expected value, interval bounds and sampled P10-P90."""
 
     expected: float
@@ -67,9 +60,6 @@ class Range:
     high: float
     p10: float
     p90: float
-
-    def to_dict(self) -> dict[str, float]:
-        return asdict(self)
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ from advisor.core.costing.throughput import (
 )
 from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import Catalog, Precision, System
+from advisor.core.model.copying import from_attributes
 from advisor.core.model.goodput import Goodput
 from advisor.core.model.units import HOURS_PER_DAY, SECONDS_PER_HOUR
 from advisor.core.model.workload import Workload
@@ -183,14 +184,8 @@ class _Hours(NamedTuple):
     """Hours paid for: setup, compute, overhead and downtime."""
 
     def breakdown(self) -> dict[str, float]:
-        """The `time_breakdown_hours` object."""
-        return {
-            "wait": self.wait,
-            "setup": self.setup,
-            "compute": self.compute,
-            "overhead": self.overhead,
-            "downtime": self.downtime,
-        }
+        """The `time_breakdown_hours` object: every part of the time (not `billed`, a sum of them)."""
+        return {part: hours for part, hours in self._asdict().items() if part != "billed"}
 
 
 def _hours(
@@ -242,21 +237,6 @@ def _purchase_warnings(workload: Workload, system: System, bought: Purchase | No
     elif not owned and workload.gpus > unit and workload.gpus % unit:
         warnings.append(f"{workload.gpus} GPUs is not a whole number of {unit}-GPU {node}s")
     return warnings
-
-
-def _model_summary(workload: Workload) -> ModelSummary:
-    model = workload.model
-    return ModelSummary(
-        id=model.id,
-        name=model.name,
-        family=model.family,
-        params_total=model.params_total,
-        params_active=model.params_active,
-        seq_len=model.seq_len,
-        layers=model.layers,
-        hidden=model.hidden,
-        inferred=model.inferred,
-    )
 
 
 def _goodput_detail(goodput: Goodput, overridden: bool) -> GoodputDetail:
@@ -349,7 +329,7 @@ def _result(
         kind=workload.kind,
         software=workload.software,
         efficiency="reference" if workload.kind == "inference" else workload.efficiency,
-        model=_model_summary(workload),
+        model=from_attributes(ModelSummary, workload.model),
         tokens=workload.tokens,
         flops_per_token=speed.flops_per_token,
         total_flops=speed.flops_per_token * workload.tokens,

@@ -3,13 +3,36 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from advisor.core.costing.cost import CostPart
 from advisor.core.costing.energy import PowerDraw
 from advisor.core.model.catalog import Precision
 
 # Computed results are plain frozen dataclasses: built from already-checked values, fast to make.
+
+
+class JsonFields:
+    """Mixin for a dataclass whose JSON object (`to_dict()`) is its fields as `dataclasses.asdict` gives
+    them, but for the fields named in `NOT_IN_JSON`."""
+
+    __slots__ = ()
+    NOT_IN_JSON: ClassVar[frozenset[str]] = frozenset()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data: every field but those in `NOT_IN_JSON`."""
+        names = _JSON_FIELDS.get(type(self))
+        if names is None:
+            names = _JSON_FIELDS[type(self)] = _json_fields(self)
+        return {name: _plain(getattr(self, name)) for name in names}
+
+
+_JSON_FIELDS: dict[type[JsonFields], tuple[str, ...]] = {}
+"""Each JsonFields class's JSON fields, in declaration order (found on its first `to_dict()`)."""
+
+
+def _json_fields(result: Any) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(result) if f.name not in result.NOT_IN_JSON)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +131,10 @@ class Purchase:
 
 
 @dataclass(frozen=True, slots=True)
-class Estimate:
+class Estimate(JsonFields):
     """Everything `advisor estimate --json` prints for one system. Times in hours, money in USD."""
+
+    NOT_IN_JSON: ClassVar[frozenset[str]] = frozenset({"cost_parts", "power_draw"})
 
     system: str
     system_name: str
@@ -163,13 +188,6 @@ class Estimate:
     power_draw: PowerDraw = field(repr=False)
     """The typed parts behind `power_breakdown_w`; not in JSON."""
     serving: ServingSummary | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready data (the `estimate --json` object): every field but the typed parts."""
-        return {name: _plain(getattr(self, name)) for name in _JSON_FIELDS}
-
-
-_JSON_FIELDS = tuple(f.name for f in fields(Estimate) if f.name not in ("cost_parts", "power_draw"))
 
 
 def _plain(value: Any) -> Any:

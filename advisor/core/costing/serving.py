@@ -7,7 +7,7 @@ from advisor.core.costing.results import MemorySummary, MfuBasis, ServingSummary
 from advisor.core.costing.throughput import SpeedInputs, Throughput
 from advisor.core.model.catalog import Catalog, System
 from advisor.core.model.goodput import fixed_goodput
-from advisor.core.model.inference import TP_SIZES, Iteration, Precisions, iteration, weight_bytes
+from advisor.core.model.inference import TP_SIZES, Iteration, Precisions, Replica, iteration, weight_bytes
 from advisor.core.model.serving_plan import (
     Layout,
     Targets,
@@ -130,7 +130,7 @@ def _largest_replica(
     """The largest replica at batch 1, shown when even it does not hold the weights (it does not fit)."""
     hw = serving_hardware(system, catalog.economics.memory.usable_hbm_fraction, precisions.activations)
     c = serving_constants(catalog.economics)
-    step = iteration(workload.model, TP_SIZES[-1], 1, hw, precisions, *shape, c, workload.software)
+    step = iteration(Replica(workload.model, TP_SIZES[-1], hw, precisions, *shape, c, workload.software), 1)
     return Layout(step, "no fit", 1, 1.0)
 
 

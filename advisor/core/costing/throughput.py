@@ -9,6 +9,7 @@ from typing import NamedTuple
 from advisor.core.costing.results import MemorySummary, MfuBasis, ServingSummary
 from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import Catalog, Precision, System
+from advisor.core.model.copying import from_attributes
 from advisor.core.model.flops import lora_flops_per_token, training_flops_per_token
 from advisor.core.model.goodput import Goodput, fixed_goodput, goodput_fraction
 from advisor.core.model.memory import MemoryCheck, check_memory
@@ -127,15 +128,7 @@ def training_throughput(inputs: SpeedInputs) -> Throughput:
         except LookupError as exc:
             raise UsageError(str(exc)) from None
         mfu = found.mfu
-        basis = MfuBasis(
-            exact=found.exact,
-            basis=found.basis,
-            sources=found.sources,
-            overridden=False,
-            transferred=found.transferred,
-            other_release=found.other_release,
-            same_model=found.same_model,
-        )
+        basis = from_attributes(MfuBasis, found, overridden=False)
         warnings.extend(found.warnings)
     per_token = flops_per_token(workload)
     mem = memory_check(workload, system, catalog)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from advisor.core.costing.results import Estimate
+from advisor.core.costing.results import Estimate, JsonFields
 from advisor.core.decision.rules import RuleResult
 from advisor.core.decision.verdict import NONE_FEASIBLE, Verdict
 from advisor.core.model.workload import Constraints, Objective
@@ -59,7 +59,7 @@ class Candidate:
 
 
 @dataclass(frozen=True)
-class FiredRule:
+class FiredRule(JsonFields):
     """A rule that fired: for the workload (system None) or for one candidate."""
 
     id: str
@@ -73,12 +73,9 @@ class FiredRule:
     url: str = ""
     """Where the rule's source can be read; empty for a rule resting on an assumption."""
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
 
 @dataclass(frozen=True)
-class CheaperOption:
+class CheaperOption(JsonFields):
     """Another size (or system) that meets every hard constraint for less than the recommendation."""
 
     system: str
@@ -88,9 +85,6 @@ class CheaperOption:
     saving: float
     """The share of the recommendation's cost it saves (0.32: 32% less)."""
     sentence: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass(frozen=True)

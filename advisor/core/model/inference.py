@@ -145,12 +145,27 @@ def prefill_flops(model: ModelSpec, prompt_tokens: int) -> float:
     return 2 * model.params_active * prompt_tokens + 2 * model.layers * prompt_tokens**2 * model.hidden
 
 
-def max_batch_in_memory(
-    model: ModelSpec, tp: int, hw: Hardware, precisions: Precisions, prompt_tokens: int, output_tokens: int
-) -> int:
+@dataclass(frozen=True, slots=True)
+class Replica:
+    """A `tp`-GPU replica serving `model` on `hw` to requests of `prompt_tokens` in, `output_tokens` out:
+    everything one decode iteration depends on but the batch."""
+
+    model: ModelSpec
+    tp: int
+    hw: Hardware
+    precisions: Precisions
+    prompt_tokens: int
+    output_tokens: int
+    c: ServingConstants
+    software: str | None = None
+
+
+def max_batch_in_memory(r: Replica) -> int:
     """Most concurrent requests whose KV cache (prompt plus half the output each) fits beside the weights."""
-    free = tp * hw.hbm_gb * BYTES_PER_GIB * hw.usable_hbm_fraction - weight_bytes(model, precisions.weights)
-    per_request = kv_cache_bytes_per_token(model, precisions.kv_cache) * (prompt_tokens + output_tokens / 2)
+    model, hw, precisions = r.model, r.hw, r.precisions
+    free = r.tp * hw.hbm_gb * BYTES_PER_GIB * hw.usable_hbm_fraction - weight_bytes(model, precisions.weights)
+    held_per_request = r.prompt_tokens + r.output_tokens / 2
+    per_request = kv_cache_bytes_per_token(model, precisions.kv_cache) * held_per_request
     return max(0, math.floor(free / per_request))
 
 
@@ -162,18 +177,10 @@ def _allreduce_s(values: float, tp: int, hw: Hardware, c: ServingConstants, act_
     return 2 * (tp - 1) / tp * values * act_bytes / (link * 1e9)
 
 
-def iteration(
-    model: ModelSpec,
-    tp: int,
-    batch: int,
-    hw: Hardware,
-    precisions: Precisions,
-    prompt_tokens: int,
-    output_tokens: int,
-    c: ServingConstants,
-    software: str | None = None,
-) -> Iteration:
-    """One decode iteration of `batch` requests on a `tp`-GPU replica, joining prompts included."""
+def iteration(r: Replica, batch: int) -> Iteration:
+    """One decode iteration of `batch` requests on the replica, joining prompts included."""
+    model, tp, hw, precisions, c = r.model, r.tp, r.hw, r.precisions, r.c
+    prompt_tokens, output_tokens = r.prompt_tokens, r.output_tokens
     bandwidth = tp * hw.hbm_bandwidth_tbps * 1e12 * c.bandwidth_efficiency
     kv_read = (
         batch * kv_cache_bytes_per_token(model, precisions.kv_cache) * (prompt_tokens + output_tokens / 2)
@@ -192,7 +199,7 @@ def iteration(
         + joining * _allreduce_s(prompt_tokens * model.hidden, tp, hw, c, act_bytes)
     )
     seconds = max(memory_s, compute_s) + (1 - c.overlap) * min(memory_s, compute_s) + comm_s
-    seconds *= tp**c.tp_exponent / c.release_factor(precisions.weights, software)
+    seconds *= tp**c.tp_exponent / c.release_factor(precisions.weights, r.software)
     prompt_comm = layers * (
         (c.allreduce_latency_s if tp > 1 else 0.0)
         + _allreduce_s(prompt_tokens * model.hidden, tp, hw, c, act_bytes)
@@ -210,18 +217,9 @@ def iteration(
     )
 
 
-def saturated(
-    model: ModelSpec,
-    tp: int,
-    hw: Hardware,
-    precisions: Precisions,
-    prompt_tokens: int,
-    output_tokens: int,
-    c: ServingConstants,
-    software: str | None = None,
-) -> Iteration | None:
+def saturated(r: Replica) -> Iteration | None:
     """The replica at its largest batch (memory or the engine's limit); None if it does not fit."""
-    batch = min(c.max_batch, max_batch_in_memory(model, tp, hw, precisions, prompt_tokens, output_tokens))
+    batch = min(r.c.max_batch, max_batch_in_memory(r))
     if batch < 1:
         return None
-    return iteration(model, tp, batch, hw, precisions, prompt_tokens, output_tokens, c, software)
+    return iteration(r, batch)

@@ -13,12 +13,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from advisor.core.model.catalog import ModelSpec, System
+from advisor.core.model.copying import from_attributes
 from advisor.core.model.economics import Economics
 from advisor.core.model.inference import (
     TP_SIZES,
     Hardware,
     Iteration,
     Precisions,
+    Replica,
     ServingConstants,
     iteration,
     kv_cache_bytes_per_token,
@@ -57,18 +59,7 @@ def serving_precisions(
 def serving_constants(economics: Economics) -> ServingConstants:
     """The shipped serving constants (`[inference]` in catalog/economics.toml)."""
     i = economics.inference
-    return ServingConstants(
-        bandwidth_efficiency=i.bandwidth_efficiency,
-        decode_mfu=i.decode_mfu,
-        prefill_mfu=i.prefill_mfu,
-        overlap=i.overlap,
-        allreduce_latency_s=i.allreduce_latency_us * 1e-6,
-        tp_exponent=i.tp_exponent,
-        scale_out_gb_per_s_per_gpu=i.scale_out_gb_per_s_per_gpu,
-        max_batch=i.max_batch,
-        early_fp8_factor=i.early_fp8_factor,
-        early_fp8_before=i.early_fp8_before,
-    )
+    return from_attributes(ServingConstants, i, allreduce_latency_s=i.allreduce_latency_us * 1e-6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,10 +120,12 @@ def _replica(
 ) -> tuple[Iteration, str] | str:
     """The largest batch a `tp`-GPU replica may run and the limit that sets it, or why none."""
 
-    def step(batch: int) -> Iteration:
-        return iteration(model, tp, batch, hw, precisions, *shape, c, software)
+    replica = Replica(model, tp, hw, precisions, *shape, c, software)
 
-    limits = {"memory": max_batch_in_memory(model, tp, hw, precisions, *shape), "batch limit": c.max_batch}
+    def step(batch: int) -> Iteration:
+        return iteration(replica, batch)
+
+    limits = {"memory": max_batch_in_memory(replica), "batch limit": c.max_batch}
     if targets.batch_limit is not None:
         limits["batch limit"] = min(c.max_batch, targets.batch_limit)
     if limits["memory"] < 1:

@@ -33,11 +33,8 @@ class ConfirmDialog(ModalScreen[bool]):
     def on_mount(self) -> None:
         self.query_one("#keep").focus()
 
-    def action_keep(self) -> None:
-        self.dismiss(False)
-
     @on(Button.Pressed, "#keep")
-    def _keep(self) -> None:
+    def action_keep(self) -> None:
         self.dismiss(False)
 
     @on(Button.Pressed, "#go")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
@@ -28,12 +29,11 @@ class FormatList(RadioSet):
         Binding("enter", "choose_and_export", "Export", show=False),
     ]
 
+    @dataclass
     class ExportAsked(Message):
         """Enter on a format: export in it now."""
 
-        def __init__(self, fmt: str) -> None:
-            super().__init__()
-            self.fmt = fmt
+        fmt: str
 
     def action_choose_and_export(self) -> None:
         """Ask to export in the highlighted format (else the chosen one)."""

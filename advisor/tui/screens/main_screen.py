@@ -8,6 +8,7 @@ computes the advice and posts it back; the handler stores it and the views follo
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -79,29 +80,26 @@ class MainScreen(Screen[None]):
     scenario_path: reactive[Path | None] = reactive(None)
     """The file the scenario was opened from or saved to."""
 
+    @dataclass
     class AdviceReady(Message):
         """The worker finished computing the advice for computation number `generation`."""
 
-        def __init__(self, generation: int, advice: Advice) -> None:
-            super().__init__()
-            self.generation = generation
-            self.advice = advice
+        generation: int
+        advice: Advice
 
+    @dataclass
     class AnalysisReady(Message):
         """The worker finished the ranges and break-evens for computation number `generation`."""
 
-        def __init__(self, generation: int, analysis: ScenarioResult) -> None:
-            super().__init__()
-            self.generation = generation
-            self.analysis = analysis
+        generation: int
+        analysis: ScenarioResult
 
+    @dataclass
     class AdviceFailed(Message):
         """The worker could not compute the advice (the core rejected the scenario)."""
 
-        def __init__(self, generation: int, error: str) -> None:
-            super().__init__()
-            self.generation = generation
-            self.error = error
+        generation: int
+        error: str
 
     def __init__(
         self,

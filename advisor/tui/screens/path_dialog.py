@@ -90,11 +90,8 @@ class PathDialog(ModalScreen[str | None]):
     def on_mount(self) -> None:
         self.query_one(self.first_focus).focus()  # the path field selects its text: typing replaces it
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
     @on(Button.Pressed, "#cancel")
-    def _cancel(self) -> None:
+    def action_cancel(self) -> None:
         self.dismiss(None)
 
     @on(Input.Submitted, "#path")

@@ -53,11 +53,8 @@ class SettingsScreen(ModalScreen[Settings | None]):
                 yield Button("Save", variant="primary", id="submit")
                 yield Button("Cancel", id="cancel")
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
     @on(Button.Pressed, "#cancel")
-    def _cancel(self) -> None:
+    def action_cancel(self) -> None:
         self.dismiss(None)
 
     @on(Input.Submitted)

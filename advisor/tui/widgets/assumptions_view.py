@@ -8,14 +8,11 @@ from __future__ import annotations
 
 from rich.console import Group, RenderableType
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.containers import VerticalScroll
-from textual.widgets import Static
 
 from advisor.core.model.units import format_si
 from advisor.report.assumptions import AssumptionUsed
 from advisor.tui.advice import Advice
-from advisor.tui.widgets.drawn_when_shown import AdviceView
+from advisor.tui.widgets.drawn_when_shown import AdviceText
 
 
 def _value(value: object) -> str:
@@ -57,12 +54,8 @@ def assumptions_content(advice: Advice) -> RenderableType:
     return Group(*blocks)
 
 
-class AssumptionsView(AdviceView, VerticalScroll):
+class AssumptionsView(AdviceText):
     """Scrollable list of the assumptions used."""
 
-    def compose(self) -> ComposeResult:
-        yield Static(id="assumptions-text")
-
-    def draw(self) -> None:
-        if self.advice is not None:
-            self.query_one("#assumptions-text", Static).update(assumptions_content(self.advice))
+    def content(self, advice: Advice) -> RenderableType:
+        return assumptions_content(advice)

@@ -83,9 +83,7 @@ class BreakdownView(AdviceView, VerticalScroll):
     def on_resize(self, event: events.Resize) -> None:
         self.request_draw()
 
-    def draw(self) -> None:
-        if self.advice is None:
-            return
+    def draw_advice(self, advice: Advice) -> None:
         bar_width = max(6, self.content_size.width - LABEL_WIDTH)
-        content = breakdown_content(self.advice, self.selected_system, bar_width)
+        content = breakdown_content(advice, self.selected_system, bar_width)
         self.query_one("#breakdown-charts", Static).update(content)

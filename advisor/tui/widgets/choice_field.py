@@ -3,6 +3,7 @@ click opens the full list. Much lighter than a Select (a form of twenty fields s
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.text import Text
@@ -35,13 +36,12 @@ class ChoiceField(Widget, can_focus=True):
     value: reactive[str] = reactive("")
     """The chosen option's value."""
 
+    @dataclass
     class Changed(Message):
         """The user chose another option."""
 
-        def __init__(self, field: ChoiceField, value: str) -> None:
-            super().__init__()
-            self.field = field
-            self.value = value
+        field: ChoiceField
+        value: str
 
         @property
         def control(self) -> ChoiceField:

@@ -122,19 +122,17 @@ class ComparisonView(AdviceView, Vertical):
     sort_reverse: reactive[bool] = reactive(False)
     """Whether the sort is descending."""
 
+    @dataclass
     class SystemHighlighted(Message):
         """The cursor moved to a system's row."""
 
-        def __init__(self, system: str) -> None:
-            super().__init__()
-            self.system = system
+        system: str
 
+    @dataclass
     class SystemChosen(Message):
         """Enter on a system's row: show its breakdown."""
 
-        def __init__(self, system: str) -> None:
-            super().__init__()
-            self.system = system
+        system: str
 
     def compose(self) -> ComposeResult:
         table = ColumnTable(id="compare-table", cursor_type="row", zebra_stripes=True, fixed_columns=2)
@@ -191,10 +189,7 @@ class ComparisonView(AdviceView, Vertical):
             reverse=self.sort_reverse,
         )
 
-    def draw(self) -> None:
-        advice = self.advice
-        if advice is None:
-            return
+    def draw_advice(self, advice: Advice) -> None:
         table = self.table
         current = None
         if table.row_count and table.cursor_row < table.row_count:

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.console import RenderableType
 from textual import events
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.widget import Widget
+from textual.widgets import Static
 
 if TYPE_CHECKING:
     from advisor.tui.advice import Advice  # the core's answer: imported once the first one is computed
@@ -66,3 +70,27 @@ class AdviceView(DrawnWhenShown):
 
     def watch_advice(self) -> None:
         self.request_draw()
+
+    def draw(self) -> None:
+        assert isinstance(self, Widget)
+        advice = self.advice
+        if advice is not None:
+            self.draw_advice(advice)
+
+    def draw_advice(self, advice: Advice) -> None:
+        """Render `advice` into the view (called only once there is advice)."""
+        raise NotImplementedError
+
+
+class AdviceText(AdviceView, VerticalScroll):
+    """A scrollable view of one text made from the advice: `content(advice)`."""
+
+    def content(self, advice: Advice) -> RenderableType:
+        """The text to show for `advice`."""
+        raise NotImplementedError
+
+    def compose(self) -> ComposeResult:
+        yield Static()
+
+    def draw_advice(self, advice: Advice) -> None:
+        self.query_one(Static).update(self.content(advice))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
@@ -9,6 +11,9 @@ from textual.widgets.tree import TreeNode
 from advisor.core.decision.rules import RuleResult
 from advisor.present.styles import FAILED, PASSED
 from advisor.tui.widgets.drawn_when_shown import AdviceView
+
+if TYPE_CHECKING:
+    from advisor.tui.advice import Advice  # the core's answer: imported once the first one is computed
 
 
 def _grouped(results: tuple[RuleResult, ...]) -> list[list[RuleResult]]:
@@ -33,10 +38,7 @@ class RulesTrace(AdviceView, Tree[str]):
         super().__init__("Rules", **kwargs)  # type: ignore[arg-type]
         self.guide_depth = 3
 
-    def draw(self) -> None:
-        advice = self.advice
-        if advice is None:
-            return
+    def draw_advice(self, advice: Advice) -> None:
         expanded = {node.data for node in self._walk(self.root) if node.is_expanded and node.data}
         rec = advice.recommendation
         self.clear()

@@ -99,10 +99,7 @@ class ServingView(AdviceView, Vertical):
             table.add_column(label, key=label)
         yield table
 
-    def draw(self) -> None:
-        advice = self.advice
-        if advice is None:
-            return
+    def draw_advice(self, advice: Advice) -> None:
         table = self.query_one("#serving-table", DataTable)
         table.clear()
         self.query_one("#serving-note", Static).update(plan_note(advice))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -12,6 +15,9 @@ from textual.widgets import DataTable, Static
 from advisor.present import numbers
 from advisor.tui.widgets.drawn_when_shown import AdviceView
 
+if TYPE_CHECKING:
+    from advisor.tui.advice import Advice  # the core's answer: imported once the first one is computed
+
 NO_DEADLINE = (
     "No deadline set. Give one under “Scale and time”: this tab then proposes, for every system, the "
     "smallest GPU count that finishes in time (wait for capacity and setup included)."
@@ -21,13 +27,12 @@ NO_DEADLINE = (
 class SizingView(AdviceView, Vertical):
     """The deadline sizing table; Enter on a row uses that GPU count."""
 
+    @dataclass
     class CountChosen(Message):
         """Enter on a system's row: use its GPU count for the workload."""
 
-        def __init__(self, system: str, gpus: int) -> None:
-            super().__init__()
-            self.system = system
-            self.gpus = gpus
+        system: str
+        gpus: int
 
     def compose(self) -> ComposeResult:
         yield Static(NO_DEADLINE, id="sizing-note")
@@ -36,10 +41,7 @@ class SizingView(AdviceView, Vertical):
             table.add_column(label, key=label)
         yield table
 
-    def draw(self) -> None:
-        advice = self.advice
-        if advice is None:
-            return
+    def draw_advice(self, advice: Advice) -> None:
         note = self.query_one("#sizing-note", Static)
         table = self.query_one("#sizing-table", DataTable)
         table.clear()

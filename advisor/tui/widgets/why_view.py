@@ -6,11 +6,8 @@ from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.containers import VerticalScroll
-from textual.widgets import Static
 
-from advisor.tui.widgets.drawn_when_shown import AdviceView
+from advisor.tui.widgets.drawn_when_shown import AdviceText
 
 if TYPE_CHECKING:
     from advisor.tui.advice import Advice  # the core's answer: imported once the first one is computed
@@ -51,12 +48,8 @@ def why_content(advice: Advice) -> RenderableType:
     return Group(*parts)
 
 
-class WhyView(AdviceView, VerticalScroll):
+class WhyView(AdviceText):
     """Scrollable reasons for the current advice."""
 
-    def compose(self) -> ComposeResult:
-        yield Static(id="why-text")
-
-    def draw(self) -> None:
-        if self.advice is not None:
-            self.query_one("#why-text", Static).update(why_content(self.advice))
+    def content(self, advice: Advice) -> RenderableType:
+        return why_content(advice)
