@@ -378,3 +378,15 @@ def test_a_precision_ratio_measured_on_the_system_comes_before_the_published_one
     )
     assert "measured on 1 dense pairs on gb300-nvl72" in found.basis
     assert abs(found.mfu / published - 1) < 0.1
+
+
+def test_by_default_an_old_recipe_gives_way_to_the_models_newer_figure_at_another_sequence_length(catalog):
+    # GB200 DeepSeek-V3 BF16: DGX Cloud's 25.05 recipe at 4,096 tokens (9.3% MFU) and Megatron-Bridge
+    # 25.11 at 8,192 (33%). The preset's 4,096 tokens by default take the newer figure, saying so; asked
+    # for May 2025, the 25.05 figure of its own sequence length.
+    model = catalog.model("deepseek-v3")
+    assert model.seq_len == 4096
+    latest = resolve_mfu(catalog, "gb200-nvl72", "bf16", model, 256)
+    old = resolve_mfu(catalog, "gb200-nvl72", "bf16", model, 256, "2025-05")
+    assert "figures at 8,192-token sequences" in latest.basis and latest.mfu > 0.3
+    assert old.exact and old.mfu < 0.1

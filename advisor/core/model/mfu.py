@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 from advisor.core.model.catalog import Precision
 from advisor.core.model.flops import model_flops_per_token
 from advisor.core.model.mfu_domain import ScaleUp
-from advisor.core.model.mfu_ladder import PRECISION_MONTHS, Rung, cheapest, rungs
+from advisor.core.model.mfu_ladder import PRECISION_MONTHS, Rung, cheapest, model_rungs
 from advisor.core.model.mfu_points import (
     Calibrated,
     Group,
@@ -236,24 +236,26 @@ class MfuIndex:
         found: list[Rung] = []
         for system in (system_id, proxy) if proxy else (system_id,):
             for source in (precision, *others):
-                pool = self._by_key.get((system, source), [])
-                cals = [c for c in pool if c.point.model == model_id and c.seq_len == seq_len]
-                if not cals:
-                    continue
 
                 def ratio_of(release: str, s: str = system, q: str = source) -> tuple[float, int]:
                     assert software is not None  # rungs() asks only with a software month
                     return self._releases.ratio(s, q, release, software)
 
-                newest = max(months(c.point.software) for c in pool)
                 extra = 0.0 if source == precision else PRECISION_MONTHS
-                found += rungs(cals, software, ratio_of, self._scaling.max_age_months, newest, extra)
+                pool = self._by_key.get((system, source), [])
+                found += model_rungs(pool, (model_id, seq_len), software, ratio_of, self._scaling, extra)
         return cheapest(found, latest_first=software is None)
 
     def _from_rung(
-        self, rung: Rung, system_id: str, precision: Precision, family: str, gpus: int, software: str | None
+        self,
+        rung: Rung,
+        system_id: str,
+        precision: Precision,
+        workload: tuple[str, int, int],
+        software: str | None,
     ) -> MfuResult:
-        """The MFU of the workload from its own configuration's figures (one rung of the ladder)."""
+        """The MFU of the workload (family, sequence length, GPUs) from its own model's figures (a rung)."""
+        family, seq_len, gpus = workload
         group, factor, notes = rung.group, 1.0, []
         if rung.precision != precision:
             factor, note = self._precisions.factor(
@@ -267,14 +269,17 @@ class MfuIndex:
             notes += [note] if note else []
         if software is not None and rung.gap < -RELEASE_TOLERANCE_MONTHS and not rung.pairs:
             notes.append("no configuration published in both releases: used as published")
+        if group[0].seq_len != seq_len:
+            notes.append(f"figures at {group[0].seq_len:,}-token sequences, the workload's is {seq_len:,}")
         at = [c for c in group if c.point.gpus == gpus]
-        if at and factor == 1.0 and proxy is None:
+        if at and factor == 1.0 and proxy is None and group[0].seq_len == seq_len:
             return _exact(at, precision, notes, software)
         loss = self._scaling.loss_per_doubling.get(rung.precision, 0.0)  # type: ignore[call-overload]
         mfu = min(1.0, along_gpus(group, gpus, loss) * factor)
         basis = "interpolated from " + "; ".join(label(c) for c in group)
         basis += (f" ({'; '.join(notes)})" if notes else "") + releases_note(group, software)
         transferred = factor != 1.0 or proxy is not None
+        same_model = not transferred and group[0].seq_len == seq_len
         counts = [c.point.gpus for c in group]
         beyond = max(0.0, math.log2(gpus / max(counts))) + min(0.0, math.log2(gpus / min(counts)))
         return MfuResult(
@@ -286,8 +291,8 @@ class MfuIndex:
             tuple(notes),
             transferred,
             other_release=software is not None and rung.release != software,
-            same_model=not transferred,
-            doublings_beyond=0.0 if transferred else beyond,
+            same_model=same_model,
+            doublings_beyond=beyond if same_model else 0.0,
         )
 
     def _resolve(
@@ -304,7 +309,7 @@ class MfuIndex:
         """See the module docstring; `lru_cache`d per catalog as `resolve`."""
         rung = self._same_configuration(system_id, precision, model_id, seq_len, software)
         if rung is not None:
-            return self._from_rung(rung, system_id, precision, family, gpus, software)
+            return self._from_rung(rung, system_id, precision, (family, seq_len, gpus), software)
         groups, factor, warnings, basis_note = self._candidate_groups(
             system_id, precision, family, software, gpus
         )
