@@ -15,8 +15,8 @@ a later one is not used (its software gains would be credited to an older releas
 more than `MAX_COST` gives way to interpolation across the other models of the asked release.
 
 Without a `software` month, the same model at another sequence length (within `seq_window`) costs
-`SEQ_LEN_MONTHS` more; with one, only the workload's sequence length counts (leave-one-out, the other
-length carried across releases made B200 DeepSeek-V3 FP8 26.04 23% too slow instead of 6% too fast).
+`SEQ_LEN_MONTHS` more; with one, only the workload's sequence length counts (leave-one-out, B200
+DeepSeek-V3 FP8 26.04 from 26.02.01's 4,096-token figure was 23% too slow instead of 6% too fast).
 The system's own figures and its proxy's (`mfu_proxy_system`) compete on cost; a tie goes to the
 system's own. Without a `software` month each configuration's latest release counts as published, unless
 superseded: more than `max_age_months` older than the newest release on the system and precision, or
