@@ -28,7 +28,7 @@ def _values(fitted: dict) -> dict[str, dict[tuple[str, str], object]]:
     for key in ("throughput_factor", "size_exponent", "spread_low", "spread_high", "runs"):
         if key in production:
             scaling[("production", key)] = production[key]
-    for table in ("loss_per_doubling", "small_model_exponent"):
+    for table in ("loss_per_doubling", "small_model_exponent", "scale_up_ratio"):
         for key, value in fitted[table].items():
             scaling[(table, key)] = value
     economics = {("uncertainty", key): value for key, value in fitted["uncertainty"].items()}

@@ -119,7 +119,8 @@ def test_precision_without_points_is_transferred(catalog):
     found = resolve_mfu(catalog, "b200", "bf16", catalog.model("llama3-405b"), 128)
     fp8 = resolve_mfu(catalog, "b200", "fp8", catalog.model("llama3-405b"), 128)
     assert found.mfu == pytest.approx(fp8.mfu * 1.39)
-    assert any("no published bf16" in w for w in found.warnings)
+    # B200 has no BF16 Llama 3 405B figure, nor a BF16/FP8 pair of its own: the published ratio.
+    assert any("fp8 figures of this configuration × 1.39 (published bf16/fp8" in w for w in found.warnings)
 
 
 def test_moe_uses_moe_points(catalog):
@@ -162,9 +163,15 @@ def test_h200_is_never_slower_than_h100(catalog, model, precision):
 def test_gb200_dense_bf16_never_comes_from_a_moe_figure(catalog, model, gpus):
     # GB200 has MoE and dense BF16 figures (Megatron-Bridge DeepSeek-V3; DGX Cloud Benchmarking Llama 3.1
     # 405B and Nemotron-4 340B): a dense BF16 workload takes the dense ones, never MoE x moe_per_dense.
+    # Llama 3 8B and 70B have FP8 figures of their own on GB200: those, x the BF16/FP8 ratio GB200's dense
+    # configurations published at both precisions show, before another model's BF16 figure.
     bf16 = resolve_mfu(catalog, "gb200-nvl72", "bf16", catalog.model(model), gpus)
-    assert "moe_per_dense" not in bf16.basis and not bf16.transferred
-    assert "deepseek" not in bf16.basis
+    assert "moe_per_dense" not in bf16.basis and "deepseek" not in bf16.basis
+    assert bf16.transferred == (model != "llama3-405b")
+    if bf16.transferred:
+        assert "dense pairs on gb200-nvl72" in bf16.basis
+        fp8 = resolve_mfu(catalog, "gb200-nvl72", "fp8", catalog.model(model), gpus)
+        assert 1.2 < bf16.mfu / fp8.mfu < 1.45
 
 
 def test_fp4_on_hopper_runs_fp8(catalog):
@@ -266,3 +273,120 @@ def test_a_throughput_that_implies_mfu_above_100_percent_is_refused_by_name():
     broken = catalog.rebuilt(mfu_tables={table_id: table.model_copy(update={"points": (bad,)})})
     with pytest.raises(CatalogError, match=r"tokens_per_s_per_gpu = 1e\+09 implies MFU .*above 100%"):
         mfu_index(broken)
+
+
+def _without(catalog, drop):
+    """The catalog less the calibration points `drop(point)` selects (a fresh MFU index)."""
+    tables = {
+        tid: t.model_copy(update={"points": tuple(p for p in t.points if not drop(p))})
+        for tid, t in catalog.mfu_tables.items()
+    }
+    return catalog.rebuilt(mfu_tables=tables)
+
+
+def _published(catalog, system, precision, model, software):
+    return next(
+        c.mfu
+        for c in mfu_index(catalog).calibrated_points()
+        if (c.point.system, c.point.precision, c.point.model, c.point.software)
+        == (system, precision, model, software)
+    )
+
+
+def test_the_same_configuration_at_another_precision_comes_before_an_old_recipe(catalog):
+    # GB200 DeepSeek-V3 BF16 (8,192 tokens, 256 GPUs, Megatron-Bridge 25.11): without it, the same release
+    # has the FP8 figure of the same configuration; DGX Cloud's BF16 25.05 figure (another sequence
+    # length, an early recipe 3x slower) was used before, 66% too slow.
+    def is_it(p):
+        return (p.system, p.precision, p.model, p.software) == (
+            "gb200-nvl72",
+            "bf16",
+            "deepseek-v3",
+            "2025-12",
+        )
+
+    published = _published(catalog, "gb200-nvl72", "bf16", "deepseek-v3", "2025-12")
+    model = catalog.model("deepseek-v3").model_copy(update={"seq_len": 8192})
+    found = resolve_mfu(_without(catalog, is_it), "gb200-nvl72", "bf16", model, 256, "2025-12")
+    assert "fp8 figures of this configuration" in found.basis and found.transferred
+    assert abs(found.mfu / published - 1) < 0.1
+
+
+def test_a_later_release_of_the_same_configuration_is_carried_back(catalog):
+    # B200 Qwen3 235B-A22B FP8 on 64 GPUs, 25.11: without it, the 26.04 figure on 256 GPUs, carried back by
+    # the release ratio B200 measured between the two releases, beats Qwen3 30B-A3B's 25.11 figure (-55%).
+    def is_it(p):
+        return (p.system, p.model, p.gpus, p.software) == ("b200", "qwen3-235b-a22b", 64, "2025-11")
+
+    published = _published(catalog, "b200", "fp8", "qwen3-235b-a22b", "2025-11")
+    found = resolve_mfu(
+        _without(catalog, is_it), "b200", "fp8", catalog.model("qwen3-235b-a22b"), 64, "2025-11"
+    )
+    assert "qwen3-235b-a22b on 256 GPUs" in found.basis and "(carried)" in found.basis
+    assert found.other_release and abs(found.mfu / published - 1) < 0.3
+
+
+def test_a_later_release_without_a_measured_ratio_is_not_used(catalog):
+    # Nothing carries 26.04 back to 2025-01 on B200: its gains would be credited to an older release.
+    found = resolve_mfu(catalog, "b200", "fp8", catalog.model("qwen3-235b-a22b"), 64, "2025-01")
+    assert "software release 2026-05" not in found.basis
+
+
+def test_a_proxy_with_a_smaller_nvlink_domain_is_carried_by_the_measured_ratio(catalog):
+    # B300 (8-GPU NVLink domain) borrows GB300 NVL72's figures: a MoE on more GPUs than one domain holds
+    # is carried by the ratio B200/GB200 and B300/GB300 pairs show, the pairs named in the basis.
+    ratio = catalog.mfu_scaling.scale_up_ratio["moe_8_per_72"]
+    assert 0.5 < ratio < 0.9
+
+    def is_b300s(p):
+        return p.system == "b300" and p.model in ("deepseek-v3", "qwen3-30b-a3b")
+
+    without = _without(catalog, is_b300s)
+    b300 = resolve_mfu(without, "b300", "fp8", catalog.model("deepseek-v3"), 512)
+    gb300 = resolve_mfu(without, "gb300-nvl72", "fp8", catalog.model("deepseek-v3"), 512)
+    assert b300.mfu == pytest.approx(gb300.mfu * ratio) and b300.transferred
+    assert "b200 ÷ gb200-nvl72" in b300.basis and "scale_up_ratio moe_8_per_72" in b300.basis
+    # Within one 8-GPU domain the two packagings run alike: no factor.
+    small_b300 = resolve_mfu(without, "b300", "fp8", catalog.model("qwen3-30b-a3b"), 8, "2026-06")
+    small_gb300 = resolve_mfu(without, "gb300-nvl72", "fp8", catalog.model("qwen3-30b-a3b"), 8, "2026-06")
+    assert small_b300.mfu == pytest.approx(small_gb300.mfu) and "NVLink domain" not in small_b300.basis
+
+
+def test_the_scale_up_pairs_are_one_die_in_two_packagings(catalog):
+    from advisor.core.model.mfu_domain import domain_pairs, same_die
+
+    systems = catalog.systems
+    assert same_die(systems["b200"], systems["gb200-nvl72"]) and same_die(
+        systems["b300"], systems["gb300-nvl72"]
+    )
+    assert not same_die(systems["h100"], systems["gb200-nvl72"]) and not same_die(
+        systems["b200"], systems["gb300-nvl72"]
+    )
+    pairs = domain_pairs(mfu_index(catalog).calibrated_points(), systems)
+    assert pairs and all(" on 8 GPUs" not in p.text for p in pairs)  # fits in one domain: not a pair
+
+
+def test_a_precision_ratio_measured_on_the_system_comes_before_the_published_one(catalog):
+    # GB300 publishes Llama 3 70B and 405B at FP4 and FP8: FP4 runs at about 0.46 of FP8's MFU there, not
+    # GB200's 0.63. Without the 405B FP4 point, it is carried from 405B FP8 by the 70B pair's ratio.
+    def is_it(p):
+        return (p.system, p.precision, p.model) == ("gb300-nvl72", "fp4", "llama3-405b")
+
+    published = _published(catalog, "gb300-nvl72", "fp4", "llama3-405b", "2026-06")
+    found = resolve_mfu(
+        _without(catalog, is_it), "gb300-nvl72", "fp4", catalog.model("llama3-405b"), 256, "2026-06"
+    )
+    assert "measured on 1 dense pairs on gb300-nvl72" in found.basis
+    assert abs(found.mfu / published - 1) < 0.1
+
+
+def test_by_default_an_old_recipe_gives_way_to_the_models_newer_figure_at_another_sequence_length(catalog):
+    # GB200 DeepSeek-V3 BF16: DGX Cloud's 25.05 recipe at 4,096 tokens (9.3% MFU) and Megatron-Bridge
+    # 25.11 at 8,192 (33%). The preset's 4,096 tokens by default take the newer figure, saying so; asked
+    # for May 2025, the 25.05 figure of its own sequence length.
+    model = catalog.model("deepseek-v3")
+    assert model.seq_len == 4096
+    latest = resolve_mfu(catalog, "gb200-nvl72", "bf16", model, 256)
+    old = resolve_mfu(catalog, "gb200-nvl72", "bf16", model, 256, "2025-05")
+    assert "figures at 8,192-token sequences" in latest.basis and latest.mfu > 0.3
+    assert old.exact and old.mfu < 0.1

@@ -148,6 +148,8 @@ def _render(result: Any) -> None:
     console.print(f"Weak-scaling loss per doubling beyond a published cluster size: {losses}.")
     exponents = ", ".join(f"{k} {v:.3f}" for k, v in result.scaling.small_model_exponent.items())
     console.print(f"Small-model MFU exponent (below the smallest published model): {exponents}.")
+    domains = ", ".join(f"{k} {v:.3f}" for k, v in result.scaling.scale_up_ratio.items())
+    console.print(f"MFU on a smaller NVLink domain ÷ on a larger one, for proxy systems: {domains}.")
     shares = ", ".join(f"{k.removeprefix('mfu_')} ±{v:.1%}" for k, v in result.reference_spreads.items())
     console.print(f"Reference MFU spread by how the MFU was found: {shares}.")
     console.print(

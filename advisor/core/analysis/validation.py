@@ -34,7 +34,8 @@ from advisor.core.costing.throughput import run_precision
 from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import Catalog, MfuPoint, ProductionEfficiency
 from advisor.core.model.evidence import SPEED_LIKE, EvidenceRun, Published
-from advisor.core.model.mfu import resolve_mfu
+from advisor.core.model.mfu import mfu_index, resolve_mfu
+from advisor.core.model.mfu_domain import domain_pairs, fit_scale_up_ratios
 from advisor.core.model.units import HOURS_PER_DAY, SECONDS_PER_HOUR
 from advisor.core.model.workload import Workload
 
@@ -171,6 +172,11 @@ def _without_point(catalog: Catalog, point: MfuPoint) -> Catalog:
     return catalog.rebuilt(mfu_tables=tables)
 
 
+def scale_up_fit(catalog: Catalog) -> dict[str, float]:
+    """`[scale_up_ratio]` fitted on the catalog's calibration points (see mfu_domain)."""
+    return fit_scale_up_ratios(domain_pairs(mfu_index(catalog).calibrated_points(), catalog.systems))
+
+
 def _with_scaling(catalog: Catalog, **update: Any) -> Catalog:
     """The catalog with some `mfu_scaling` values replaced, and a fresh MFU index."""
     return catalog.rebuilt(mfu_scaling=catalog.mfu_scaling.model_copy(update=update))
@@ -240,20 +246,22 @@ def _benchmark_cases(
         _probe(r, p, catalog, loss_per_doubling=losses, small_model_exponent=NO_SMALL_MODEL_LOSS)
         for r, p in calibration
     ]
-    fit = ScalingFit(losses, fit_small_model_exponents(size))
-    out = [
-        (
-            run,
-            _with_scaling(
-                _without_point(catalog, point),
-                loss_per_doubling=fit_loss_per_doubling(scale, precisions, i),
-                small_model_exponent=fit_small_model_exponents(size, i),
-            ),
+    fit = ScalingFit(losses, fit_small_model_exponents(size), scale_up_fit(catalog))
+    out = []
+    for i, (run, point) in enumerate(calibration):
+        without = _without_point(catalog, point)
+        loo = _with_scaling(
+            without,
+            loss_per_doubling=fit_loss_per_doubling(scale, precisions, i),
+            small_model_exponent=fit_small_model_exponents(size, i),
+            scale_up_ratio=scale_up_fit(without),
         )
-        for i, (run, point) in enumerate(calibration)
-    ]
+        out.append((run, loo))
     fitted = _with_scaling(
-        catalog, loss_per_doubling=fit.loss_per_doubling, small_model_exponent=fit.small_model_exponent
+        catalog,
+        loss_per_doubling=fit.loss_per_doubling,
+        small_model_exponent=fit.small_model_exponent,
+        scale_up_ratio=fit.scale_up_ratio,
     )
     out += [(run, fitted) for run in runs if run.kind == "benchmark"]
     return out, fit
@@ -301,6 +309,7 @@ def validate(runs: Sequence[EvidenceRun], catalog: Catalog) -> Validation:
             catalog,
             loss_per_doubling=scaling.loss_per_doubling,
             small_model_exponent=scaling.small_model_exponent,
+            scale_up_ratio=scaling.scale_up_ratio,
         ),
         spreads,
     )
@@ -316,6 +325,7 @@ def held_out(runs: Sequence[EvidenceRun], catalog: Catalog) -> Validation:
     scaling = ScalingFit(
         {str(k): v for k, v in catalog.mfu_scaling.loss_per_doubling.items()},
         {str(k): v for k, v in catalog.mfu_scaling.small_model_exponent.items()},
+        dict(catalog.mfu_scaling.scale_up_ratio),
     )
     cases = tuple(predict(run, catalog) for run in runs)
     return Validation(cases, catalog.mfu_scaling.production, scaling, spreads, held_out=True)

@@ -105,6 +105,8 @@ class ScalingFit:
 
     loss_per_doubling: dict[str, float]
     small_model_exponent: dict[str, float]
+    scale_up_ratio: dict[str, float]
+    """MFU on a smaller NVLink domain ÷ on a larger one, per family (see mfu_domain)."""
 
 
 @dataclass(frozen=True)
@@ -151,6 +153,7 @@ class Validation:
                 "production": self.production.model_dump() if self.production else None,
                 "loss_per_doubling": self.scaling.loss_per_doubling,
                 "small_model_exponent": self.scaling.small_model_exponent,
+                "scale_up_ratio": self.scaling.scale_up_ratio,
                 "uncertainty": self.reference_spreads,
             },
             **({"serving": self._serving_dict()} if self.serving is not None else {}),

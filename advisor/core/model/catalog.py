@@ -295,6 +295,11 @@ class MfuScaling(Sourced):
     moe_per_dense: Fraction
     seq_window: Annotated[float, Field(ge=1)]
     max_age_months: Annotated[int, Field(ge=0)]
+    scale_up_ratio: dict[str, Positive] = Field(
+        default_factory=dict,
+        description="MFU on a smaller NVLink domain ÷ on a larger one, per family and the two domain sizes "
+        "(`moe_8_per_72`), for a system carried from a proxy with another domain size.",
+    )
 
 
 # --- the catalog --------------------------------------------------------------------------------

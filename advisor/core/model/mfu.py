@@ -2,61 +2,62 @@
 
 The method (also in docs/methodology.md, "How MFU is chosen"):
 
-1. Points of the system at the precision that will run (FP8 on a GPU without it runs BF16). A
-   `software` release keeps points published at or before it; by default every release counts.
-2. Points are grouped by (model, sequence length); each group keeps only its latest release. So the
-   default is the newest published figure for each configuration, and `--software 2024-01` reproduces
-   the January 2024 table. Groups more than `max_age_months` older than the newest release on the
-   system and precision are dropped as superseded (2023 H100 figures give way to 2025 ones). With a
-   `software` month, a group of another release is carried to it by the release ratio measured on the
-   system's configurations published in both (`mfu_release`); every basis names the releases used.
-3. A system with an `mfu_proxy_system` (H200 → H100: same compute die) borrows the proxy's groups; for a
-   configuration both have, the newer release wins. When the system has no figure for the workload's
-   family (dense or MoE) at the precision that runs, the same family at another precision is used,
-   scaled by the published ratio (`precision_ratio_to_fp8`); only then the other family, scaled by
-   `moe_per_dense`.
-4. A workload matching a point (model, sequence length, GPU count) gets that point's MFU exactly.
-5. Otherwise, within each group MFU is interpolated in log2(GPUs) between its points and extrapolated
-   beyond them by the published weak-scaling loss per doubling of the cluster (`loss_per_doubling`).
-6. Across groups, MFU is interpolated in log(active parameters) between the nearest smaller and larger
+1. The workload's own configuration (model, sequence length) first, nearest rung first (`mfu_ladder`):
+   on the system at the precision that runs and the asked release; at another release, earlier or
+   later, carried by the release ratio measured on the system's configurations published in both
+   (`mfu_release`); at another precision, × the ratio the system's configurations published at both
+   precisions show (`mfu_precision`; else the published `precision_ratio_to_fp8`); then the same on the
+   proxy system (`mfu_proxy_system`), carried across NVLink domain sizes by the measured
+   `scale_up_ratio` (`mfu_domain`). A matching GPU count gives that point's MFU exactly; otherwise MFU is
+   interpolated in log2(GPUs) between the configuration's points and extrapolated beyond them by the
+   weak-scaling loss per doubling of the cluster (`loss_per_doubling`). Without a `software` month each
+   configuration's latest release counts.
+2. Otherwise, other models. Points of the system at the precision that will run (FP8 on a GPU without
+   it runs BF16); a `software` release keeps points published at or before it. Points are grouped by
+   (model, sequence length); each group keeps only its latest release, carried to the asked month by
+   the release ratio. Groups more than `max_age_months` older than the newest release on the system and
+   precision are dropped as superseded (2023 H100 figures give way to 2025 ones).
+3. A system with an `mfu_proxy_system` (H200 → H100: same compute die) borrows the proxy's groups (× the
+   `scale_up_ratio` across NVLink domain sizes); for a configuration both have, the newer release wins.
+   When the system has no figure for the workload's family (dense or MoE) at the precision that runs,
+   the same family at another precision is used, scaled by the published ratio
+   (`precision_ratio_to_fp8`); only then the other family, scaled by `moe_per_dense`.
+4. Across groups, MFU is interpolated in log(active parameters) between the nearest smaller and larger
    models of the family, among groups whose sequence length is within `seq_window`x of the workload's.
    Above the largest model its value holds; below the smallest, MFU falls as (active parameters /
    smallest's)^`small_model_exponent[family]` (smaller GEMMs, larger shares of communication and of
    non-matrix work), an exponent fitted leave-one-out on the published points (`advisor validate`).
+
+Every basis names the figures, the releases and the ratios used.
 """
 
 from __future__ import annotations
 
-import bisect
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from advisor.core.model.catalog import MfuPoint, Precision
+from advisor.core.model.catalog import Precision
 from advisor.core.model.flops import model_flops_per_token
-from advisor.core.model.mfu_release import Figure, ReleaseRatios, months
+from advisor.core.model.mfu_domain import ScaleUp
+from advisor.core.model.mfu_ladder import PRECISION_MONTHS, Rung, cheapest, model_rungs
+from advisor.core.model.mfu_points import (
+    Calibrated,
+    Group,
+    across_models,
+    along_gpus,
+    label,
+    published_at,
+    releases_note,
+)
+from advisor.core.model.mfu_precision import PrecisionRatios
+from advisor.core.model.mfu_release import RELEASE_TOLERANCE_MONTHS, Figure, ReleaseRatios, months
 from advisor.core.model.sourced import PRECISIONS
 from advisor.errors import CatalogError
 
 if TYPE_CHECKING:
     from advisor.core.model.catalog import Catalog, ModelSpec
-
-
-@dataclass(frozen=True)
-class Calibrated:
-    """A calibration point with its MFU resolved (published, or derived from tokens/s)."""
-
-    point: MfuPoint
-    mfu: float
-    seq_len: int
-    params_active: float
-    family: str
-    source: str
-    proxy_of: str | None = None
-    carried: float = 1.0
-    """The release or system ratio this figure was carried by (1 as published; see mfu_release)."""
 
 
 @dataclass(frozen=True)
@@ -83,13 +84,7 @@ class MfuResult:
     (size_ratio)^small_model_exponent."""
 
 
-Group = tuple[Calibrated, ...]  # one (model, seq_len) configuration, one release, sorted by GPUs
-
-
-def _label(cal: Calibrated) -> str:
-    proxy = f" (via {cal.proxy_of})" if cal.proxy_of else ""
-    carried = f" × {cal.carried:.2f} (carried)" if cal.carried != 1.0 else ""
-    return f"{cal.point.model} on {cal.point.gpus} GPUs, {cal.point.stack}{proxy}{carried}"
+__all__ = ["Calibrated", "MfuIndex", "MfuResult", "mfu_index", "resolve_mfu"]
 
 
 class MfuIndex:
@@ -127,6 +122,8 @@ class MfuIndex:
             )
             for c in self.calibrated_points()
         )
+        self._scale_up = ScaleUp(catalog.systems, self.calibrated_points(), self._scaling.scale_up_ratio)
+        self._precisions = PrecisionRatios(self.calibrated_points())
         self.resolve = lru_cache(maxsize=4096)(self._resolve)
 
     def calibrated_points(self) -> list[Calibrated]:
@@ -172,26 +169,32 @@ class MfuIndex:
         return replace(cal, mfu=cal.mfu * ratio, carried=cal.carried * ratio) if pairs else cal
 
     def _direct_groups(
-        self, system_id: str, precision: Precision, software: str | None
+        self, system_id: str, precision: Precision, software: str | None, gpus: int
     ) -> tuple[list[Group], list[str]]:
-        """The system's own groups merged with its proxy's: for a configuration both have, the newer
-        release wins (a tie keeps the system's own figure)."""
+        """The system's own groups merged with its proxy's (carried across NVLink domain sizes): for a
+        configuration both have, the newer release wins (a tie keeps the system's own figure)."""
         groups, warnings = self._groups(system_id, precision, software)
         proxy = self._catalog.systems[system_id].mfu_proxy_system
         if proxy is None:
             return groups, warnings
         proxy_groups, proxy_warnings = self._groups(proxy, precision, software)
         merged = {(g[0].point.model, g[0].seq_len): g for g in groups}
+        notes: dict[str, str] = {}
         for group in proxy_groups:
             key = (group[0].point.model, group[0].seq_len)
             if key not in merged or group[0].point.software > merged[key][0].point.software:
-                merged[key] = tuple(replace(c, proxy_of=proxy) for c in group)
+                factor, notes[group[0].family] = self._scale_up.factor(
+                    system_id, proxy, group[0].family, gpus
+                )
+                merged[key] = tuple(
+                    replace(c, proxy_of=proxy, mfu=c.mfu * factor, scale_up=factor) for c in group
+                )
         if any(g[0].proxy_of for g in merged.values()):
-            warnings = warnings + proxy_warnings
+            warnings = warnings + proxy_warnings + [n for n in notes.values() if n]
         return list(merged.values()), warnings
 
     def _candidate_groups(
-        self, system_id: str, precision: Precision, family: str, software: str | None
+        self, system_id: str, precision: Precision, family: str, software: str | None, gpus: int
     ) -> tuple[list[Group], float, list[str], str]:
         """Groups of the workload's family at `precision`; else the same family at another precision
         (× the published precision ratio); else the other family (× moe_per_dense). Returns the groups,
@@ -201,7 +204,7 @@ class MfuIndex:
         others = [p for p in PRECISIONS if p != precision and p in ratios and precision in ratios]
         for same_family in (True, False):
             for source in [precision, *others]:
-                groups, warnings = self._direct_groups(system_id, source, software)
+                groups, warnings = self._direct_groups(system_id, source, software, gpus)
                 groups = [g for g in groups if (g[0].family == family) == same_family]
                 if not groups:
                     continue
@@ -223,6 +226,75 @@ class MfuIndex:
                 return groups, factor, [*warnings, *notes], "; ".join(notes)
         return [], 1.0, [], ""
 
+    def _same_configuration(
+        self, system_id: str, precision: Precision, model_id: str, seq_len: int, software: str | None
+    ) -> Rung | None:
+        """The nearest figure of the workload's own configuration on the system or its proxy (mfu_ladder)."""
+        ratios = self._scaling.precision_ratio_to_fp8
+        others = [p for p in PRECISIONS if p != precision and p in ratios and precision in ratios]
+        proxy = self._catalog.systems[system_id].mfu_proxy_system
+        found: list[Rung] = []
+        for system in (system_id, proxy) if proxy else (system_id,):
+            for source in (precision, *others):
+
+                def ratio_of(release: str, s: str = system, q: str = source) -> tuple[float, int]:
+                    assert software is not None  # rungs() asks only with a software month
+                    return self._releases.ratio(s, q, release, software)
+
+                extra = 0.0 if source == precision else PRECISION_MONTHS
+                pool = self._by_key.get((system, source), [])
+                found += model_rungs(pool, (model_id, seq_len), software, ratio_of, self._scaling, extra)
+        return cheapest(found, latest_first=software is None)
+
+    def _from_rung(
+        self,
+        rung: Rung,
+        system_id: str,
+        precision: Precision,
+        workload: tuple[str, int, int],
+        software: str | None,
+    ) -> MfuResult:
+        """The MFU of the workload (family, sequence length, GPUs) from its own model's figures (a rung)."""
+        family, seq_len, gpus = workload
+        group, factor, notes = rung.group, 1.0, []
+        if rung.precision != precision:
+            factor, note = self._precisions.factor(
+                group[0].point.system, family, precision, rung.precision, self._scaling.precision_ratio_to_fp8
+            )
+            notes.append(f"{rung.precision} figures of this configuration × {factor:.2f} ({note})")
+        proxy = group[0].point.system if group[0].point.system != system_id else None
+        if proxy is not None:
+            scale, note = self._scale_up.factor(system_id, proxy, family, gpus)
+            group = tuple(replace(c, proxy_of=proxy, mfu=c.mfu * scale, scale_up=scale) for c in group)
+            notes += [note] if note else []
+        if software is not None and rung.gap < -RELEASE_TOLERANCE_MONTHS and not rung.pairs:
+            notes.append("no configuration published in both releases: used as published")
+        if group[0].seq_len != seq_len:
+            notes.append(f"figures at {group[0].seq_len:,}-token sequences, the workload's is {seq_len:,}")
+        at = [c for c in group if c.point.gpus == gpus]
+        if at and factor == 1.0 and proxy is None and group[0].seq_len == seq_len:
+            return _exact(at, precision, notes, software)
+        loss = self._scaling.loss_per_doubling.get(rung.precision, 0.0)  # type: ignore[call-overload]
+        mfu = min(1.0, along_gpus(group, gpus, loss) * factor)
+        basis = "interpolated from " + "; ".join(label(c) for c in group)
+        basis += (f" ({'; '.join(notes)})" if notes else "") + releases_note(group, software)
+        transferred = factor != 1.0 or proxy is not None
+        same_model = not transferred and group[0].seq_len == seq_len
+        counts = [c.point.gpus for c in group]
+        beyond = max(0.0, math.log2(gpus / max(counts))) + min(0.0, math.log2(gpus / min(counts)))
+        return MfuResult(
+            mfu,
+            precision,
+            False,
+            basis,
+            tuple(dict.fromkeys(c.source for c in group)),
+            tuple(notes),
+            transferred,
+            other_release=software is not None and rung.release != software,
+            same_model=same_model,
+            doublings_beyond=beyond if same_model else 0.0,
+        )
+
     def _resolve(
         self,
         system_id: str,
@@ -235,13 +307,18 @@ class MfuIndex:
         software: str | None,
     ) -> MfuResult:
         """See the module docstring; `lru_cache`d per catalog as `resolve`."""
-        groups, factor, warnings, basis_note = self._candidate_groups(system_id, precision, family, software)
+        rung = self._same_configuration(system_id, precision, model_id, seq_len, software)
+        if rung is not None:
+            return self._from_rung(rung, system_id, precision, (family, seq_len, gpus), software)
+        groups, factor, warnings, basis_note = self._candidate_groups(
+            system_id, precision, family, software, gpus
+        )
         if not groups:
             raise LookupError(
                 f"no MFU calibration for {system_id} at {precision}; give the MFU explicitly (--mfu)"
             )
         if factor == 1.0:
-            found = _published(groups, model_id, seq_len, gpus)
+            found = published_at(groups, model_id, seq_len, gpus)
             if found:
                 return _exact(found, precision, warnings, software)
         same_family = groups
@@ -250,13 +327,13 @@ class MfuIndex:
         pool = near or same_family
         loss = self._scaling.loss_per_doubling.get(precision, 0.0)
         exponent = self._scaling.small_model_exponent.get(family, 0.0)  # type: ignore[call-overload]
-        value, used = _across_models(pool, params_active, gpus, loss, exponent)
+        value, used = across_models(pool, params_active, gpus, loss, exponent)
         mfu = min(1.0, value * factor)
         smallest = min(g[0].params_active for g in pool)
-        basis = "interpolated from " + "; ".join(_label(c) for c in used)
+        basis = "interpolated from " + "; ".join(label(c) for c in used)
         if basis_note:
             basis += f" ({basis_note})"
-        basis += _releases_note(used, software)
+        basis += releases_note(used, software)
         sources = tuple(dict.fromkeys(c.source for c in used))
         transferred = bool(basis_note) or any(c.proxy_of for c in used)
         size_ratio = min(1.0, params_active / smallest)
@@ -286,71 +363,11 @@ def _exact(
         sum(c.mfu for c in found) / len(found),
         precision,
         True,
-        "published: " + "; ".join(_label(c) for c in found) + _releases_note(found, software),
+        "published: " + "; ".join(label(c) for c in found) + releases_note(found, software),
         tuple(dict.fromkeys(c.source for c in found)),
         tuple(warnings),
         other_release=software is not None and found[0].point.software != software,
     )
-
-
-def _releases_note(used: Sequence[Calibrated], software: str | None) -> str:
-    """The software releases the figure rests on, and why those (the default, or the month asked for)."""
-    releases = ", ".join(sorted({c.point.software for c in used}))
-    why = "the latest published for each configuration" if software is None else f"asked for {software}"
-    return f"; software release {releases} ({why})"
-
-
-def _published(groups: list[Group], model_id: str, seq_len: int, gpus: int) -> list[Calibrated]:
-    """The system's own published points of exactly this configuration and cluster size."""
-    return [
-        cal
-        for group in groups
-        if group[0].point.model == model_id and group[0].seq_len == seq_len
-        for cal in group
-        if cal.point.gpus == gpus and cal.proxy_of is None
-    ]
-
-
-def _along_gpus(group: Group, gpus: int, loss_per_doubling: float) -> float:
-    """MFU of one configuration at `gpus`: log2 interpolation between points, weak-scaling loss beyond."""
-    counts = [c.point.gpus for c in group]
-    mfus = [c.mfu for c in group]
-    if gpus <= counts[0]:
-        return mfus[0] * (1 - loss_per_doubling) ** math.log2(gpus / counts[0])
-    if gpus >= counts[-1]:
-        return mfus[-1] * (1 - loss_per_doubling) ** math.log2(gpus / counts[-1])
-    hi = bisect.bisect_left(counts, gpus)
-    lo = hi - 1
-    t = math.log2(gpus / counts[lo]) / math.log2(counts[hi] / counts[lo])
-    return mfus[lo] + t * (mfus[hi] - mfus[lo])
-
-
-def _across_models(
-    pool: list[Group], params_active: float, gpus: int, loss: float, small_exponent: float
-) -> tuple[float, list[Calibrated]]:
-    """Interpolate in log(active parameters) between the nearest smaller and larger configurations."""
-    by_size: dict[float, list[Group]] = {}
-    for group in pool:
-        by_size.setdefault(group[0].params_active, []).append(group)
-    sizes = sorted(by_size)
-
-    def at(size: float) -> float:
-        groups = by_size[size]
-        return sum(_along_gpus(g, gpus, loss) for g in groups) / len(groups)
-
-    def members(size: float) -> list[Calibrated]:
-        return [c for g in by_size[size] for c in g]
-
-    if params_active <= sizes[0]:
-        return at(sizes[0]) * (params_active / sizes[0]) ** small_exponent, members(sizes[0])
-    if params_active >= sizes[-1]:
-        return at(sizes[-1]), members(sizes[-1])
-    hi = bisect.bisect_left(sizes, params_active)
-    if sizes[hi] == params_active:
-        return at(sizes[hi]), members(sizes[hi])
-    lo = hi - 1
-    t = math.log(params_active / sizes[lo]) / math.log(sizes[hi] / sizes[lo])
-    return at(sizes[lo]) + t * (at(sizes[hi]) - at(sizes[lo])), members(sizes[lo]) + members(sizes[hi])
 
 
 def mfu_index(catalog: Catalog) -> MfuIndex:

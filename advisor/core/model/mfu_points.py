@@ -1,0 +1,98 @@
+"""A calibration point with its MFU resolved, and how a basis names it (shared by the MFU modules)."""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from advisor.core.model.catalog import MfuPoint
+
+
+@dataclass(frozen=True)
+class Calibrated:
+    """A calibration point with its MFU resolved (published, or derived from tokens/s)."""
+
+    point: MfuPoint
+    mfu: float
+    seq_len: int
+    params_active: float
+    family: str
+    source: str
+    proxy_of: str | None = None
+    carried: float = 1.0
+    """The release ratio this figure was carried by (1 as published; see mfu_release)."""
+    scale_up: float = 1.0
+    """The scale-up-domain ratio a proxy's figure was carried by (1 as published; see mfu_domain)."""
+
+
+Group = tuple[Calibrated, ...]  # one (model, seq_len) configuration, one release, sorted by GPUs
+
+
+def label(cal: Calibrated) -> str:
+    """The figure as a basis names it: model, GPUs, stack, the proxy it came from and any carry."""
+    proxy = f" (via {cal.proxy_of})" if cal.proxy_of else ""
+    carried = f" × {cal.carried:.2f} (carried)" if cal.carried != 1.0 else ""
+    domain = f" × {cal.scale_up:.2f} (NVLink domain)" if cal.scale_up != 1.0 else ""
+    return f"{cal.point.model} on {cal.point.gpus} GPUs, {cal.point.stack}{proxy}{carried}{domain}"
+
+
+def along_gpus(group: Group, gpus: int, loss_per_doubling: float) -> float:
+    """MFU of one configuration at `gpus`: log2 interpolation between points, weak-scaling loss beyond."""
+    counts = [c.point.gpus for c in group]
+    mfus = [c.mfu for c in group]
+    if gpus <= counts[0]:
+        return mfus[0] * (1 - loss_per_doubling) ** math.log2(gpus / counts[0])
+    if gpus >= counts[-1]:
+        return mfus[-1] * (1 - loss_per_doubling) ** math.log2(gpus / counts[-1])
+    hi = bisect.bisect_left(counts, gpus)
+    lo = hi - 1
+    t = math.log2(gpus / counts[lo]) / math.log2(counts[hi] / counts[lo])
+    return mfus[lo] + t * (mfus[hi] - mfus[lo])
+
+
+def across_models(
+    pool: list[Group], params_active: float, gpus: int, loss: float, small_exponent: float
+) -> tuple[float, list[Calibrated]]:
+    """Interpolate in log(active parameters) between the nearest smaller and larger configurations."""
+    by_size: dict[float, list[Group]] = {}
+    for group in pool:
+        by_size.setdefault(group[0].params_active, []).append(group)
+    sizes = sorted(by_size)
+
+    def at(size: float) -> float:
+        groups = by_size[size]
+        return sum(along_gpus(g, gpus, loss) for g in groups) / len(groups)
+
+    def members(size: float) -> list[Calibrated]:
+        return [c for g in by_size[size] for c in g]
+
+    if params_active <= sizes[0]:
+        return at(sizes[0]) * (params_active / sizes[0]) ** small_exponent, members(sizes[0])
+    if params_active >= sizes[-1]:
+        return at(sizes[-1]), members(sizes[-1])
+    hi = bisect.bisect_left(sizes, params_active)
+    if sizes[hi] == params_active:
+        return at(sizes[hi]), members(sizes[hi])
+    lo = hi - 1
+    t = math.log(params_active / sizes[lo]) / math.log(sizes[hi] / sizes[lo])
+    return at(sizes[lo]) + t * (at(sizes[hi]) - at(sizes[lo])), members(sizes[lo]) + members(sizes[hi])
+
+
+def releases_note(used: Sequence[Calibrated], software: str | None) -> str:
+    """The software releases the figure rests on, and why those (the default, or the month asked for)."""
+    releases = ", ".join(sorted({c.point.software for c in used}))
+    why = "the latest published for each configuration" if software is None else f"asked for {software}"
+    return f"; software release {releases} ({why})"
+
+
+def published_at(groups: list[Group], model_id: str, seq_len: int, gpus: int) -> list[Calibrated]:
+    """The system's own published points of exactly this configuration and cluster size."""
+    return [
+        cal
+        for group in groups
+        if group[0].point.model == model_id and group[0].seq_len == seq_len
+        for cal in group
+        if cal.point.gpus == gpus and cal.proxy_of is None
+    ]
