@@ -7,6 +7,8 @@ in the same release (a month apart counts as one), e.g. B200 and GB200 NVL72 in 
 The ratio is the geometric mean of MFU(small domain) ÷ MFU(large domain) over those pairs, per model family
 (expert parallelism crosses the domain: MoE loses most). A configuration that fits in the smaller domain
 (GPUs <= its size) runs the same on both, so such pairs are not counted and such workloads not carried.
+A ratio above 1 (a smaller domain measured faster: B300-class dense, one pair, 1.012) is noise and
+is applied as 1, so adding GPUs past the smaller domain never raises MFU.
 The fitted value is stored in `catalog/mfu/scaling.toml` (`[scale_up_ratio]`, written by
 `benchmarks/refit.py`); this module fits it and names the pairs behind it.
 """
@@ -121,9 +123,11 @@ class ScaleUp:
         ratio = self._ratios.get(key)
         if ratio is None:
             return 1.0, f"no {family} pair measured between {small}- and {large}-GPU NVLink domains"
-        factor = ratio if own == small else 1 / ratio
+        capped = min(ratio, 1.0)  # a smaller domain is never faster: a measured gain is noise
+        factor = capped if own == small else 1 / capped
         pairs = "; ".join(p.text for p in self._pairs if p.key == key)
+        measured = f"measured {ratio:.3f}, at most 1, " if ratio > 1 else ""
         return factor, (
             f"{system_id}'s {own}-GPU NVLink domain vs {proxy}'s {theirs}: × {factor:.2f} "
-            f"(scale_up_ratio {key}, measured on {pairs})"
+            f"(scale_up_ratio {key}, {measured}measured on {pairs})"
         )
