@@ -210,7 +210,7 @@ def _system_rows(
             continue
         row = _section_row(system.id, name, section, aged)
         if name == "rental" and chosen:
-            row = replace(row, note=f"{chosen.why}. {row.note}".strip())
+            row = replace(row, values=(*row.values, ("why", chosen.why)))
         rows.append(row)
     return rows
 
