@@ -4,6 +4,7 @@ user's choice over both. The reserved offers themselves: one per system, sourced
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 
 import pytest
 from pydantic import ValidationError
@@ -53,16 +54,28 @@ def test_beyond_on_demand_capacity_the_reserved_price_applies_and_says_why():
     assert any("needs a reservation" in w and "$2.72/GPU-h" in w for w in est.warnings)
 
 
-def test_a_run_at_least_as_long_as_the_term_is_reserved_even_within_capacity():
-    short = estimate(rent(64, tokens=1e12, model="llama3-8b"), "h100", CATALOG)
+def test_within_capacity_a_long_run_is_reserved_when_its_term_costs_less_than_on_demand():
+    short = estimate(rent(64, tokens=500e9, model="llama3-8b"), "h100", CATALOG)
     long = estimate(rent(64, tokens=2e12, model="llama3-8b"), "h100", CATALOG)
-    assert short.time_to_train_hours < 30 * 24 <= long.time_to_train_hours
+    assert short.time_to_train_hours < 20 * 24 and long.time_to_train_hours > 30 * 24
     assert short.price_offer is not None and not short.price_offer.reserved
     assert long.price_offer is not None and long.price_offer.reserved
-    assert "the run rents for 40.4 days, at least the 30-day term" in long.price_offer.why
-    # The longer run costs more in total, but less per GPU-hour.
-    assert long.cost_usd > short.cost_usd
+    assert long.price_offer.why == (
+        "reserved 30-day price: for a run of 40.4 days, the 30-day term at $2.72 costs less than on "
+        "demand at $3.99"
+    )
+    assert "on demand at $3.99 costs less than the 30-day term at $2.72" in short.price_offer.why
     assert long.effective_price_usd_per_gpu_hour < short.effective_price_usd_per_gpu_hour
+
+
+def test_more_tokens_never_cost_less_across_the_switch_to_a_reservation():
+    # On demand up to about 20.5 days (30 x 2.72 / 3.99), then the whole 30-day term: never cheaper.
+    costs = []
+    for tokens in range(500, 2501, 50):
+        est = estimate(rent(64, tokens=tokens * 1e9, model="llama3-8b"), "h100", CATALOG)
+        costs.append((est.cost_usd, est.price_offer.reserved if est.price_offer else None))
+    assert {reserved for _, reserved in costs} == {False, True}
+    assert all(b >= a for (a, _), (b, _) in pairwise(costs))
 
 
 def test_a_reservation_shorter_run_pays_the_whole_term():

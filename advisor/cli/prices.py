@@ -117,8 +117,8 @@ def cmd_list(args: argparse.Namespace) -> int:
                 )
             )
     print(
-        "* the default price; R the reserved price, used beyond on-demand capacity or for a run at least "
-        "its term; ages count from the end of the as_of period"
+        "* the default price; R the reserved price, used beyond on-demand capacity or when its term costs "
+        "less than the run on demand; ages count from the end of the as_of period"
     )
     return 0
 

@@ -1,8 +1,8 @@
 """Which rental offer a run pays: the user's price, the offer named, a reservation, or on demand.
 
 A team renting more GPUs than a provider rents on demand (`availability.on_demand_max_gpus`) signs a
-reservation, and so does a team renting for at least a reservation's term: both pay the system's
-`default_reserved` offer. A reservation's term is paid in full, used or not.
+reservation, and so does a team whose run costs less on a reservation than on demand: both pay the
+system's `default_reserved` offer. A reservation's term is paid in full, used or not.
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ def rental_choice(system: System, gpus: int, assumptions: Assumptions, run_hours
 
     In order: the user's price (on the term of the offer it replaces); the offer named in
     `assumptions.rental_offer` where the system lists it; the user's imported default; the reserved
-    offer beyond on-demand capacity or for a run at least as long as its term (when cheaper); else the
-    default on-demand offer.
+    offer beyond on-demand capacity, or within it when its whole term costs less than the run on demand
+    (what a team would sign: the choice never makes a longer run cheaper); else the default on-demand
+    offer.
     """
     offer = _catalog_choice(system, gpus, assumptions, run_hours)
     price = assumptions.for_system("price_usd_per_gpu_hour", system.id)
@@ -52,19 +53,23 @@ def _catalog_choice(
         return _chosen(
             reserved, f"{_term(reserved)} price: {gpus:,} GPUs is beyond the {capacity:,} rented on demand"
         )
-    term_hours = reserved.term_days * HOURS_PER_DAY
-    cheaper = reserved.price_usd_per_gpu_hour < default.price_usd_per_gpu_hour
-    if run_hours is not None and run_hours >= term_hours and cheaper:
-        return _chosen(
-            reserved,
-            f"{_term(reserved)} price: the run rents for {fmt.duration(run_hours)}, at least the "
-            f"{reserved.term_days:g}-day term",
-        )
+    if run_hours is None:
+        return _chosen(default, f"on-demand price: {gpus:,} GPUs is within the {capacity:,} rented on demand")
+    term = f"the {reserved.term_days:g}-day term at ${reserved.price_usd_per_gpu_hour:.2f}"
+    on_demand = f"on demand at ${default.price_usd_per_gpu_hour:.2f}"
+    run = f"a run of {fmt.duration(run_hours)}"
+    if _run_cost(reserved, run_hours) < _run_cost(default, run_hours):
+        return _chosen(reserved, f"{_term(reserved)} price: for {run}, {term} costs less than {on_demand}")
     return _chosen(
         default,
-        f"on-demand price: {gpus:,} GPUs is within the {capacity:,} rented on demand and the run is "
-        f"shorter than a reservation's {reserved.term_days:g}-day term",
+        f"on-demand price: {gpus:,} GPUs is within the {capacity:,} rented on demand, and for {run} "
+        f"{on_demand} costs less than {term}",
     )
+
+
+def _run_cost(offer: RentalOffer, run_hours: float) -> float:
+    """Dollars per GPU for a run of `run_hours` at `offer`: a reservation pays at least its whole term."""
+    return offer.price_usd_per_gpu_hour * max(run_hours, offer.term_days * HOURS_PER_DAY)
 
 
 def owned_rental_usd_per_gpu_hour(system: System, assumptions: Assumptions) -> float:

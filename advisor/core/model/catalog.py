@@ -97,7 +97,7 @@ class RentalOffer(Sourced):
     )
     default_reserved: bool = Field(
         False,
-        description="The reserved offer a rental takes beyond on-demand capacity or for at least its term.",
+        description="The reserved offer a rental takes beyond on-demand capacity or when it costs less.",
     )
     imported_from: str = Field(
         "",
