@@ -79,7 +79,9 @@ def test_run_share_and_fleet_view():
 
 
 def test_renting_buys_nothing_and_pays_its_price():
-    est = estimate(workload(gpus=2048, pricing="rent"), "gb200-nvl72", CATALOG)
+    # 30T tokens outlast the reservation's 30-day term, so no unused term is paid (tests/test_rental.py).
+    est = estimate(workload(tokens=30e12, gpus=2048, pricing="rent"), "gb200-nvl72", CATALOG)
+    assert est.time_to_train_hours > 30 * 24
     assert est.purchase is None and est.purchase_usd is None
     assert est.effective_price_usd_per_gpu_hour == pytest.approx(est.price_usd_per_gpu_hour)
 

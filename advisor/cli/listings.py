@@ -80,6 +80,8 @@ OFFER_KEYS = (
     "low_usd_per_gpu_hour",
     "high_usd_per_gpu_hour",
     "default",
+    "default_reserved",
+    "term_days",
     "as_of",
     "age_days",
     "origin",

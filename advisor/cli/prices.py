@@ -106,7 +106,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     for system_id in catalog.systems:
         print(printable(system_id))
         for row in (r for r in rows if r["system"] == system_id):
-            mark = "*" if row["default"] else " "
+            mark = "*" if row["default"] else "R" if row["default_reserved"] else " "
             spread = ""
             if row["low_usd_per_gpu_hour"] is not None and row["high_usd_per_gpu_hour"] is not None:
                 spread = f" ({row['low_usd_per_gpu_hour']:.2f}-{row['high_usd_per_gpu_hour']:.2f})"
@@ -116,7 +116,10 @@ def cmd_list(args: argparse.Namespace) -> int:
                     f"  {row['offer']}  [{row['origin']}]"
                 )
             )
-    print("* the default price; ages count from the end of the as_of period")
+    print(
+        "* the default price; R the reserved price, used beyond on-demand capacity or when its term costs "
+        "less than the run on demand; ages count from the end of the as_of period"
+    )
     return 0
 
 
@@ -136,6 +139,8 @@ def offer_rows(catalog: Any, today: date) -> list[dict[str, Any]]:
                     "low_usd_per_gpu_hour": offer.low_usd_per_gpu_hour,
                     "high_usd_per_gpu_hour": offer.high_usd_per_gpu_hour,
                     "default": offer is default,
+                    "default_reserved": offer.default_reserved,
+                    "term_days": offer.term_days,
                     "as_of": offer.as_of,
                     "age_days": max(0, (today - as_of_end(offer.as_of)).days),
                     "origin": f"imported from {offer.imported_from}" if offer.imported_from else "shipped",

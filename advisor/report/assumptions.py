@@ -8,12 +8,13 @@ scenario's own overrides (which replace the catalog values they name).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
 from pydantic import BaseModel
 
+from advisor.core.costing.results import Estimate
 from advisor.core.decision.conditions import leaves
 from advisor.core.decision.recommendation import Recommendation
 from advisor.core.decision.rules import Rule
@@ -136,7 +137,7 @@ def assumptions_used(
     rows.append(_model_row(workload.model, scenario))
     for candidate in rec.candidates:
         system = catalog.system(candidate.system)
-        rows.extend(_system_rows(system, workload, scenario.assumptions, aged))
+        rows.extend(_system_rows(system, workload, scenario.assumptions, aged, candidate.estimate))
         if candidate.estimate is not None and workload.kind != "inference":
             rows.append(
                 _mfu_row(candidate.system, candidate.estimate.mfu, candidate.estimate.mfu_basis, catalog)
@@ -196,14 +197,21 @@ def _model_row(model: ModelSpec, scenario: Scenario) -> AssumptionUsed:
 
 
 def _system_rows(
-    system: System, workload: Workload, assumptions: Assumptions, aged: _Ageing
+    system: System, workload: Workload, assumptions: Assumptions, aged: _Ageing, est: Estimate | None
 ) -> list[AssumptionUsed]:
+    chosen = est.price_offer if est else None
     rows = []
     for name in type(system).model_fields:
-        section = system.rental_offer(assumptions.rental_offer) if name == "rental" else getattr(system, name)
+        section = getattr(system, name)
+        if name == "rental":
+            offer_name = chosen.offer if chosen else assumptions.rental_offer
+            section = system.rental_offer(offer_name)
         if not isinstance(section, Sourced) or not _system_section_used(name, system, workload, assumptions):
             continue
-        rows.append(_section_row(system.id, name, section, aged))
+        row = _section_row(system.id, name, section, aged)
+        if name == "rental" and chosen:
+            row = replace(row, values=(*row.values, ("why", chosen.why)))
+        rows.append(row)
     return rows
 
 
@@ -244,7 +252,10 @@ def _section_row(subject: str, topic: str, section: Sourced, aged: _Ageing) -> A
     values = tuple(
         (key, _plain(value))
         for key, value in _fields(section)
-        if key not in _PROVENANCE and key not in ("default", "imported_from") and value is not None
+        if key not in _PROVENANCE
+        and key not in ("default", "default_reserved", "imported_from")
+        and value is not None
+        and not (key == "term_days" and not value)
     )
     stale = topic in _PRICE_TOPICS and aged.stale(section.as_of)
     user_price = bool(getattr(section, "imported_from", ""))

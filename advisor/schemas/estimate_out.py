@@ -98,6 +98,16 @@ class ServingOut(Out):
     meets_limits: bool
 
 
+class PriceOfferOut(Out):
+    """When renting: the catalog offer the price is (null: the user's own price), and why it applies."""
+
+    offer: str | None
+    price_usd_per_gpu_hour: Number
+    reserved: bool
+    term_days: Number
+    why: str
+
+
 class PurchaseOut(Out):
     """When buying: the nodes or racks bought and what owning them costs."""
 
@@ -167,6 +177,7 @@ class EstimateCore(Out):
     purchase: PurchaseOut | None
     price_usd_per_gpu_hour: Number
     effective_price_usd_per_gpu_hour: Number
+    price_offer: PriceOfferOut | None
     price_breakdown_usd_per_gpu_hour: dict[str, Number]
     cost_usd: Number
     cost_per_million_tokens_usd: Number

@@ -31,6 +31,7 @@ from advisor.core.costing.energy import run_energy_kwh
 from advisor.core.costing.results import Estimate, JsonFields, MfuBasis
 from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import Catalog
+from advisor.core.model.units import HOURS_PER_DAY
 from advisor.core.model.workload import Workload
 
 SEED = 20250820
@@ -177,8 +178,9 @@ def _money_spreads(
     system = catalog.system(est.system)
     out = []
     if workload.pricing == "rent":
-        if assumptions.for_system("price_usd_per_gpu_hour", system.id) is None:
-            offer = system.rental_offer(assumptions.rental_offer)
+        chosen = est.price_offer
+        if chosen is not None and chosen.offer is not None:
+            offer = system.rental_offer(chosen.offer)
             low = offer.low_usd_per_gpu_hour or offer.price_usd_per_gpu_hour
             high = offer.high_usd_per_gpu_hour or offer.price_usd_per_gpu_hour
             price = est.price_usd_per_gpu_hour
@@ -221,12 +223,17 @@ class _Basis(NamedTuple):
 
     est: Estimate
     billed_hours: float
+    """Hours paid for: the run's, or a reservation's whole term when longer."""
     cost: DriverCost
+    term_hours: float
+    """A reservation's term, paid in full however short the run (0 otherwise)."""
 
     @classmethod
     def of(cls, est: Estimate) -> _Basis:
-        usd = run_cost_usd(est.cost_parts, est.time_to_train_hours, est.gpus, est.gpus_paid)
-        return cls(est, est.time_to_train_hours, cost_by_driver(est.cost_parts, usd))
+        term = est.price_offer.term_days * HOURS_PER_DAY if est.price_offer else 0.0
+        paid = max(est.time_to_train_hours, term)
+        usd = run_cost_usd(est.cost_parts, paid, est.gpus, est.gpus_paid)
+        return cls(est, paid, cost_by_driver(est.cost_parts, usd), term)
 
 
 def _outputs(
@@ -248,7 +255,7 @@ def _outputs(
     billed = run + hours["setup"]
     cost = scaled_cost_usd(
         basis.cost,
-        billed / basis.billed_hours,
+        max(billed, basis.term_hours) / basis.billed_hours,
         capex=ratio("capex"),
         energy=ratio("pue") * ratio("electricity"),
         rental=ratio("price"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from advisor.core.costing.cost import (
     HourlyCost,
@@ -11,6 +11,7 @@ from advisor.core.costing.cost import (
     run_cost_usd,
 )
 from advisor.core.costing.energy import (
+    PowerDraw,
     co2_tonnes,
     household_years,
     joules_per_token,
@@ -25,10 +26,18 @@ from advisor.core.costing.owned import (
     owned_cost_per_gpu_hour,
 )
 from advisor.core.costing.purchase import purchase
+from advisor.core.costing.rental import (
+    billed_rental_hours,
+    needs_reservation,
+    owned_rental_usd_per_gpu_hour,
+    rental_choice,
+    reservation_warnings,
+)
 from advisor.core.costing.results import (
     Estimate,
     GoodputDetail,
     ModelSummary,
+    PriceOffer,
     Purchase,
     fit_message,
 )
@@ -46,14 +55,6 @@ from advisor.core.model.units import HOURS_PER_DAY, SECONDS_PER_HOUR
 from advisor.core.model.workload import Workload
 
 _NO_ASSUMPTIONS = Assumptions()
-
-
-def _rental_usd_per_gpu_hour(system: System, assumptions: Assumptions) -> float:
-    """The price of renting a GPU-hour of `system`: the user's, else the offer chosen or the default."""
-    price = assumptions.for_system("price_usd_per_gpu_hour", system.id)
-    if price is not None:
-        return price
-    return system.rental_offer(assumptions.rental_offer).price_usd_per_gpu_hour
 
 
 def _bought_cost(system: System, catalog: Catalog, assumptions: Assumptions) -> HourlyCost:
@@ -94,22 +95,25 @@ def _owning(workload: Workload, system: System, catalog: Catalog, assumptions: A
         return _Owning(gpus, bought, bought, bought)
     owned = owned_cost_per_gpu_hour(
         bought,
-        _rental_usd_per_gpu_hour(system, assumptions),
+        owned_rental_usd_per_gpu_hour(system, assumptions),
         catalog.economics.opportunity.rental_price_fraction,
     )
     return _Owning(gpus, bought, owned, blended_cost_per_gpu_hour(owned, bought, gpus))
 
 
-def hourly_cost(workload: Workload, system: System, catalog: Catalog, assumptions: Assumptions) -> HourlyCost:
-    """What one GPU-hour costs under the workload's pricing mode (owned and bought GPUs blended)."""
+def hourly_cost(
+    workload: Workload,
+    system: System,
+    catalog: Catalog,
+    assumptions: Assumptions,
+    offer: PriceOffer | None = None,
+) -> HourlyCost:
+    """What one GPU-hour costs under the workload's pricing mode (owned and bought GPUs blended); a
+    rental pays `offer`, else the offer its cluster size alone calls for (`rental_choice`)."""
     if workload.pricing == "rent":
-        return rental_cost_per_gpu_hour(_rental_usd_per_gpu_hour(system, assumptions))
+        offer = offer or rental_choice(system, workload.gpus, assumptions, None)
+        return rental_cost_per_gpu_hour(offer.price_usd_per_gpu_hour)
     return _owning(workload, system, catalog, assumptions).blended
-
-
-def needs_reservation(workload: Workload, system: System) -> bool:
-    """Renting more GPUs than a provider rents on demand: the capacity must be reserved ahead."""
-    return workload.pricing == "rent" and workload.gpus > system.availability.on_demand_max_gpus
 
 
 def capacity_wait_hours(workload: Workload, system: System, assumptions: Assumptions) -> float:
@@ -206,17 +210,6 @@ def _hours(
     )
 
 
-def _reservation_warnings(workload: Workload, system: System, assumptions: Assumptions) -> list[str]:
-    """Renting beyond what is rented on demand: say that a reservation is needed, and its lead time."""
-    if not needs_reservation(workload, system) or assumptions.for_system("wait_hours", system.id) is not None:
-        return []
-    availability = system.availability
-    return [
-        f"{workload.gpus:,} {system.id} GPUs is more than the {availability.on_demand_max_gpus} rented on "
-        f"demand: it needs a reservation, about {availability.reserved_lead_days:g} days ahead"
-    ]
-
-
 def _purchase_warnings(workload: Workload, system: System, bought: Purchase | None) -> list[str]:
     """GPUs already owned and those bought beside them, idle GPUs paid for in whole nodes, or a GPU
     count that splits a node."""
@@ -257,6 +250,8 @@ class _Money(NamedTuple):
     cost_breakdown_usd: dict[str, float]
     purchase: Purchase | None
     """When buying: the nodes or racks bought, the outlay and the monthly cost (the run pays its share)."""
+    offer: PriceOffer | None
+    """When renting: the offer paid and why."""
 
     @property
     def cost_usd(self) -> float:
@@ -273,9 +268,13 @@ def _money(
 ) -> _Money:
     """The run's cost: each part of a GPU-hour over the billed hours, on the GPUs that pay it."""
     if workload.pricing == "rent":
-        hourly = hourly_cost(workload, system, catalog, assumptions)
-        cost = run_cost_usd(hourly.parts, hours.billed, workload.gpus, workload.gpus)
-        return _Money(workload.gpus, hourly, cost, None)
+        # A serving fleet is priced per hour of a fleet that keeps running: its size alone picks the offer.
+        run_hours = None if workload.kind == "inference" else hours.billed
+        offer = rental_choice(system, workload.gpus, assumptions, run_hours)
+        hourly = hourly_cost(workload, system, catalog, assumptions, offer)
+        paid_hours = billed_rental_hours(offer, hours.billed)
+        cost = run_cost_usd(hourly.parts, paid_hours, workload.gpus, workload.gpus)
+        return _Money(workload.gpus, hourly, cost, None, offer)
     owning = _owning(workload, system, catalog, assumptions)
     gpus = owning.gpus
     bought = purchase(
@@ -287,7 +286,7 @@ def _money(
         hours.billed,
     )
     cost = run_cost_usd(owning.blended.parts, hours.billed, workload.gpus, gpus.gpus_paid)
-    return _Money(gpus.gpus_paid, owning.blended, cost, bought)
+    return _Money(gpus.gpus_paid, owning.blended, cost, bought, None)
 
 
 def estimate(
@@ -301,7 +300,7 @@ def estimate(
     hours = _hours(workload, system, catalog, assumptions, speed)
     money = _money(workload, system, catalog, assumptions, hours)
     warnings.extend(_purchase_warnings(workload, system, money.purchase))
-    warnings.extend(_reservation_warnings(workload, system, assumptions))
+    warnings.extend(reservation_warnings(workload, system, assumptions, money.offer, hours.billed))
     return _result(workload, system, catalog, assumptions, precision, speed, hours, money, warnings)
 
 
@@ -318,7 +317,6 @@ def _result(
 ) -> Estimate:
     """The `Estimate`: the stages' figures, with energy and its equivalents from the power parts."""
     power, billed = power_draw(system.power, assumptions.pue or catalog.economics.facility.pue), hours.billed
-    kwh = run_energy_kwh(power, billed, workload.gpus)
     return Estimate(
         system=system.id,
         system_name=system.name,
@@ -348,20 +346,29 @@ def _result(
         capacity_gpus=_capacity_gpus(workload, system, assumptions),
         price_usd_per_gpu_hour=money.hourly.total,
         effective_price_usd_per_gpu_hour=money.effective_usd_per_gpu_hour(hours.billed, workload.gpus),
+        price_offer=money.offer,
         price_breakdown_usd_per_gpu_hour=money.hourly.usd_per_gpu_hour(),
         cost_usd=money.cost_usd,
         cost_per_million_tokens_usd=money.cost_usd / workload.tokens * 1e6,
         cost_breakdown_usd=money.cost_breakdown_usd,
         power_w_per_gpu_all_in=power.all_in_w,
         power_breakdown_w=power.w_per_gpu(),
-        energy_kwh=kwh,
-        energy_breakdown_kwh=run_energy_kwh_by_part(power, billed, workload.gpus),
-        joules_per_token=joules_per_token(kwh, workload.tokens),
-        household_years=household_years(kwh, catalog.economics.household.kwh_per_year),
-        co2_tonnes=co2_tonnes(kwh, catalog.economics.carbon.grid_gco2_per_kwh),
+        **_energy(power, billed, workload, catalog),
         memory=speed.memory,
         warnings=tuple(dict.fromkeys(warnings)),
         cost_parts=money.hourly.parts,
         power_draw=power,
         serving=speed.serving,
     )
+
+
+def _energy(power: PowerDraw, billed_hours: float, workload: Workload, catalog: Catalog) -> dict[str, Any]:
+    """The run's energy, by part, per token, and in household-years and tonnes of CO2."""
+    kwh = run_energy_kwh(power, billed_hours, workload.gpus)
+    return {
+        "energy_kwh": kwh,
+        "energy_breakdown_kwh": run_energy_kwh_by_part(power, billed_hours, workload.gpus),
+        "joules_per_token": joules_per_token(kwh, workload.tokens),
+        "household_years": household_years(kwh, catalog.economics.household.kwh_per_year),
+        "co2_tonnes": co2_tonnes(kwh, catalog.economics.carbon.grid_gco2_per_kwh),
+    }

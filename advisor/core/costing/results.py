@@ -131,6 +131,20 @@ class Purchase:
 
 
 @dataclass(frozen=True, slots=True)
+class PriceOffer:
+    """Renting: the catalog offer the price is (None: the user's own price), and why it applies."""
+
+    offer: str | None
+    price_usd_per_gpu_hour: float
+    reserved: bool
+    """A reservation: its term is committed to and paid in full."""
+    term_days: float
+    """The reservation's shortest term (0 on demand)."""
+    why: str
+    """Why this offer: e.g. 'reserved 30-day price: 2,048 GPUs is beyond on-demand capacity (64)'."""
+
+
+@dataclass(frozen=True, slots=True)
 class Estimate(JsonFields):
     """Everything `advisor estimate --json` prints for one system. Times in hours, money in USD."""
 
@@ -170,6 +184,8 @@ class Estimate(JsonFields):
     price_usd_per_gpu_hour: float
     effective_price_usd_per_gpu_hour: float
     """The run's cost per running GPU-hour: above the price when idle GPUs of a partial node are paid."""
+    price_offer: PriceOffer | None
+    """Renting: which offer the price is and why (None when owning)."""
     price_breakdown_usd_per_gpu_hour: dict[str, float]
     cost_usd: float
     cost_per_million_tokens_usd: float

@@ -23,7 +23,7 @@ from advisor.core.decision.request import AdviceRequest
 from advisor.core.decision.rules import Rule, RuleResult, evaluate
 from advisor.core.decision.verdict import NONE_FEASIBLE, Ranked, Verdict, judge_verdict, objective_metric
 from advisor.core.model.assumptions import Assumptions
-from advisor.core.model.catalog import System
+from advisor.core.model.catalog import RentalOffer, System
 from advisor.core.model.sourced import as_of_end
 from advisor.core.model.units import HOURS_PER_DAY
 from advisor.core.model.workload import Constraints, Objective, Workload
@@ -33,23 +33,27 @@ CLOSE_CALL = 0.15
 """A runner-up within this share of the winner's score gets a 'what would change' line."""
 
 
-def _price_source(workload: Workload, system: System, assumptions: Assumptions) -> str | None:
+def _rental_offer(est: Estimate, system: System) -> RentalOffer | None:
+    """The catalog offer the estimate rents at, None when the user set the price."""
+    chosen = est.price_offer
+    return system.rental_offer(chosen.offer) if chosen and chosen.offer is not None else None
+
+
+def _price_source(workload: Workload, system: System, assumptions: Assumptions, est: Estimate) -> str | None:
     """The `as_of` of the price behind the estimate, None when the user set it."""
     if workload.pricing == "rent":
-        if assumptions.for_system("price_usd_per_gpu_hour", system.id) is not None:
-            return None
-        return system.rental_offer(assumptions.rental_offer).as_of
+        offer = _rental_offer(est, system)
+        return offer.as_of if offer else None
     if assumptions.for_system("capex_usd_per_node", system.id) is not None:
         return None
     return system.capex.as_of
 
 
-def _price_assumed(workload: Workload, system: System, assumptions: Assumptions) -> bool:
+def _price_assumed(workload: Workload, system: System, assumptions: Assumptions, est: Estimate) -> bool:
     """Whether the catalog's price behind the estimate is an assumption, not a published quote."""
     if workload.pricing == "rent":
-        if assumptions.for_system("price_usd_per_gpu_hour", system.id) is not None:
-            return False
-        return system.rental_offer(assumptions.rental_offer).assumption
+        offer = _rental_offer(est, system)
+        return offer.assumption if offer else False
     return assumptions.for_system("capex_usd_per_node", system.id) is None and system.capex.assumption
 
 
@@ -173,12 +177,12 @@ def _candidate_facts(
     workload, constraints, today = request.workload, request.constraints, request.today
     sized = request.sized_workload(sid)
     system = request.catalog.system(sid)
-    as_of = _price_source(workload, system, assumptions)
+    as_of = _price_source(workload, system, assumptions, est)
     age = (today - as_of_end(as_of)).days if (today and as_of) else None
     return {
         **(wl_facts if sized is workload else workload_facts(sized, constraints, request.objective)),
         **candidate_facts(est, system, base_est, constraints, age, as_of or "set by you"),
-        "price_is_assumption": _price_assumed(workload, system, assumptions),
+        "price_is_assumption": _price_assumed(workload, system, assumptions, est),
     }
 
 

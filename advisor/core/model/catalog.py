@@ -92,6 +92,13 @@ class RentalOffer(Sourced):
     low_usd_per_gpu_hour: Positive | None = None
     high_usd_per_gpu_hour: Positive | None = None
     default: bool = False
+    term_days: NonNegative = Field(
+        0, description="A reservation's shortest term, paid in full if unused; 0 on demand (paid by use)."
+    )
+    default_reserved: bool = Field(
+        False,
+        description="The reserved offer a rental takes beyond on-demand capacity or when it costs less.",
+    )
     imported_from: str = Field(
         "",
         description="The file the user imported this offer from (`advisor prices import`); empty if shipped.",
@@ -103,7 +110,14 @@ class RentalOffer(Sourced):
         high = self.high_usd_per_gpu_hour or self.price_usd_per_gpu_hour
         if not low <= self.price_usd_per_gpu_hour <= high:
             raise ValueError("need low_usd_per_gpu_hour <= price_usd_per_gpu_hour <= high_usd_per_gpu_hour")
+        if self.default_reserved and not self.term_days:
+            raise ValueError("default_reserved needs term_days > 0 (a reservation has a term)")
         return self
+
+    @property
+    def reserved(self) -> bool:
+        """A reservation: a term is committed to, not paid by use."""
+        return self.term_days > 0
 
 
 class Setup(Sourced):
@@ -172,12 +186,19 @@ class System(Frozen):
         defaults = [offer for offer in self.rental if offer.default]
         if len(defaults) > 1:
             raise ValueError("rental: at most one offer may set default = true")
+        if sum(offer.default_reserved for offer in self.rental) > 1:
+            raise ValueError("rental: at most one offer may set default_reserved = true")
         return self
 
     @property
     def default_rental(self) -> RentalOffer:
         """The offer marked `default`, else the first one listed."""
         return next((offer for offer in self.rental if offer.default), self.rental[0])
+
+    @property
+    def reserved_rental(self) -> RentalOffer | None:
+        """The offer marked `default_reserved`: what a rental beyond on-demand capacity pays, if listed."""
+        return next((offer for offer in self.rental if offer.default_reserved), None)
 
     def rental_offer(self, name: str | None) -> RentalOffer:
         """The offer called `name` where this system lists one, else the default offer."""

@@ -1,0 +1,200 @@
+"""Which rental offer a run pays: on demand within capacity, reserved beyond it or for a long run, and the
+user's choice over both. The reserved offers themselves: one per system, sourced, cheaper than on demand."""
+
+from __future__ import annotations
+
+import json
+from itertools import pairwise
+
+import pytest
+from pydantic import ValidationError
+
+from advisor.cli.main import main
+from advisor.core.analysis.uncertainty import estimate_range, input_spreads
+from advisor.core.costing.estimate import estimate
+from advisor.core.model.assumptions import Assumptions
+from advisor.core.model.catalog import RentalOffer, System
+from advisor.core.model.workload import Workload
+from tests.conftest import shipped_catalog
+
+CATALOG = shipped_catalog()
+H100 = CATALOG.system("h100")
+RESERVED = H100.reserved_rental
+ON_DEMAND = H100.default_rental
+
+
+def rent(gpus: int, tokens: float = 15e12, model: str = "llama3-70b", **kw) -> Workload:
+    return Workload(
+        model=CATALOG.model(model), tokens=tokens, gpus=gpus, precision="fp8", pricing="rent", **kw
+    )
+
+
+def test_h100_has_a_cheaper_reserved_offer_with_a_term():
+    assert RESERVED is not None and RESERVED.reserved and RESERVED.term_days == 30
+    assert RESERVED.price_usd_per_gpu_hour < ON_DEMAND.price_usd_per_gpu_hour
+    assert not ON_DEMAND.reserved
+
+
+def test_within_on_demand_capacity_a_short_run_pays_the_on_demand_price():
+    est = estimate(rent(64, tokens=100e9, model="llama3-8b"), "h100", CATALOG)
+    offer = est.price_offer
+    assert offer is not None and offer.offer == ON_DEMAND.offer and not offer.reserved
+    assert est.price_usd_per_gpu_hour == pytest.approx(ON_DEMAND.price_usd_per_gpu_hour)
+    assert "within the 64 rented on demand" in offer.why
+    assert not any("reserved" in w for w in est.warnings)
+
+
+def test_beyond_on_demand_capacity_the_reserved_price_applies_and_says_why():
+    # The case a new user found: 2,048 H100 for a 70B model priced at the $3.99 on-demand median.
+    est = estimate(rent(2048), "h100", CATALOG)
+    offer = est.price_offer
+    assert offer is not None and offer.offer == RESERVED.offer and offer.reserved
+    assert est.price_usd_per_gpu_hour == pytest.approx(RESERVED.price_usd_per_gpu_hour)
+    assert offer.why == "reserved 30-day price: 2,048 GPUs is beyond the 64 rented on demand"
+    assert any("needs a reservation" in w and "$2.72/GPU-h" in w for w in est.warnings)
+
+
+def test_within_capacity_a_long_run_is_reserved_when_its_term_costs_less_than_on_demand():
+    short = estimate(rent(64, tokens=500e9, model="llama3-8b"), "h100", CATALOG)
+    long = estimate(rent(64, tokens=2e12, model="llama3-8b"), "h100", CATALOG)
+    assert short.time_to_train_hours < 20 * 24 and long.time_to_train_hours > 30 * 24
+    assert short.price_offer is not None and not short.price_offer.reserved
+    assert long.price_offer is not None and long.price_offer.reserved
+    assert long.price_offer.why == (
+        "reserved 30-day price: for a run of 40.4 days, the 30-day term at $2.72 costs less than on "
+        "demand at $3.99"
+    )
+    assert "on demand at $3.99 costs less than the 30-day term at $2.72" in short.price_offer.why
+    assert long.effective_price_usd_per_gpu_hour < short.effective_price_usd_per_gpu_hour
+
+
+def test_more_tokens_never_cost_less_across_the_switch_to_a_reservation():
+    # On demand up to about 20.5 days (30 x 2.72 / 3.99), then the whole 30-day term: never cheaper.
+    costs = []
+    for tokens in range(500, 2501, 50):
+        est = estimate(rent(64, tokens=tokens * 1e9, model="llama3-8b"), "h100", CATALOG)
+        costs.append((est.cost_usd, est.price_offer.reserved if est.price_offer else None))
+    assert {reserved for _, reserved in costs} == {False, True}
+    assert all(b >= a for (a, _), (b, _) in pairwise(costs))
+
+
+def test_a_reservation_shorter_run_pays_the_whole_term():
+    est = estimate(rent(2048, model="llama3-8b"), "h100", CATALOG)
+    days = est.time_to_train_hours / 24
+    assert days < 30
+    expected = RESERVED.price_usd_per_gpu_hour * 30 * 24 * 2048
+    assert est.cost_usd == pytest.approx(expected)
+    assert est.effective_price_usd_per_gpu_hour == pytest.approx(RESERVED.price_usd_per_gpu_hour * 30 / days)
+    assert any(w.startswith("the reservation's 30-day term is paid in full") for w in est.warnings)
+
+
+@pytest.mark.parametrize("gpus", [8, 2048])
+def test_an_offer_named_by_the_user_wins_at_any_size(gpus):
+    chosen = "on-demand, 8x (Lambda, Sep 2026)"
+    est = estimate(rent(gpus), "h100", CATALOG, Assumptions(rental_offer=chosen))
+    assert est.price_offer is not None and est.price_offer.offer == chosen
+    assert est.price_usd_per_gpu_hour == pytest.approx(3.99)
+    assert "the offer you chose" in est.price_offer.why
+
+
+def test_the_users_price_wins_over_every_offer():
+    est = estimate(rent(2048), "h100", CATALOG, Assumptions(price_usd_per_gpu_hour={"h100": 1.5}))
+    assert est.price_offer is not None and est.price_offer.offer is None
+    assert est.price_usd_per_gpu_hour == 1.5
+
+
+def test_an_imported_default_price_wins_over_the_reserved_offer():
+    imported = ON_DEMAND.model_copy(update={"offer": "our quote", "imported_from": "quotes.csv"})
+    others = [o.model_copy(update={"default": False}) for o in H100.rental]
+    system = H100.model_copy(update={"rental": (imported, *others)})
+    catalog = CATALOG.model_copy(update={"systems": {**CATALOG.systems, "h100": system}})
+    est = estimate(rent(2048), "h100", catalog)
+    assert est.price_offer is not None and est.price_offer.offer == "our quote"
+    assert "your imported price (from quotes.csv)" in est.price_offer.why
+
+
+def test_owning_has_no_rental_offer():
+    workload = rent(2048).model_copy(update={"pricing": "own"})
+    assert estimate(workload, "h100", CATALOG).price_offer is None
+
+
+def test_the_price_range_follows_the_offer():
+    small, large = rent(8, tokens=1e9, model="llama3-8b"), rent(2048)
+    for workload, offer in ((small, ON_DEMAND), (large, RESERVED)):
+        est = estimate(workload, "h100", CATALOG)
+        price = input_spreads(est, workload, CATALOG, Assumptions())["price"]
+        assert (price.low, price.high) == (offer.low_usd_per_gpu_hour, offer.high_usd_per_gpu_hour)
+        assert price.source == offer.source
+
+
+def test_the_json_says_which_offer_and_why(capsys):
+    argv = ["estimate", "--model", "llama3-70b", "--tokens", "15T", "--precision", "fp8"]
+    assert main([*argv, "--system", "h100", "--gpus", "2048", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["price_usd_per_gpu_hour"] == pytest.approx(2.72)
+    assert out["price_offer"] == {
+        "offer": RESERVED.offer,
+        "price_usd_per_gpu_hour": pytest.approx(2.72),
+        "reserved": True,
+        "term_days": 30,
+        "why": "reserved 30-day price: 2,048 GPUs is beyond the 64 rented on demand",
+    }
+
+
+def test_prices_list_marks_the_reserved_offers(capsys):
+    assert main(["prices", "list"]) == 0
+    out = capsys.readouterr().out
+    assert f"R ${RESERVED.price_usd_per_gpu_hour:.2f}" in out and RESERVED.offer in out
+    assert main(["prices", "list", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["prices"]
+    reserved = [r for r in rows if r["default_reserved"]]
+    assert {r["system"] for r in reserved} == set(CATALOG.systems)
+    assert all(r["term_days"] > 0 for r in reserved)
+
+
+# --- the reserved offers in the catalog ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("system", CATALOG.systems.values(), ids=lambda s: s.id)
+def test_every_system_has_one_reserved_offer_below_its_on_demand_price(system: System):
+    reserved = system.reserved_rental
+    assert reserved is not None, f"{system.id}: no default_reserved offer"
+    on_demand = system.default_rental
+    assert reserved.price_usd_per_gpu_hour < on_demand.price_usd_per_gpu_hour
+    assert reserved.high_usd_per_gpu_hour == pytest.approx(on_demand.price_usd_per_gpu_hour)
+    # Published where a price page gives one (with its URL), else an assumption that says so.
+    assert reserved.url or (reserved.assumption and "[A]" in reserved.source)
+
+
+def test_published_reserved_prices_come_from_one_dated_price_page():
+    published = [s.reserved_rental for s in CATALOG.systems.values() if not s.reserved_rental.assumption]
+    assert len(published) == 4  # A100, H100, H200, B200: the systems Hyperstack lists a reserved rate for
+    assert {o.url for o in published} == {"https://www.hyperstack.cloud/gpu-pricing"}
+    assert {o.as_of for o in published} == {"2026-08"}
+
+
+def _offer(**kw) -> dict:
+    return {"offer": "x", "price_usd_per_gpu_hour": 2.0, "source": "a quote [A]", "as_of": "2026", **kw}
+
+
+def test_a_default_reserved_offer_needs_a_term():
+    with pytest.raises(ValidationError, match="default_reserved needs term_days > 0"):
+        RentalOffer.model_validate(_offer(default_reserved=True))
+
+
+def test_a_system_lists_at_most_one_default_reserved_offer():
+    data = H100.model_dump()
+    data["rental"] = [*data["rental"], {**_offer(offer="y", term_days=365, default_reserved=True)}]
+    with pytest.raises(ValidationError, match="at most one offer may set default_reserved"):
+        System.model_validate(data)
+
+
+def test_a_short_reservations_cost_range_keeps_the_term_paid():
+    # A faster run still pays the whole term: the favourable end of the cost range is the term's price.
+    workload = rent(2048, model="llama3-8b")
+    est = estimate(workload, "h100", CATALOG)
+    spreads = input_spreads(est, workload, CATALOG, Assumptions())
+    rng = estimate_range(est, spreads)
+    term_at_low_price = spreads["price"].low * 30 * 24 * 2048
+    assert rng.cost_usd.low == pytest.approx(term_at_low_price)
+    assert rng.cost_usd.low <= rng.cost_usd.p10 <= est.cost_usd <= rng.cost_usd.high
