@@ -168,6 +168,7 @@ def _fired(
     deadline: float | None = None,
     offer: str | None = None,
     a100_price: float | None = None,
+    owned: str | None = None,
 ) -> frozenset[str]:
     catalog = shipped_catalog()
     workload = Workload(
@@ -194,9 +195,10 @@ def _fired(
         assumptions=Assumptions(
             rental_offer=offer,
             price_usd_per_gpu_hour={"a100": a100_price} if a100_price else {},
+            owned_gpus={owned: gpus} if owned else {},
         ),
         today=TODAY,
-        systems=[system],
+        systems=[system, owned] if owned else [system],
     )
     rec = advise(request)
     return frozenset(r.id for r in rec.rules_fired)
@@ -286,6 +288,13 @@ CASES = {
         {},
     ),
     "new-system-conservative": ((*S13, "gb200-nvl72"), {"risk": "conservative"}, (*S13, "gb200-nvl72"), {}),
+    # Owning 1,024 H100 that can do the run: buying B300 is penalised for a conservative team only.
+    "owned-fleet-conservative": (
+        ("llama3-70b", 1e11, 1024, "b300"),
+        {"risk": "conservative", "pricing": "own", "owned": "h100"},
+        ("llama3-70b", 1e11, 1024, "b300"),
+        {"pricing": "own", "owned": "h100"},
+    ),
     "memory-tight": (("llama3-70b", 1e9, 18, "h100"), {}, ("llama3-70b", 1e9, 64, "h100"), {}),
     # The field test's 2024 prices are over a year old; the default offers date from Sep 2026.
     "price-older-than-a-year": ((*S13, "h100"), {"offer": FIELD_TEST}, (*S13, "h100"), {}),
