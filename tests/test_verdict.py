@@ -112,6 +112,9 @@ def test_a_winner_ahead_on_both_measures_is_no_close_call_when_the_samples_are_s
     shaky = with_robustness(verdict, ROBUST_SHARE - 0.01)
     assert shaky.kind == "clear"
     assert "h100 wins only 59% of sampled inputs on cost, but is " in shaky.sentence()
+    assert (
+        shaky.short_sentence().startswith("Clear: ") and "59% of samples, but is " in shaky.short_sentence()
+    )
 
 
 def test_advise_alone_judges_by_the_margin_and_the_analysis_settles_it():

@@ -143,7 +143,11 @@ class Verdict:
         if self.deadline_share is not None and self.deadline_risk():
             text += f"; meets the deadline in {fmt.percent(self.deadline_share, 0)} of samples"
         if self.kind != "close_call":
-            return text
+            return text + (
+                f"; wins {fmt.percent(self.robustness or 0, 0)} of samples, but is {self.also}"
+                if self._uncertain_but_ahead()
+                else ""
+            )
         if self.robustness is not None and self.robustness < ROBUST_SHARE:
             text += f"; wins {fmt.percent(self.robustness, 0)} of samples"
         if not self.tie_breakers:
