@@ -247,8 +247,8 @@ def test_rules_fired_carry_rendered_because_and_conditions():
     rec = recommend("llama2-13b", 26e9, 8, precision="fp8", systems=["a100", "h100"])
     fired = {(r.id, r.system): r for r in rec.rules_fired}
     rule = fired[("h100-over-a100-large-models", "a100")]
-    assert rule.because.startswith("13B parameters > 7B")
-    assert "params_b > 7 (actual 13): yes" in rule.conditions
+    assert rule.because.startswith("13B parameters, above the 7B class")
+    assert "params_b > 7.5 (actual 13): yes" in rule.conditions
     assert rule.source.startswith("Field test")
     assert len(rec.rules_checked) >= len(RULES)
 

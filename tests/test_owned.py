@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from advisor.cli.main import main
+from advisor.core import fmt
 from advisor.core.costing.cost import run_cost_usd
 from advisor.core.costing.estimate import estimate
 from advisor.core.decision.advise import advise
@@ -336,3 +337,80 @@ def test_the_headline_says_use_when_every_gpu_is_owned_and_buy_with_the_lead_tim
     assert lead_days >= 1
     text = headline_sentence(headline_figures(bought, "own"), "cost")
     assert "days to result)" in text and text.startswith("Buy 1024x h100 ($")
+
+
+# --- the decision between GPUs already owned and a purchase (issue 12) ---------------------------------
+
+
+def _owned_case(risk: str, **constraints: float) -> AdviceRequest:
+    return AdviceRequest(
+        workload(gpus=1024),
+        CATALOG,
+        RULES,
+        Constraints(risk=risk, **constraints),
+        assumptions=owning(h100=1024),
+        today=TODAY,
+    )
+
+
+def test_buying_over_owned_gpus_states_the_outlay_and_the_later_result():
+    # Balanced: the run's share of a GB300 NVL72 purchase is cheaper than the owned H100's hours, so
+    # buying may win, but the answer says what that commits: the outlay and the later result.
+    rec = advise(_owned_case("balanced"))
+    winner = rec.winner_candidate
+    assert winner is not None and winner.estimate is not None and winner.estimate.purchase_usd
+    h100 = rec.candidate("h100").estimate
+    assert h100 is not None
+    trade = rec.verdict.trade_off
+    assert trade.startswith(f"using the 1,024 h100 you own: {fmt.money(h100.cost_usd)}, ")
+    assert f"$0 up front instead; buying {rec.winner} saves " in trade
+    assert f"needs {fmt.money(winner.estimate.purchase_usd)} up front and arrives " in trade
+    later = winner.estimate.time_to_result_hours - h100.time_to_result_hours
+    assert f"arrives {fmt.duration(later)} later" in trade
+    assert rec.verdict.why.endswith(trade) and trade in rec.verdict.sentence()
+    assert rec.verdict.to_dict()["verdict_detail"]["trade_off"] == trade
+
+
+def test_a_conservative_team_uses_the_gpus_it_owns_and_hears_what_buying_would_save():
+    rec = advise(_owned_case("conservative"))
+    assert rec.winner == "h100" and rec.headline.startswith("Use 1024x h100 (already owned)")
+    fired = {(r.id, r.system) for r in rec.rules_fired}
+    bought = [c.system for c in rec.candidates if c.feasible and c.system != "h100"]
+    assert bought and all(("owned-fleet-conservative", sid) in fired for sid in bought)
+    assert ("owned-fleet-conservative", "h100") not in fired
+    assert rec.verdict.trade_off.startswith("using the 1,024 h100 you own: ")
+    assert "; buying " in rec.verdict.trade_off and " up front and " in rec.verdict.trade_off
+
+
+def test_owned_gpus_that_cannot_do_the_run_leave_the_purchase_unpenalised():
+    # A 1-day deadline the owned H100 cannot meet: the fact is false, the rule stays quiet.
+    rec = advise(_owned_case("conservative", deadline_days=1))
+    assert not [r for r in rec.rules_fired if r.id == "owned-fleet-conservative"]
+
+
+def test_owned_gpus_short_of_the_deadline_say_what_they_do_and_how_many_to_add():
+    scenario = Scenario.model_validate(
+        {
+            "schema": 1,
+            "workload": {"model": "llama3-70b", "tokens": 15e12, "precision": "fp8", "pricing": "own"},
+            "constraints": {"deadline_days": 60, "risk": "conservative"},
+            "assumptions": {"owned_gpus": {"h100": 1024}},
+            "size_to_deadline": True,
+        }
+    )
+    advice = advise_scenario(scenario, CATALOG, RULES, today=TODAY)
+    line = next(c for c in advice.recommendation.what_would_change if c.startswith("the 1,024 h100 you own"))
+    assert "past the 60-day deadline; " in line
+    h100 = next(s for s in advice.sizing if s.system == "h100")
+    target = h100.gpus or (h100.on_hand.gpus if h100.on_hand else None)
+    assert target is not None and f"{target - 1024:,} more (to {target:,})" in line
+
+
+def test_owned_gpus_when_renting_are_named_with_what_they_would_do(capsys):
+    assert (
+        main(["recommend", "--model", "llama3-70b", "--tokens", "1T", "--owned", "h100=1024", "--json"]) == 0
+    )
+    data = json.loads(capsys.readouterr().out)
+    note = next(w for w in data["warnings"] if "you own" in w)
+    assert note.startswith("the GPUs you own (1,024 h100) count only when owning (pricing own)")
+    assert "; owned, the 1,024 h100 you own: $" in note and "to result, $0 up front" in note

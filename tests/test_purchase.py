@@ -187,7 +187,11 @@ def test_buying_for_70b_in_60_days_never_sizes_beyond_capacity_and_says_what_wou
     assert second.startswith("renting meets the deadline: ")
     assert any("if the run may take" in line for line in rest)
     assert rec.verdict.kind == "none_feasible" and "buying works with the hardware on hand" in rec.verdict.why
-    on_hand = min((f.on_hand for f in advice.sizing if f.on_hand), key=lambda e: e.cost_usd)
+    # The cheapest on the rules' weights (a system the rules penalise for this team is not suggested).
+    factor = {c.system: c.rule_factor for c in rec.candidates}
+    on_hand = min(
+        (f.on_hand for f in advice.sizing if f.on_hand), key=lambda e: e.cost_usd * factor[e.system]
+    )
     assert on_hand.time_to_result_hours <= 60 * 24 * 0.9 and f"{on_hand.system}, " in first
     # Every surface shows it: it is among the candidate's reasons.
     cand = next(c for c in rec.candidates if c.system == "h100")

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from advisor.core.decision.advise import advise
+from advisor.core.decision.conditions import leaves
 from advisor.core.decision.request import AdviceRequest
 from advisor.core.decision.rules import evaluate, parse_rule_file, render_because
 from advisor.core.model.assumptions import Assumptions
@@ -167,6 +168,7 @@ def _fired(
     deadline: float | None = None,
     offer: str | None = None,
     a100_price: float | None = None,
+    owned: str | None = None,
 ) -> frozenset[str]:
     catalog = shipped_catalog()
     workload = Workload(
@@ -193,9 +195,10 @@ def _fired(
         assumptions=Assumptions(
             rental_offer=offer,
             price_usd_per_gpu_hour={"a100": a100_price} if a100_price else {},
+            owned_gpus={owned: gpus} if owned else {},
         ),
         today=TODAY,
-        systems=[system],
+        systems=[system, owned] if owned else [system],
     )
     rec = advise(request)
     return frozenset(r.id for r in rec.rules_fired)
@@ -248,19 +251,24 @@ CASES = {
         ("llama2-13b", 26e9, 72, "gb200-nvl72"),
         {"pricing": "own"},
     ),
-    "gb200-unproven-at-scale-conservative": (
+    "nvl72-unproven-at-scale-conservative": (
         ("llama3-70b", 1e12, 2048, "gb200-nvl72"),
         {"risk": "conservative"},
         ("llama3-70b", 1e12, 2048, "gb200-nvl72"),
         {"risk": "early-adopter"},
     ),
-    "gb200-unproven-at-scale-caveat": (
+    "nvl72-unproven-at-scale-caveat": (
         ("llama3-70b", 1e12, 2048, "gb200-nvl72"),
         {},
         ("llama3-70b", 1e12, 64, "gb200-nvl72"),
         {},
     ),
-    "gb200-early-adopter": ((*S13, "gb200-nvl72"), {"risk": "early-adopter"}, (*S13, "gb200-nvl72"), {}),
+    "nvl72-early-adopter": (
+        (*S13, "gb300-nvl72"),
+        {"risk": "early-adopter"},
+        (*S13, "b300"),
+        {"risk": "early-adopter"},
+    ),
     "nvl72-for-moe": (
         ("deepseek-v3", 1e12, 1024, "gb200-nvl72"),
         {},
@@ -280,6 +288,13 @@ CASES = {
         {},
     ),
     "new-system-conservative": ((*S13, "gb200-nvl72"), {"risk": "conservative"}, (*S13, "gb200-nvl72"), {}),
+    # Owning 1,024 H100 that can do the run: buying B300 is penalised for a conservative team only.
+    "owned-fleet-conservative": (
+        ("llama3-70b", 1e11, 1024, "b300"),
+        {"risk": "conservative", "pricing": "own", "owned": "h100"},
+        ("llama3-70b", 1e11, 1024, "b300"),
+        {"pricing": "own", "owned": "h100"},
+    ),
     "memory-tight": (("llama3-70b", 1e9, 18, "h100"), {}, ("llama3-70b", 1e9, 64, "h100"), {}),
     # The field test's 2024 prices are over a year old; the default offers date from Sep 2026.
     "price-older-than-a-year": ((*S13, "h100"), {"offer": FIELD_TEST}, (*S13, "h100"), {}),
@@ -318,6 +333,20 @@ def test_rule_fires_and_does_not(rule_id):
     assert rule_id not in _fired(*quiet_args, **quiet_kw)
 
 
+@pytest.mark.parametrize("system", ["gb200-nvl72", "gb300-nvl72"])
+def test_rack_scale_reliability_risk_follows_the_rack_design_not_one_id(system):
+    """Every new 72-GPU NVLink rack carries GB200's published rack-scale risk (GB300 NVL72 is the same
+    rack); an 8-GPU system of the same generation does not, nor does the rack once rated established."""
+    big = ("llama3-70b", 1e12, 2048)
+    assert "nvl72-unproven-at-scale-conservative" in _fired(*big, system, risk="conservative")
+    assert "nvl72-unproven-at-scale-caveat" in _fired(*big, system)
+    assert "nvl72-unproven-at-scale-conservative" not in _fired(*big, "b300", risk="conservative")
+    rule = next(r for r in load_rules() if r.id == "nvl72-unproven-at-scale-conservative")
+    facts = {"nvlink_domain": 72, "risk": "conservative", "gpus": 2048, "kind": "pretrain"}
+    assert evaluate(rule, {**facts, "maturity": "new"}, system).fired
+    assert not evaluate(rule, {**facts, "maturity": "established"}, system).fired
+
+
 def test_deadline_tight_fires_near_the_deadline_only():
     days = _days(*S13, "h100").time_to_result_hours / 24
     assert "deadline-tight" in _fired(*S13, "h100", deadline=days / 0.95)
@@ -348,3 +377,22 @@ def test_rules_naming_an_unknown_system_are_refused(tmp_path, capsys):
     assert "system 'h1OO' is not in the catalog; did you mean 'h100'?" in capsys.readouterr().err
     assert main(["--rules", str(tmp_path), "recommend", "--model", "llama3-8b", "--tokens", "1e9"]) == 2
     assert "is not in the catalog" in capsys.readouterr().err
+
+
+def _params_leaves(rule_id: str) -> list[tuple[str, float]]:
+    rule = next(r for r in load_rules() if r.id == rule_id)
+    return [(leaf.op, leaf.value) for leaf in leaves(rule.when) if leaf.fact == "params_b"]
+
+
+def test_the_7b_class_is_one_threshold():
+    """H100's 'above 7B' penalty and A100's '7B class' fine-tune bonus split models at the same size,
+    so a 7.24B Mistral 7B fine-tune gets the bonus and not both (it got both at 7 and 7.5)."""
+    (above_op, above), (within_op, within) = (
+        *_params_leaves("h100-over-a100-large-models"),
+        *_params_leaves("a100-small-finetune"),
+    )
+    assert (above_op, within_op) == (">", "<=") and above == within
+    fired = _fired("mistral-7b", 5e8, 8, "a100", kind="finetune")
+    assert "a100-small-finetune" in fired and "h100-over-a100-large-models" not in fired
+    fired = _fired("llama3-8b", 5e8, 8, "a100", kind="finetune")
+    assert "h100-over-a100-large-models" in fired and "a100-small-finetune" not in fired

@@ -16,11 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from advisor.cli.main import main
+from advisor.core import fmt
 from advisor.core.analysis.cheaper import MIN_SAVING, cheaper_option, gpu_counts
 from advisor.core.decision.advise import advise
 from advisor.core.decision.constraints import constraint_reasons
 from advisor.core.decision.request import AdviceRequest
 from advisor.core.decision.verdict import CLOSE_MARGIN, ROBUST_SHARE, with_robustness
+from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.workload import Constraints, Workload
 from advisor.core.run import ScenarioResult, run_scenario
 from advisor.core.scenario import Scenario
@@ -93,12 +95,26 @@ def test_nothing_feasible():
 
 
 def test_robustness_below_the_threshold_makes_a_close_call():
-    verdict = result("clear").recommendation.verdict
+    # Without a lead on the other measure (time to result, here): uncertain on cost alone.
+    verdict = replace(result("clear").recommendation.verdict, also="")
     assert with_robustness(verdict, ROBUST_SHARE).kind == "clear"
     shaky = with_robustness(verdict, ROBUST_SHARE - 0.01)
     assert shaky.kind == "close_call" and shaky.robustness == ROBUST_SHARE - 0.01
     assert "h100 wins only 59% of sampled inputs" in shaky.sentence()
     assert "tie-breaker" in shaky.sentence()
+
+
+def test_a_winner_ahead_on_both_measures_is_no_close_call_when_the_samples_are_split():
+    # H100 is cheaper than A100 and days sooner: split samples on cost do not make that close (it said
+    # "Close call: ... slack favours mi355x (results 2.2 years sooner than mi325x)").
+    verdict = result("clear").recommendation.verdict
+    assert verdict.also.endswith("sooner to result than a100")
+    shaky = with_robustness(verdict, ROBUST_SHARE - 0.01)
+    assert shaky.kind == "clear"
+    assert "h100 wins only 59% of sampled inputs on cost, but is " in shaky.sentence()
+    assert (
+        shaky.short_sentence().startswith("Clear: ") and "59% of samples, but is " in shaky.short_sentence()
+    )
 
 
 def test_advise_alone_judges_by_the_margin_and_the_analysis_settles_it():
@@ -136,8 +152,8 @@ def test_close_call_on_every_surface(capsys, tmp_path):
     assert "Close call: b200 is" in text and "tie-breaker: maturity favours b200" in text
 
     report = build_report(scenario(CLOSE), shipped_catalog(), rules(), today=TODAY, version="0")
-    for fmt in ("md", "html"):
-        rendered = render_report(report, fmt)
+    for kind in ("md", "html"):
+        rendered = render_report(report, kind)
         why = rendered.index("Why b200:")
         assert rendered.index("Close call: b200 is", why) > why
         assert "tie-breaker: maturity favours b200" in rendered
@@ -163,7 +179,11 @@ def test_app_headline_settles_when_the_ranges_arrive():
     shaky = replace(
         clear.sensitivity, robustness=replace(clear.sensitivity.robustness, share=ROBUST_SHARE / 2)
     )
-    assert verdict_line(clear.recommendation, shaky).plain.startswith("• Close call: ")
+    # H100 also leads A100 on time to result by days, so split samples on cost leave it clear; without
+    # that lead they make a close call.
+    assert verdict_line(clear.recommendation, shaky).plain.startswith("• Clear: ")
+    level = replace(clear.recommendation, verdict=replace(clear.recommendation.verdict, also=""))
+    assert verdict_line(level, shaky).plain.startswith("• Close call: ")
 
 
 # --- the cheaper option -----------------------------------------------------------------------------
@@ -328,3 +348,71 @@ def test_the_verdict_agrees_with_the_ranking(model, tokens, gpus, pricing, objec
         assert "tie-breaker" in verdict.sentence()
     for breaker in verdict.tie_breakers:
         assert breaker.favours in (verdict.winner, verdict.runner_up)
+
+
+# --- close calls that are close, deadline risk, the rules' weights explained (issue 12) ----------------
+
+
+def _advise_on(systems: list[str], objective: str = "cost", **kw: Any) -> Any:
+    catalog = shipped_catalog()
+    model, tokens, gpus = kw.pop("model", "llama3-70b"), kw.pop("tokens", 1e11), kw.pop("gpus", 64)
+    workload = Workload(model=catalog.model(model), tokens=tokens, gpus=gpus, **kw)
+    no_wait = Assumptions(wait_hours=dict.fromkeys(systems, 0.0))
+    request = AdviceRequest(
+        workload, catalog, rules(), objective=objective, assumptions=no_wait, systems=systems, today=TODAY
+    )
+    return advise(request)
+
+
+def test_systems_level_on_the_objective_are_called_level_and_ordered_by_the_other_measure():
+    # H100 and H200 train at the same speed: on time they are level ("0.0% sooner to result" before),
+    # and the cheaper one ranks first whatever the order they are listed in.
+    rec = _advise_on(["h200", "h100"], "time")
+    verdict = rec.verdict
+    assert rec.winner == "h100" and verdict.kind == "close_call"
+    assert verdict.why.startswith("h100 is level with h200 on time to result (") and "0.0%" not in verdict.why
+    # Time is the objective, so the slack is no tie-breaker; cost is.
+    assert "slack" not in {t.name for t in verdict.tie_breakers}
+    assert "cost favours h100" in verdict.sentence()
+
+
+def test_a_system_ranked_above_a_cheaper_one_by_the_rules_says_so():
+    # The 7B fine-tune: A100 ($173) ranked above H200 ($135) with no word why; the weights did it.
+    rec = _advise_on(["a100", "h200"], model="mistral-7b", kind="finetune", tokens=5e8, gpus=8)
+    assert rec.winner == "a100"
+    a100, h200 = rec.candidate("a100"), rec.candidate("h200")
+    note = next(r.text for r in a100.reasons if r.text.startswith("ranks above h200"))
+    assert f"({fmt.money(h200.estimate.cost_usd)} against {fmt.money(a100.estimate.cost_usd)})" in note
+    assert f"x{a100.rule_factor:.2f} against x{h200.rule_factor:.2f}" in note
+    assert not [r for r in h200.reasons if r.text.startswith("ranks above")]
+
+
+def test_a_deadline_inside_the_winners_range_is_said_and_stronger_for_a_conservative_team():
+    verdict = result("clear").recommendation.verdict
+    risky = with_robustness(verdict, 0.9, 0.5, 60, conservative=False)
+    assert "h100 meets the 60-day deadline in only about 50% of samples" in risky.sentence()
+    assert "conservative" not in risky.sentence()
+    assert "meets the deadline in 50% of samples" in risky.short_sentence()
+    careful = with_robustness(verdict, 0.9, 0.5, 60, conservative=True)
+    assert "50% of samples: too uncertain for a conservative team" in careful.sentence()
+    assert with_robustness(verdict, 0.9, 0.95, 60).deadline_risk() == ""
+    assert with_robustness(verdict, 0.9, None, None).deadline_risk() == ""
+
+
+def test_the_deadline_share_is_the_winners_samples_within_it():
+    # Renting for 70B/15T/FP8 sized to 60 days: the winner finishes at the deadline, so about half its
+    # samples miss it (it said nothing), and the conservative team hears it.
+    data = {
+        "schema": 1,
+        "workload": {"model": "llama3-70b", "tokens": 15e12, "precision": "fp8"},
+        "constraints": {"deadline_days": 60, "risk": "conservative", "sizing_margin": 0},
+        "size_to_deadline": True,
+    }
+    found = run_scenario(scenario(data), shipped_catalog(), rules(), today=TODAY, samples=300)
+    verdict = found.recommendation.verdict
+    share = found.sensitivity.robustness.deadline_share
+    time = found.sensitivity.ranges[verdict.winner].time_to_result_hours
+    assert share is not None and verdict.deadline_share == share
+    assert time.p10 < 60 * 24 < time.p90 and 0.1 < share < 0.9
+    assert f"meets the 60-day deadline in only about {fmt.percent(share, 0)} of samples" in verdict.sentence()
+    assert "too uncertain for a conservative team" in verdict.sentence()

@@ -15,13 +15,16 @@ from advisor.core import fmt
 from advisor.core.analysis import SAMPLES
 from advisor.core.analysis.deadline import GpuCount, gpus_for_deadline_all
 from advisor.core.analysis.sensitivity import Sensitivity, analyse, settled
+from advisor.core.costing.estimate import estimate
 from advisor.core.decision.advise import advise
 from advisor.core.decision.recommendation import Recommendation
 from advisor.core.decision.request import AdviceRequest
 from advisor.core.decision.rules import Rule
 from advisor.core.model.catalog import Catalog
+from advisor.core.model.units import HOURS_PER_DAY
 from advisor.core.model.workload import Workload
 from advisor.core.scenario import Scenario
+from advisor.errors import AdvisorError
 
 
 @dataclass(frozen=True)
@@ -90,28 +93,72 @@ def advise_scenario(
         sizes = {found.system: found.sized_gpus for found in sizing if found.sized_gpus}
         notes = {found.system: found.reason for found in sizing}
         request = replace(request, gpus_by_system=sizes, sizing_notes=notes)
-    rec = with_buying_options(advise(request), sizing, request.workload.pricing)
+    rec = with_buying_options(advise(request), sizing, request)
     return ScenarioAdvice(scenario, request.workload, rec, sizing, sizes, request)
 
 
-def with_buying_options(rec: Recommendation, sizing: Sequence[GpuCount], pricing: str) -> Recommendation:
+def _owned_short_of_deadline(sizing: Sequence[GpuCount], request: AdviceRequest) -> list[str]:
+    """Owning GPUs that alone miss the deadline: what they achieve, and how many GPUs to add."""
+    deadline = request.constraints.deadline_days
+    lines = []
+    for found in sizing:
+        owned = request.assumptions.owned_gpus.get(found.system, 0)
+        if deadline is None or owned <= 0:
+            continue
+        workload = request.workload.model_copy(update={"gpus": owned})
+        try:
+            alone = estimate(workload, found.system, request.catalog, request.capacity_assumptions())
+        except AdvisorError:
+            continue
+        if alone.time_to_result_hours <= deadline * HOURS_PER_DAY:
+            continue
+        line = (
+            f"the {owned:,} {found.system} you own finish in {fmt.duration(alone.time_to_result_hours)}, "
+            f"past the {deadline:g}-day deadline"
+        )
+        if found.gpus is not None and found.estimate is not None:
+            sized = found.estimate
+            line += (
+                f"; {found.gpus - owned:,} more (to {found.gpus:,}) meet it: "
+                f"{fmt.duration(sized.time_to_result_hours)} to result, {fmt.money(sized.cost_usd)}"
+            )
+        elif found.on_hand is not None:
+            wait = found.estimate.time_breakdown_hours["wait"] if found.estimate else None
+            line += (
+                f"; {found.on_hand.gpus - owned:,} more (to {found.on_hand.gpus:,}) would meet it if on hand"
+            )
+            line += f", but buying them takes {fmt.duration(wait)}" if wait else ""
+        lines.append(line)
+    return lines
+
+
+def with_buying_options(
+    rec: Recommendation, sizing: Sequence[GpuCount], request: AdviceRequest
+) -> Recommendation:
     """Nothing feasible because buying takes longer than the deadline: say first what would make it
-    work, each with the cheapest system it suits (hardware on hand, renting; a later deadline is among
-    the other changes already)."""
-    if rec.winner is not None or pricing != "own":
+    work, each with the system it suits best (rule weights count: hardware on hand, renting; a later
+    deadline is among the other changes already). Owned GPUs that alone miss the deadline: what they
+    achieve and how many to add."""
+    if request.workload.pricing != "own":
         return rec
+    short = _owned_short_of_deadline(sizing, request)
+    if short:
+        rec = replace(rec, what_would_change=(*short, *rec.what_would_change))
+    if rec.winner is not None:
+        return rec
+    factor = {c.system: c.rule_factor for c in rec.candidates}
     on_hand = [s.on_hand for s in sizing if s.on_hand is not None]
     rented = [s.rental for s in sizing if s.rental is not None]
     lines = []
     if on_hand:
-        best = min(on_hand, key=lambda e: e.cost_usd)
+        best = min(on_hand, key=lambda e: e.cost_usd * factor.get(e.system, 1.0))
         lines.append(
             f"buying works with the hardware on hand (--hardware-in-days 0, or --owned): {best.system}, "
             f"{best.gpus:,} GPUs, finishes in {fmt.duration(best.time_to_result_hours)} for "
             f"{fmt.money(best.cost_usd)}"
         )
     if rented:
-        best = min(rented, key=lambda e: e.cost_usd)
+        best = min(rented, key=lambda e: e.cost_usd * factor.get(e.system, 1.0))
         lines.append(
             f"renting meets the deadline: {best.system}, {best.gpus:,} GPUs, finishes in "
             f"{fmt.duration(best.time_to_result_hours)} for {fmt.money(best.cost_usd)}"

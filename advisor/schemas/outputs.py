@@ -66,12 +66,13 @@ class Robustness(Out):
     samples: int
     shares: dict[str, Number]
     verdict: str
+    deadline_share: Number | None
 
 
 class TieBreakerOut(Out):
     """What separates a close call's two systems beyond the objective."""
 
-    name: Literal["maturity", "slack", "lead_time"]
+    name: Literal["maturity", "slack", "lead_time", "cost"]
     favours: str
     text: str
 
@@ -87,6 +88,9 @@ class VerdictDetail(Out):
     robustness: Number | None
     favoured: str | None
     tie_breakers: list[TieBreakerOut]
+    trade_off: str | None
+    deadline_share: Number | None
+    deadline_risk: str | None
 
 
 class CheaperOptionOut(Out):

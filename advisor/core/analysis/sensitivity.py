@@ -42,6 +42,8 @@ class Robustness:
     samples: int
     shares: dict[str, float]
     verdict: str
+    deadline_share: float | None = None
+    """Share of the samples in which the winner meets the deadline (None without one)."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,7 @@ class Sensitivity:
                 "samples": self.robustness.samples,
                 "shares": self.robustness.shares,
                 "verdict": self.robustness.verdict,
+                "deadline_share": self.robustness.deadline_share,
             },
             "tornado": [{**bar.__dict__, "cost_swing": bar.cost_swing} for bar in self.tornado],
             "break_evens": [b.__dict__ for b in self.break_evens],
@@ -123,6 +126,9 @@ def robustness(
             wins[best] += 1
     shares = {sid: n / samples for sid, n in wins.items()}
     share = shares.get(rec.winner, 0.0)
+    on_time = None
+    if deadline is not None and samples and rec.winner in outputs:
+        on_time = sum(row[0] <= deadline * 24 for row in outputs[rec.winner]) / samples
     if share >= ROBUST:
         verdict = f"{rec.winner} wins across the range ({fmt.percent(share, 0)} of {samples:,} samples)"
     elif share >= LIKELY:
@@ -130,7 +136,7 @@ def robustness(
     else:
         share_text = fmt.percent(share, 0)
         verdict = f"{rec.winner} wins only at the expected values ({share_text} of samples): a close call"
-    return Robustness(rec.winner, share, samples, shares, verdict)
+    return Robustness(rec.winner, share, samples, shares, verdict, on_time)
 
 
 def tornado(est_range: EstimateRange, winner_est: Any) -> tuple[Bar, ...]:
@@ -148,8 +154,11 @@ def tornado(est_range: EstimateRange, winner_est: Any) -> tuple[Bar, ...]:
 def settled(rec: Recommendation, sens: Sensitivity) -> Recommendation:
     """`rec` with its verdict settled by the robustness: a winner in fewer than 60% of samples is a
     close call."""
-    share = sens.robustness.share if sens.robustness is not None else None
-    return replace(rec, verdict=with_robustness(rec.verdict, share), cheaper_option=sens.cheaper_option)
+    robust = sens.robustness
+    share, on_time = (robust.share, robust.deadline_share) if robust is not None else (None, None)
+    deadline, conservative = rec.constraints.deadline_days, rec.constraints.risk == "conservative"
+    verdict = with_robustness(rec.verdict, share, on_time, deadline, conservative)
+    return replace(rec, verdict=verdict, cheaper_option=sens.cheaper_option)
 
 
 def recommendation_data(rec: Recommendation, sens: Sensitivity) -> dict[str, Any]:

@@ -9,15 +9,17 @@ Hard constraints are arithmetic (memory, deadline, budget, capacity wait); rule 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from advisor.core import fmt
 from advisor.core.costing.estimate import estimate
 from advisor.core.costing.results import Estimate
+from advisor.core.decision import verdict as verdicts
 from advisor.core.decision.constraints import constraint_reasons
 from advisor.core.decision.facts import candidate_facts, workload_facts
 from advisor.core.decision.headline import headline_figures, headline_sentence
+from advisor.core.decision.owned import owned_fleet_fits, owned_trade_off, owned_when_renting
 from advisor.core.decision.recommendation import Candidate, FiredRule, Reason, Recommendation
 from advisor.core.decision.request import AdviceRequest
 from advisor.core.decision.rules import Rule, RuleResult, evaluate
@@ -179,8 +181,9 @@ def _candidate_facts(
     system = request.catalog.system(sid)
     as_of = _price_source(workload, system, assumptions, est)
     age = (today - as_of_end(as_of)).days if (today and as_of) else None
+    fits = wl_facts["owned_fleet_fits"]
     return {
-        **(wl_facts if sized is workload else workload_facts(sized, constraints, request.objective)),
+        **(wl_facts if sized is workload else workload_facts(sized, constraints, request.objective, fits)),
         **candidate_facts(est, system, base_est, constraints, age, as_of or "set by you"),
         "price_is_assumption": _price_assumed(workload, system, assumptions, est),
     }
@@ -220,7 +223,11 @@ def _rank(judged: Mapping[str, _Judgement], objective: Objective) -> _Ranking:
     best = min(metrics.values(), default=None)
     scores = {sid: metrics[sid] / best * judged[sid].factor for sid in metrics} if best else {}
     feasible = [sid for sid, j in judged.items() if j.feasible]
-    return _Ranking(sorted(feasible, key=lambda sid: (scores[sid], sid)), scores, best)
+    # Level scores (h100 and h200 train at the same speed) are ordered by the other measure: time to
+    # result, or cost when time is the objective; only then by id.
+    other: Objective = "cost" if objective == "time" else "time"
+    second = {sid: _metric(j.estimate, other) for sid, j in judged.items() if sid in metrics and j.estimate}
+    return _Ranking(sorted(feasible, key=lambda sid: (scores[sid], second[sid], sid)), scores, best)
 
 
 def _candidates(
@@ -248,8 +255,12 @@ def advise(request: AdviceRequest) -> Recommendation:
     assumptions = request.capacity_assumptions()
     judged = _estimate_all(request, request.system_ids(), assumptions)
     base_est = _baseline_estimate(request, judged, assumptions)
-    wl_facts = workload_facts(request.workload, request.constraints, request.objective)
+    owning = request.workload.pricing == "own"
+    fits = owning and owned_fleet_fits((j.estimate for j in judged.values()), request.constraints)
+    wl_facts = workload_facts(request.workload, request.constraints, request.objective, fits)
     trace = _Trace()
+    if renting_owned := owned_when_renting(request, assumptions):
+        trace.warnings.append(renting_owned)
     _workload_rules(request, wl_facts, trace)
     for sid, judgement in judged.items():
         if judgement.estimate is not None:
@@ -257,6 +268,10 @@ def advise(request: AdviceRequest) -> Recommendation:
             _judge(request, sid, judgement, facts, trace)
     trace.warnings.extend(text.format(systems=", ".join(ids)) for text, ids in trace.summarised.items())
     ranking = _rank(judged, request.objective)
+    for sid, text in verdicts.weight_notes(
+        [(judged[s].estimate, judged[s].factor) for s in ranking.ranked], request.objective
+    ):
+        judged[sid].reasons.append(Reason("note", text))
     candidates = _candidates(request, judged, ranking)
     winner = ranking.winner
     if winner is not None:
@@ -291,7 +306,9 @@ def _verdict(request: AdviceRequest, candidates: Sequence[Candidate], changes: S
         return Verdict(NONE_FEASIBLE.kind, "; ".join([NONE_FEASIBLE.why, *changes[:1]]))
     maturity = {c.system: request.catalog.system(c.system).maturity for c in candidates}
     deadline = request.constraints.deadline_days
-    return judge_verdict(ranked, request.objective, maturity, deadline, len(candidates))
+    verdict = judge_verdict(ranked, request.objective, maturity, deadline, len(candidates))
+    trade_off = owned_trade_off([r.estimate for r in ranked]) if request.workload.pricing == "own" else ""
+    return replace(verdict, why=f"{verdict.why}; {trade_off}", trade_off=trade_off) if trade_off else verdict
 
 
 def _headline(winner: str | None, candidates: Sequence[Candidate], workload: Workload, objective: str) -> str:

@@ -92,6 +92,12 @@ FACTS: dict[str, Fact] = {
             "What a dollar buys, for rule texts: a rental dollar or a TCO dollar.",
             tuple(PRICE_BASES.values()),
         ),
+        _w(
+            "owned_fleet_fits",
+            "bool",
+            "",
+            "Owning: GPUs already owned (`owned_gpus`) run the job alone within every hard constraint.",
+        ),
         _c("system", "text", "", "Catalog id of the candidate system."),
         _c("maturity", "text", "", "How proven the system is at scale.", choices_of(System, "maturity")),
         _c("nvlink_domain", "number", "GPUs", "GPUs in one NVLink domain."),
@@ -141,13 +147,18 @@ FACTS: dict[str, Fact] = {
         _c("cost_over_budget", "number", "x", "Cost over the budget (unset without a budget)."),
         _c("price_age_days", "number", "days", "Age of the price used (rental offer or capex figure)."),
         _c("price_as_of", "text", "", "Date of the price used."),
+        _c("gpus_bought", "number", "GPUs", "GPUs bought for the run (0 renting, or when owned suffice)."),
+        _c("purchase_usd", "number", "USD", "Up-front outlay for the GPUs bought (0 when none are)."),
         _c("price_is_assumption", "bool", "", "The price used is the catalog's assumption, not a quote."),
     )
 }
 
 
-def workload_facts(workload: Workload, constraints: Constraints, objective: str) -> dict[str, Any]:
-    """Values of the workload facts (None where a constraint is not set)."""
+def workload_facts(
+    workload: Workload, constraints: Constraints, objective: str, owned_fleet_fits: bool = False
+) -> dict[str, Any]:
+    """Values of the workload facts (None where a constraint is not set); `owned_fleet_fits` comes from
+    the estimates (`advise`)."""
     model = workload.model
     return {
         "params_b": model.params_total / 1e9,
@@ -170,6 +181,7 @@ def workload_facts(workload: Workload, constraints: Constraints, objective: str)
         "objective": objective,
         "job": JOB_VERBS[workload.kind],
         "price_basis": PRICE_BASES[workload.pricing],
+        "owned_fleet_fits": owned_fleet_fits,
     }
 
 
@@ -217,4 +229,6 @@ def candidate_facts(
         "cost_over_budget": est.cost_usd / constraints.budget_usd if constraints.budget_usd else None,
         "price_age_days": price_age_days,
         "price_as_of": price_as_of,
+        "gpus_bought": est.purchase.gpus_bought if est.purchase else 0,
+        "purchase_usd": est.purchase_usd or 0.0,
     }

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from itertools import pairwise
 from typing import Any, Literal
 
 from advisor.core import fmt
@@ -26,13 +27,18 @@ MATURITY_ORDER = {"mature": 0, "established": 1, "new": 2}
 """Maturity, most proven first (the catalog's `maturity` choices)."""
 MIN_SLACK_HOURS = 12.0
 """A difference in time to result or lead time below this does not break a tie."""
+LEVEL = 0.0005
+"""Two systems whose objective metrics differ by less than this share are level on it (0.0% apart)."""
+DEADLINE_SURE = 0.9
+"""A winner meeting the deadline in fewer than this share of the sampled inputs gets a deadline risk
+(the deadline lies inside its P10-P90 time to result, or beyond its P10)."""
 
 
 @dataclass(frozen=True)
 class TieBreaker:
     """What separates a close call's two systems beyond the objective, and which one it favours."""
 
-    name: Literal["maturity", "slack", "lead_time"]
+    name: Literal["maturity", "slack", "lead_time", "cost"]
     favours: str
     text: str
 
@@ -57,6 +63,32 @@ class Verdict:
     """The runner-up's objective metric over the winner's, less one, before rule weights (negative: the
     runner-up is better on the objective itself and the rules put the winner first)."""
     objective: str = "cost"
+    trade_off: str = ""
+    """Owning: GPUs already owned against a purchase, in words (also the end of `why`), else empty."""
+    also: str = ""
+    """The winner's lead over the runner-up on what the objective leaves out (time to result for cost
+    and energy, cost for time) when it is at least `CLOSE_MARGIN`: `2.2 years sooner to result than
+    mi325x`. Such a winner dominates, so an uncertain objective alone does not make a close call."""
+    deadline_share: float | None = None
+    """Share of the sampled inputs in which the winner meets the deadline (None without one)."""
+    deadline_days: float | None = None
+    conservative: bool = False
+    """The team is conservative: a deadline risk is worded as a warning."""
+
+    def deadline_risk(self) -> str:
+        """`meets the 60-day deadline in about 50% of samples`, when that is below `DEADLINE_SURE`."""
+        share, days = self.deadline_share, self.deadline_days
+        if share is None or days is None or share >= DEADLINE_SURE or self.winner is None:
+            return ""
+        text = (
+            f"{self.winner} meets the {days:g}-day deadline in only about {fmt.percent(share, 0)} of samples"
+        )
+        if self.conservative:
+            text += (
+                ": too uncertain for a conservative team; size up (a larger sizing margin) or pick a "
+                "system with more slack"
+            )
+        return text
 
     @property
     def favoured(self) -> str | None:
@@ -83,6 +115,13 @@ class Verdict:
             parts.append(f"{self.winner} wins only {fmt.percent(self.robustness, 0)} of sampled inputs")
         return " and ".join(parts)
 
+    def _uncertain_but_ahead(self) -> str:
+        """A clear winner in few samples: it leads on the other measure too."""
+        if self.robustness is None or self.robustness >= ROBUST_SHARE or not self.also:
+            return ""
+        share = fmt.percent(self.robustness, 0)
+        return f"; {self.winner} wins only {share} of sampled inputs on {self.objective}, but is {self.also}"
+
     def tie_breaker_text(self) -> str:
         """`tie-breaker: maturity favours h100 (h100 is mature, b200 new)`, or that none separates them."""
         if not self.tie_breakers:
@@ -93,15 +132,22 @@ class Verdict:
 
     def sentence(self) -> str:
         """The verdict in one line: `Clear: ...`, `Close call: ...; tie-breaker: ...`, `None feasible`."""
+        risk = f"; {risk}" if (risk := self.deadline_risk()) else ""
         if self.kind == "close_call":
-            return f"Close call: {self.why}; {self.close_call_reason()}; {self.tie_breaker_text()}."
-        return f"{self.label.capitalize()}: {self.why}."
+            return f"Close call: {self.why}; {self.close_call_reason()}; {self.tie_breaker_text()}{risk}."
+        return f"{self.label.capitalize()}: {self.why}{self._uncertain_but_ahead()}{risk}."
 
     def short_sentence(self) -> str:
         """`Close call: 0.6% cheaper than h100; wins 55% of samples; maturity favours h100` (one line)."""
         text = f"{self.label.capitalize()}: {self.edge or self.why}"
+        if self.deadline_share is not None and self.deadline_risk():
+            text += f"; meets the deadline in {fmt.percent(self.deadline_share, 0)} of samples"
         if self.kind != "close_call":
-            return text
+            return text + (
+                f"; wins {fmt.percent(self.robustness or 0, 0)} of samples, but is {self.also}"
+                if self._uncertain_but_ahead()
+                else ""
+            )
         if self.robustness is not None and self.robustness < ROBUST_SHARE:
             text += f"; wins {fmt.percent(self.robustness, 0)} of samples"
         if not self.tie_breakers:
@@ -121,6 +167,9 @@ class Verdict:
                 "metric_margin": self.metric_margin,
                 "robustness": self.robustness,
                 "favoured": self.favoured,
+                "trade_off": self.trade_off or None,
+                "deadline_share": self.deadline_share,
+                "deadline_risk": self.deadline_risk() or None,
                 "tie_breakers": [
                     {"name": t.name, "favours": t.favours, "text": t.text} for t in self.tie_breakers
                 ],
@@ -141,7 +190,44 @@ def _metric_text(objective: str, est: Estimate) -> str:
     return f"{fmt.money(est.cost_usd)} in {fmt.duration(est.time_to_result_hours)}"
 
 
+def weight_notes(ranked: Sequence[tuple[Estimate | None, float]], objective: str) -> list[tuple[str, str]]:
+    """(system, why) for each system ranked just above one better on the objective itself (estimates
+    and rule factors, best first): `ranks above h200 ($135 against $173) on the rules' weights (x0.81
+    against x1.15)`."""
+    notes = []
+    for (above, f_above), (below, f_below) in pairwise(ranked):
+        if above is None or below is None:
+            continue
+        metric = [
+            objective_metric(objective, e.time_to_result_hours, e.cost_usd, e.energy_kwh)
+            for e in (above, below)
+        ]
+        if metric[1] < metric[0]:
+            text = (
+                f"ranks above {below.system} ({_metric_text(objective, below)} against "
+                f"{_metric_text(objective, above)}) on the rules' weights "
+                f"(x{f_above:.2f} against x{f_below:.2f})"
+            )
+            notes.append((above.system, text))
+    return notes
+
+
 _BETTER = {"cost": "cheaper", "time": "sooner to result", "energy": "less energy"}
+_NOUN = {"cost": "cost", "time": "time to result", "energy": "energy", "balanced": "cost x time"}
+
+
+def _also(objective: str, win: Estimate, run: Estimate) -> tuple[float | None, str]:
+    """The runner-up's other measure (time to result for cost and energy, cost for time) over the
+    winner's, less one, and the winner's lead on it in words; (None, "") for `balanced`."""
+    if objective in ("cost", "energy"):
+        ratio = run.time_to_result_hours / win.time_to_result_hours - 1
+        diff = run.time_to_result_hours - win.time_to_result_hours
+        return ratio, f"{fmt.duration(diff)} sooner to result than {run.system}"
+    if objective == "time":
+        ratio = run.cost_usd / win.cost_usd - 1 if win.cost_usd else 0.0
+        costs = f"{fmt.money(win.cost_usd)} vs {fmt.money(run.cost_usd)}"
+        return ratio, f"{fmt.percent(1 - 1 / (1 + ratio))} cheaper than {run.system} ({costs})"
+    return None, ""
 
 
 def margin_sentence(
@@ -151,6 +237,9 @@ def margin_sentence(
     winner's margin on the objective's own metric, or, when the rules' weights put it first, that."""
     better = _BETTER.get(objective, "better on cost x time")
     win_text, run_text = _metric_text(objective, win), _metric_text(objective, run)
+    if abs(metric_win - metric_run) <= LEVEL * max(metric_win, metric_run):
+        edge = f"level with {run.system} on {_NOUN.get(objective, objective)} ({win_text} each)"
+        return edge, f"{win.system} is {edge}"
     if metric_win <= metric_run:
         edge = f"{fmt.percent(1 - metric_win / metric_run if metric_run else 0.0)} {better} than {run.system}"
         return edge, f"{win.system} is {edge} ({win_text} vs {run_text})"
@@ -183,17 +272,31 @@ def _lead_breaker(win: Estimate, run: Estimate) -> TieBreaker | None:
     return TieBreaker("lead_time", favours.system, text)
 
 
+def _cost_breaker(win: Estimate, run: Estimate) -> TieBreaker | None:
+    low, high = sorted((win, run), key=lambda e: e.cost_usd)
+    if high.cost_usd <= low.cost_usd * (1 + CLOSE_MARGIN):
+        return None
+    text = f"{fmt.money(low.cost_usd)} against {fmt.money(high.cost_usd)} for {high.system}"
+    return TieBreaker("cost", low.system, text)
+
+
 def tie_breakers(
-    win: Estimate, run: Estimate, maturity: Mapping[str, str], deadline_days: float | None
+    win: Estimate,
+    run: Estimate,
+    maturity: Mapping[str, str],
+    deadline_days: float | None,
+    objective: str = "cost",
 ) -> tuple[TieBreaker, ...]:
-    """What separates the winner and the runner-up beyond the objective: maturity, slack, lead time."""
+    """What separates the winner and the runner-up beyond the objective: maturity, slack (or, when the
+    objective is time itself, cost), lead time."""
     found: list[TieBreaker] = []
     m_win, m_run = maturity.get(win.system, "new"), maturity.get(run.system, "new")
     if MATURITY_ORDER.get(m_win, 9) != MATURITY_ORDER.get(m_run, 9):
         fav, other = (win, run) if MATURITY_ORDER.get(m_win, 9) < MATURITY_ORDER.get(m_run, 9) else (run, win)
         text = f"{fav.system} is {maturity.get(fav.system)}, {other.system} {maturity.get(other.system)}"
         found.append(TieBreaker("maturity", fav.system, text))
-    for breaker in (_slack_breaker(win, run, deadline_days), _lead_breaker(win, run)):
+    second = _cost_breaker(win, run) if objective == "time" else _slack_breaker(win, run, deadline_days)
+    for breaker in (second, _lead_breaker(win, run)):
         if breaker is not None:
             found.append(breaker)
     return tuple(found)
@@ -237,9 +340,10 @@ def judge_verdict(
         why += f" (rule weights: {weights})"
     margin = run.score / win.score - 1
     metric_margin = run.metric / win.metric - 1 if win.metric else 0.0
-    breakers = tie_breakers(win.estimate, run.estimate, maturity, deadline_days)
+    breakers = tie_breakers(win.estimate, run.estimate, maturity, deadline_days, objective)
     close = min(margin, metric_margin) < CLOSE_MARGIN
     kind: VerdictKind = "close_call" if close else "clear"
+    other, also = _also(objective, win.estimate, run.estimate)
     return Verdict(
         kind,
         why,
@@ -251,15 +355,32 @@ def judge_verdict(
         edge,
         metric_margin,
         objective,
+        also=also if other is not None and other >= CLOSE_MARGIN and not close else "",
     )
 
 
-def with_robustness(verdict: Verdict, share: float | None) -> Verdict:
-    """The verdict once the winner's share of sampled inputs is known: below `ROBUST_SHARE` a close call."""
+def with_robustness(
+    verdict: Verdict,
+    share: float | None,
+    deadline_share: float | None = None,
+    deadline_days: float | None = None,
+    conservative: bool = False,
+) -> Verdict:
+    """The verdict once the winner's share of sampled inputs is known: below `ROBUST_SHARE` a close call,
+    unless the winner also leads by `CLOSE_MARGIN` on the other measure (`also`: it dominates); and the
+    share of samples in which it meets the deadline."""
     if verdict.kind == "none_feasible" or share is None:
         return verdict
-    close = verdict.kind == "close_call" or (share < ROBUST_SHARE and verdict.runner_up is not None)
-    return replace(verdict, robustness=share, kind="close_call" if close else "clear")
+    shaky = share < ROBUST_SHARE and verdict.runner_up is not None and not verdict.also
+    close = verdict.kind == "close_call" or shaky
+    return replace(
+        verdict,
+        robustness=share,
+        kind="close_call" if close else "clear",
+        deadline_share=deadline_share if deadline_days is not None else None,
+        deadline_days=deadline_days,
+        conservative=conservative,
+    )
 
 
 def objective_metric(objective: str, hours: float, cost: float, kwh: float) -> float:
