@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import DataTable, Static
 
+from advisor.present import numbers
 from advisor.tui.widgets.choice_field import ChoiceField
 from tests.test_tui_helpers import (
     SIZE,
@@ -97,8 +98,14 @@ async def test_a_target_rate_typed_gives_the_serving_plan_per_system():
         assert workload.target_tokens_per_second == 50_000 and workload.ttft_limit_ms == 2000
         headline = plain(app.screen.query_one("#headline"))
         winner = app.main.advice.winner
-        assert "Serve 50k tokens/s on " in headline and winner.system in headline
-        assert "/month" in headline and "/1M output tokens" in headline
+        serving = winner.estimate.serving
+        # One headline, about the fleet for the rate: no batch figures beside it to disagree with.
+        fleet = f"{serving.replicas:,} × {serving.replica_gpus} {winner.system}"
+        assert f" {fleet} ({winner.estimate.gpus:,} GPUs) to serve 50k tokens/s · " in headline
+        assert headline.count("/month") == 1 and headline.count("/1M") == 1
+        assert "/1M output tokens" in headline and "to serve the tokens" not in headline
+        assert f"{numbers.money(serving.usd_per_month)}/month" in headline
+        assert "(limit 100 ms, the default for chat)" in headline
         app.main.show_tab("serving")
         await pilot.pause(0.2)
         note = plain(app.screen.query_one("#serving-note", Static))

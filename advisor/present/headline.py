@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from advisor.core.analysis.sensitivity import Sensitivity
-from advisor.core.decision.headline import headline_figures
+from advisor.core.decision.headline import HeadlineFigures, ServingFigures, headline_figures
 from advisor.core.decision.recommendation import Candidate, Reason, Recommendation
 from advisor.core.decision.verdict import with_robustness
 from advisor.core.scenario import Scenario
@@ -37,6 +37,8 @@ def figure_lines(winner: Candidate, scenario: Scenario) -> list[Text]:
     est = winner.estimate
     assert est is not None
     f = headline_figures(est, scenario.workload.pricing)
+    if f.serving is not None:
+        return serving_lines(f, f.serving, est.household_years)
     return [
         Text.assemble(
             (f"{f.verb} {f.gpus:,}× {winner.system}", "bold reverse"),
@@ -53,6 +55,29 @@ def figure_lines(winner: Candidate, scenario: Scenario) -> list[Text]:
             (f.energy, EMPHASIS),
             f" = {est.household_years:,.3g} household-years · ",
             f"{numbers.duration(est.time_to_result_hours)} to result incl. wait",
+        ),
+    ]
+
+
+def serving_lines(f: HeadlineFigures, s: ServingFigures, household_years: float) -> list[Text]:
+    """`Rent 15 × 2 mi325x (30 GPUs) to serve 50k tokens/s · $42.7k/month · 32.5¢/1M output tokens`, then
+    the time per output token against its limit and the period's energy (the core's headline, styled)."""
+    outlay = f", {f.outlay}" if f.outlay else ""
+    return [
+        Text.assemble(
+            (f"{f.verb} {s.replicas:,} × {s.replica_gpus} {f.system}", "bold reverse"),
+            f" ({f.gpus:,} GPUs{outlay}) to serve {s.rate} · ",
+            (s.per_month, EMPHASIS),
+            "/month · ",
+            (s.per_million_output_tokens, EMPHASIS),
+            "/1M output tokens",
+        ),
+        Text.assemble(
+            (s.tpot, EMPHASIS),
+            f" per output token ({s.tpot_limit}) · a month: {s.month_tokens} tokens, ",
+            (f.energy, EMPHASIS),
+            f" = {household_years:,.3g} household-years",
+            f" · starts in {s.starts}" if s.starts else "",
         ),
     ]
 

@@ -71,6 +71,8 @@ class Targets:
     tpot_s: float | None = None
     batch_limit: int | None = None
     """The most requests per replica the user allows (None: as many as the other limits allow)."""
+    tpot_default: bool = False
+    """True when `tpot_s` is the default a serving job at a target rate gets, not one the user set."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,16 +195,19 @@ def _why_none(failures: dict[str, int]) -> str:
     return f"no replica of up to {TP_SIZES[-1]} GPUs meets the {limits} limit even with one request"
 
 
-def serving_targets(workload: Workload) -> Targets:
-    """The workload's rate target (tokens/s, else requests/s x output tokens) and latency limits."""
-    rate = workload.target_tokens_per_second
-    if rate is None and workload.requests_per_second is not None:
-        rate = workload.requests_per_second * workload.output_tokens
+def serving_targets(workload: Workload, default_tpot_limit_ms: float | None = None) -> Targets:
+    """The workload's rate target (tokens/s, else requests/s x output tokens) and latency limits; serving
+    at a target rate without a TPOT limit is held to `default_tpot_limit_ms` (interactive use)."""
+    rate = workload.serving_rate
+    tpot_ms, default = workload.tpot_limit_ms, False
+    if tpot_ms is None and rate is not None and default_tpot_limit_ms is not None:
+        tpot_ms, default = default_tpot_limit_ms, True
     return Targets(
         tokens_per_second=rate,
         ttft_s=workload.ttft_limit_ms / 1e3 if workload.ttft_limit_ms is not None else None,
-        tpot_s=workload.tpot_limit_ms / 1e3 if workload.tpot_limit_ms is not None else None,
+        tpot_s=tpot_ms / 1e3 if tpot_ms is not None else None,
         batch_limit=workload.serving_batch,
+        tpot_default=default,
     )
 
 

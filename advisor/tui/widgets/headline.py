@@ -53,12 +53,6 @@ class Headline(Widget):
             lines.extend(headline.no_winner_lines(advice.recommendation, sized_elsewhere))
             return Group(*lines)
         lines.extend(headline.figure_lines(winner, advice.scenario))
-        if advice.scenario.workload.kind == "inference":
-            from advisor.tui.widgets.serving_view import plan_line
-
-            plan = plan_line(advice)
-            if plan is not None:
-                lines.append(plan)
         ranges = range_line(advice, self.analysis)
         if ranges is not None:
             lines.append(ranges)
