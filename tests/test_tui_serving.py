@@ -137,3 +137,30 @@ async def test_the_serving_tab_goes_when_the_job_is_not_inference():
         await pilot.pause()
         await _choose(pilot, "kind", "pre")
         assert not tabs.get_tab("serving").display and tabs.active != "serving"
+
+
+@pilot_test
+async def test_the_serving_questions_drive_the_one_headline():
+    # A rate makes the headline the fleet's month; a TPOT limit typed replaces the default for chat;
+    # the tokens may then be left blank (a month of serving), which a training job refuses.
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await _choose(pilot, "model", "llama 3 70")
+        await _choose(pilot, "kind", "inf")
+        await type_into(pilot, "#input-target_tokens_per_second", "50k")
+        await settle(pilot)
+        first = plain(app.screen.query_one("#headline"))
+        assert "to serve 50k tokens/s · " in first and "(limit 100 ms, the default for chat)" in first
+        await type_into(pilot, "#input-tpot_limit_ms", "40")
+        await settle(pilot)
+        tight = plain(app.screen.query_one("#headline"))
+        assert "(limit 40 ms)" in tight and "default" not in tight.splitlines()[1]
+        assert app.main.advice.winner.estimate.serving.tpot_ms <= 40
+        await type_into(pilot, "#input-tokens", "")
+        await settle(pilot)
+        assert app.main.errors == {} and app.main.scenario.workload.tokens is None
+        assert "a month: 131B tokens" in plain(app.screen.query_one("#headline"))
+        await _choose(pilot, "kind", "pre")
+        await settle(pilot)
+        assert any("how many tokens" in str(e) for e in app.main.errors.values()), app.main.errors
