@@ -205,3 +205,19 @@ def test_every_report_format_carries_the_serving_headline(fmt):
     text = render_report(report, fmt)
     assert re.search(r"Rent \d+ x \d+ \S+ \(\d+ GPUs\) to serve 50k tokens/s: \$[\d.]+k/month", text)
     assert "a month of serving at the target rate: 131B output tokens" in text or fmt in ("json", "toml")
+
+
+def test_a_system_that_cannot_meet_the_latency_limit_is_infeasible_not_the_cheapest_winner():
+    # 405B under 10 ms per output token: memory-bound replicas of H100, H200, A100 and MI300X cannot
+    # reach it even with one request; shown without the limit they were far cheaper and won.
+    s = scenario({"model": "llama3-405b", "kind": "inference", "target_tokens_per_second": "50k"})
+    s = s.model_copy(update={"workload": s.workload.model_copy(update={"tpot_limit_ms": 10})})
+    rec = run_scenario(s, CATALOG, load_rules(), today=None, samples=16).recommendation
+    missed = {c.system: c for c in rec.candidates if c.estimate and not c.estimate.serving.meets_limits}
+    assert {"h100", "a100"} <= set(missed) and rec.winner not in missed
+    for cand in missed.values():
+        assert not cand.feasible
+        (reason,) = [r for r in cand.reasons if r.constraint == "latency"]
+        assert reason.text.startswith("misses the latency limits: ") and "> 10 ms" in reason.text
+    winner = next(c for c in rec.candidates if c.system == rec.winner)
+    assert winner.estimate.serving.tpot_ms <= 10

@@ -1,5 +1,5 @@
-"""The hard constraints that are arithmetic (memory, purchasable or rentable size, deadline, budget,
-capacity wait), each as a reason
+"""The hard constraints that are arithmetic (memory, purchasable or rentable size, serving latency,
+deadline, budget, capacity wait), each as a reason
 saying what is needed against what is available."""
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ def constraint_reasons(est: Estimate, constraints: Constraints) -> list[Reason]:
         reasons.append(Reason("infeasible", text, constraint="memory"))
     if (beyond := capacity_message(est)) is not None:
         reasons.append(Reason("infeasible", beyond, constraint="size"))
+    if est.serving is not None and not est.serving.meets_limits:
+        reasons.append(Reason("infeasible", _latency_message(est), constraint="latency"))
     if (late := _deadline_message(est, constraints.deadline_days)) is not None:
         reasons.append(Reason("infeasible", late, constraint="deadline"))
     if constraints.budget_usd is not None and est.cost_usd > constraints.budget_usd:
@@ -54,3 +56,15 @@ def _deadline_message(est: Estimate, deadline: float | None) -> str | None:
         days = est.time_to_result_hours / HOURS_PER_DAY
         text = f"misses the deadline: {days:.1f} days to result (wait included) > {deadline:g} days"
     return text if days > deadline else None
+
+
+def _latency_message(est: Estimate) -> str:
+    """Why no serving layout on the system meets the latency limits (from the estimate's warning)."""
+    why = next((w for w in est.warnings if w.endswith("shown without the latency limits")), "")
+    found = why.partition(": ")[2].removesuffix("; shown without the latency limits")
+    assert est.serving is not None
+    limit = est.serving.tpot_limit_ms
+    tpot = f"; without them {est.serving.tpot_ms:,.0f} ms per output token" + (
+        f" > {limit:,.4g} ms" if limit is not None else ""
+    )
+    return f"misses the latency limits: {found or 'no layout meets them'}{tpot}"
