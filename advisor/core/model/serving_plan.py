@@ -144,6 +144,12 @@ def _replica(
     return step(limits[binding]), binding
 
 
+_CHOSEN: dict[tuple[object, ...], tuple[ModelSpec, System, Economics, Layout | NoLayout]] = {}
+"""Layouts already chosen, by the identity of the model, system and economics and the other inputs: an
+estimate sizes the fleet and then prices it, and the app asks again on every edit."""
+_CHOSEN_MAX = 512
+
+
 def choose_layout(
     model: ModelSpec,
     system: System,
@@ -157,6 +163,29 @@ def choose_layout(
 ) -> Layout | NoLayout:
     """The layout meeting `targets` with the fewest GPUs (or, without a rate target, the most tokens/s per
     GPU on replicas of at most `gpus` GPUs); `shape` is (prompt, output) tokens per request."""
+    cluster = gpus if targets.tokens_per_second is None else None  # a rate's layout ignores the cluster
+    key = (id(model), id(system), id(economics), precisions, shape, targets, software, cluster)
+    found = _CHOSEN.get(key)
+    if found is not None and found[0] is model and found[1] is system and found[2] is economics:
+        return found[3]
+    if len(_CHOSEN) >= _CHOSEN_MAX:
+        _CHOSEN.clear()
+    layout = _choose_layout(model, system, economics, precisions, shape, targets, software, cluster)
+    _CHOSEN[key] = (model, system, economics, layout)
+    return layout
+
+
+def _choose_layout(
+    model: ModelSpec,
+    system: System,
+    economics: Economics,
+    precisions: Precisions,
+    shape: tuple[int, int],
+    targets: Targets,
+    software: str | None,
+    gpus: int | None,
+) -> Layout | NoLayout:
+    """`choose_layout` computed."""
     hw = serving_hardware(system, economics.memory.usable_hbm_fraction, precisions.activations)
     c = serving_constants(economics)
     found: list[Layout] = []
