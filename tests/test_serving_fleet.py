@@ -221,3 +221,16 @@ def test_a_system_that_cannot_meet_the_latency_limit_is_infeasible_not_the_cheap
         assert reason.text.startswith("misses the latency limits: ") and "> 10 ms" in reason.text
     winner = next(c for c in rec.candidates if c.system == rec.winner)
     assert winner.estimate.serving.tpot_ms <= 10
+
+
+def test_a_fleets_range_is_in_dollars_and_energy_not_in_time():
+    # A slower fleet than expected serves the same month on more GPUs: the P10-P90 of a serving plan at
+    # a target rate spans cost and energy, while its time to result stays the month (plus the wait).
+    s = scenario({"kind": "inference", "target_tokens_per_second": "50k"})
+    result = run_scenario(s, CATALOG, load_rules(), today=None, samples=64)
+    winner = next(c for c in result.recommendation.candidates if c.system == result.recommendation.winner)
+    found = result.sensitivity.ranges[winner.system]
+    assert found.time_to_result_hours.p10 == pytest.approx(winner.estimate.time_to_result_hours)
+    assert found.time_to_result_hours.p90 == pytest.approx(winner.estimate.time_to_result_hours)
+    assert found.cost_usd.p10 < winner.estimate.cost_usd < found.cost_usd.p90
+    assert found.energy_kwh.p10 < found.energy_kwh.p90
