@@ -234,3 +234,22 @@ def test_a_fleets_range_is_in_dollars_and_energy_not_in_time():
     assert found.time_to_result_hours.p90 == pytest.approx(winner.estimate.time_to_result_hours)
     assert found.cost_usd.p10 < winner.estimate.cost_usd < found.cost_usd.p90
     assert found.energy_kwh.p10 < found.energy_kwh.p90
+
+
+def test_the_apps_headline_is_the_fleets_month_with_its_range_in_dollars():
+    from advisor.present import headline
+
+    s = scenario({"kind": "inference", "target_tokens_per_second": "50k"})
+    result = run_scenario(s, CATALOG, load_rules(), today=None, samples=64)
+    rec = result.recommendation
+    winner = next(c for c in rec.candidates if c.system == rec.winner)
+    lines = [line.plain for line in headline.figure_lines(winner, s)]
+    serving = winner.estimate.serving
+    assert lines[0].startswith(f"Rent {serving.replicas} × {serving.replica_gpus} {rec.winner} to serve 50k")
+    assert "/month" in lines[0] and "(limit 100 ms, the default for chat)" in lines[1]
+    # the core's sentence and the app's lines give the same month and the same $/1M output tokens
+    for figure in re.findall(r"\$[\d.]+k/month|[\d.]+¢", rec.headline):
+        assert figure.replace("/month", "") in " ".join(lines)
+    ranges = headline.range_line(result.sensitivity, rec.winner, per_month=True)
+    assert ranges is not None and ranges.plain.startswith("P10–P90 $") and " a month" in ranges.plain
+    assert "days" not in ranges.plain

@@ -101,7 +101,7 @@ async def test_a_target_rate_typed_gives_the_serving_plan_per_system():
         serving = winner.estimate.serving
         # One headline, about the fleet for the rate: no batch figures beside it to disagree with.
         fleet = f"{serving.replicas:,} × {serving.replica_gpus} {winner.system}"
-        assert f" {fleet} ({winner.estimate.gpus:,} GPUs) to serve 50k tokens/s · " in headline
+        assert f"Rent {fleet} to serve 50k tokens/s · " in headline
         assert headline.count("/month") == 1 and headline.count("/1M") == 1
         assert "/1M output tokens" in headline and "to serve the tokens" not in headline
         assert f"{numbers.money(serving.usd_per_month)}/month" in headline
@@ -160,7 +160,7 @@ async def test_the_serving_questions_drive_the_one_headline():
         await type_into(pilot, "#input-tokens", "")
         await settle(pilot)
         assert app.main.errors == {} and app.main.scenario.workload.tokens is None
-        assert "a month: 131B tokens" in plain(app.screen.query_one("#headline"))
+        assert "Wh a month" in plain(app.screen.query_one("#headline"))
         await _choose(pilot, "kind", "pre")
         await settle(pilot)
         assert any("how many tokens" in str(e) for e in app.main.errors.values()), app.main.errors

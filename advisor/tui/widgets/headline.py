@@ -21,7 +21,9 @@ def range_line(advice: Advice, analysis: ScenarioResult | None) -> Text | None:
     winner = advice.winner
     if analysis is None or winner is None or analysis.scenario != advice.scenario:
         return headline.COMPUTING_RANGES if winner is not None else None
-    return headline.range_line(analysis.sensitivity, winner.system)
+    serving = winner.estimate.serving if winner.estimate else None
+    per_month = serving is not None and serving.target_tokens_per_second is not None
+    return headline.range_line(analysis.sensitivity, winner.system, per_month=per_month)
 
 
 class Headline(Widget):
