@@ -253,3 +253,13 @@ def test_the_apps_headline_is_the_fleets_month_with_its_range_in_dollars():
     ranges = headline.range_line(result.sensitivity, rec.winner, per_month=True)
     assert ranges is not None and ranges.plain.startswith("P10–P90 $") and " a month" in ranges.plain
     assert "days" not in ranges.plain
+
+
+def test_a_serving_scenario_saved_from_flags_is_named_by_its_rate_and_has_no_tokens(tmp_path, capsys):
+    path = tmp_path / "serve.toml"
+    assert main(["recommend", *SERVE, "--save", str(path)]) == 0
+    capsys.readouterr()
+    text = path.read_text()
+    assert 'name = "llama3-70b serving, 50k tokens/s"' in text and "\ntokens =" not in text
+    assert main(["recommend", str(path)]) == 0
+    assert " to serve 50k tokens/s: " in capsys.readouterr().out.splitlines()[0]
