@@ -110,7 +110,7 @@ def _serving_layout(
     )
     if isinstance(found, Layout):
         return found, True
-    default = " (the default for interactive use)" if targets.tpot_default else ""
+    default = " (the default for chat)" if targets.tpot_default else ""
     warnings.append(f"{system.name}: {found.reason}{default}; shown without the latency limits")
     relaxed = Targets(tokens_per_second=targets.tokens_per_second)
     found = choose_layout(
