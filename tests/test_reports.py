@@ -25,8 +25,9 @@ from tests.golden import TODAY, VERSION, check_golden
 from tests.golden.shown import agrees, html_tables, markdown_table
 
 EXAMPLES = ROOT / "examples"
-GOLDEN_SCENARIOS = ("llama3-70b-pretrain", "13b-from-scratch-8-gpus")
-"""Owned hardware at scale; and renting one node with a custom model, a deadline and old prices."""
+GOLDEN_SCENARIOS = ("llama3-70b-pretrain", "13b-from-scratch-8-gpus", "llama3-70b-serving")
+"""Owned hardware at scale; renting one node with a custom model, a deadline and old prices; and
+serving at a target rate (a month of it, no token count)."""
 HOSTILE = "<script>alert(\"x\")</script> & 'quotes' <img src=x onerror=alert(1)>"
 
 

@@ -183,5 +183,7 @@ def test_recommend_answers_a_serving_question_with_fleets_and_prices(capsys):
     flags += ["--target-tokens-per-second", "50k", "--tpot-limit-ms", "40"]
     assert main(["recommend", *flags]) == 0
     out = capsys.readouterr().out
-    assert "to serve the tokens" in out.splitlines()[0]
+    headline = out.splitlines()[0]
+    assert " to serve 50k tokens/s: " in headline and "(limit 40 ms)" in headline
+    assert "/month" in headline and "per 1M output tokens" in headline
     assert "serving" in out and "GPUs" in out and "$/1M out" in out and "$/month" in out and "TPOT" in out

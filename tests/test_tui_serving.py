@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import DataTable, Static
 
+from advisor.present import numbers
 from advisor.tui.widgets.choice_field import ChoiceField
 from tests.test_tui_helpers import (
     SIZE,
@@ -97,8 +98,14 @@ async def test_a_target_rate_typed_gives_the_serving_plan_per_system():
         assert workload.target_tokens_per_second == 50_000 and workload.ttft_limit_ms == 2000
         headline = plain(app.screen.query_one("#headline"))
         winner = app.main.advice.winner
-        assert "Serve 50k tokens/s on " in headline and winner.system in headline
-        assert "/month" in headline and "/1M output tokens" in headline
+        serving = winner.estimate.serving
+        # One headline, about the fleet for the rate: no batch figures beside it to disagree with.
+        fleet = f"{serving.replicas:,} × {serving.replica_gpus} {winner.system}"
+        assert f"Rent {fleet} to serve 50k tokens/s · " in headline
+        assert headline.count("/month") == 1 and headline.count("/1M") == 1
+        assert "/1M output tokens" in headline and "to serve the tokens" not in headline
+        assert f"{numbers.money(serving.usd_per_month)}/month" in headline
+        assert "(limit 100 ms, the default for chat)" in headline
         app.main.show_tab("serving")
         await pilot.pause(0.2)
         note = plain(app.screen.query_one("#serving-note", Static))
@@ -130,3 +137,30 @@ async def test_the_serving_tab_goes_when_the_job_is_not_inference():
         await pilot.pause()
         await _choose(pilot, "kind", "pre")
         assert not tabs.get_tab("serving").display and tabs.active != "serving"
+
+
+@pilot_test
+async def test_the_serving_questions_drive_the_one_headline():
+    # A rate makes the headline the fleet's month; a TPOT limit typed replaces the default for chat;
+    # the tokens may then be left blank (a month of serving), which a training job refuses.
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await _choose(pilot, "model", "llama 3 70")
+        await _choose(pilot, "kind", "inf")
+        await type_into(pilot, "#input-target_tokens_per_second", "50k")
+        await settle(pilot)
+        first = plain(app.screen.query_one("#headline"))
+        assert "to serve 50k tokens/s · " in first and "(limit 100 ms, the default for chat)" in first
+        await type_into(pilot, "#input-tpot_limit_ms", "40")
+        await settle(pilot)
+        tight = plain(app.screen.query_one("#headline"))
+        assert "(limit 40 ms)" in tight and "default" not in tight.splitlines()[1]
+        assert app.main.advice.winner.estimate.serving.tpot_ms <= 40
+        await type_into(pilot, "#input-tokens", "")
+        await settle(pilot)
+        assert app.main.errors == {} and app.main.scenario.workload.tokens is None
+        assert "Wh a month" in plain(app.screen.query_one("#headline"))
+        await _choose(pilot, "kind", "pre")
+        await settle(pilot)
+        assert any("how many tokens" in str(e) for e in app.main.errors.values()), app.main.errors

@@ -247,15 +247,25 @@ def scenario_data_from_args(
         a["owned_gpus"] = {**a.get("owned_gpus", {}), **owned}
     if not {"model", "custom", "model_config"} & w.keys():
         raise UsageError("which model? give --model <preset> or --params <count> (or a scenario file)")
-    if "tokens" not in w:
-        raise UsageError("how many tokens? give --tokens (e.g. 15T, 300e9)")
+    if "tokens" not in w and not _serving_rate_given(w):
+        raise UsageError(
+            "how many tokens? give --tokens (e.g. 15T, 300e9); to serve at a rate, give --kind inference "
+            "and --target-tokens-per-second or --requests-per-second (a month of serving)"
+        )
     if not (base and base.get("name")):
         data["name"] = _name_from_workload(w)
     return data
 
 
+def _serving_rate_given(workload: dict[str, Any]) -> bool:
+    """A serving job with a target rate: it needs no token count (it is a month of serving)."""
+    rate = workload.get("target_tokens_per_second") or workload.get("requests_per_second")
+    return workload.get("kind") == "inference" and rate is not None
+
+
 def _name_from_workload(w: dict[str, Any]) -> str:
-    """A scenario made from flags is named by its job: 'llama3-70b pretrain, 15T tokens'."""
+    """A scenario made from flags is named by its job: 'llama3-70b pretrain, 15T tokens', or serving at a
+    rate 'llama3-70b serving, 50k tokens/s'."""
     if "model" in w:
         model = str(w["model"])
     elif "model_config" in w:
@@ -263,6 +273,12 @@ def _name_from_workload(w: dict[str, Any]) -> str:
     else:
         params = w.get("custom", {}).get("params")
         model = f"{fmt.count(params)}-parameter model" if isinstance(params, int | float) else "custom model"
+    if _serving_rate_given(w):
+        rate, unit = w.get("target_tokens_per_second"), "tokens/s"
+        if rate is None:
+            rate, unit = w.get("requests_per_second"), "requests/s"
+        amount = fmt.count(rate) if isinstance(rate, int | float) else str(rate)
+        return f"{model} serving, {amount} {unit}"
     tokens = w.get("tokens")
     amount = fmt.count(tokens) if isinstance(tokens, int | float) else str(tokens)
     return f"{model} {w.get('kind', 'pretrain')}, {amount} tokens"

@@ -89,6 +89,8 @@ def cmd_estimate(args: argparse.Namespace) -> int:
         return 0
     from advisor.cli.render import render_estimates
 
+    if len(estimates) == 1:  # serving at a rate runs on the fleet for it, not the GPUs given
+        workload = workload.model_copy(update={"gpus": estimates[0].gpus})
     render_estimates(estimates, workload)
     return 0
 

@@ -74,7 +74,8 @@ def advise_scenario(
     )
     deadline = scenario.constraints.deadline_days
     sizing: tuple[GpuCount, ...] = ()
-    if deadline is not None:
+    # Serving at a target rate is sized to the rate (a month of it), never to the deadline.
+    if deadline is not None and request.workload.serving_rate is None:
         waits = request.capacity_assumptions()
         constraints = scenario.constraints
         sizing = tuple(

@@ -18,7 +18,14 @@ from advisor.core.model.flops import custom_model
 from advisor.core.model.inputs import DeclaredInput, Input, declared_inputs
 from advisor.core.model.sourced import ParamCount
 from advisor.core.model.units import human_integer, human_number
-from advisor.core.model.workload import Constraints, Objective, Workload, WorkloadInputs
+from advisor.core.model.workload import (
+    NO_TOKENS,
+    Constraints,
+    Objective,
+    Workload,
+    WorkloadInputs,
+    target_rate,
+)
 from advisor.errors import CatalogError, shown
 
 SCHEMA_VERSION = 1
@@ -91,6 +98,14 @@ class WorkloadSpec(WorkloadInputs):
                 'give exactly one of model = "<preset id>", model_config = "<config.json>" '
                 "or a [workload.custom] table"
             )
+        return self
+
+    @model_validator(mode="after")
+    def _tokens_or_rate(self) -> WorkloadSpec:
+        """Only serving at a target rate may leave out the tokens (it is then a month of serving)."""
+        rate = target_rate(self.kind, self.target_tokens_per_second, self.requests_per_second, 1)
+        if self.tokens is None and rate is None:
+            raise ValueError(NO_TOKENS)
         return self
 
     def model_spec(self, catalog: Catalog) -> ModelSpec:

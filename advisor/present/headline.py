@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from advisor.core.analysis.sensitivity import Sensitivity
-from advisor.core.decision.headline import headline_figures
+from advisor.core.decision.headline import HeadlineFigures, ServingFigures, headline_figures
 from advisor.core.decision.recommendation import Candidate, Reason, Recommendation
 from advisor.core.decision.verdict import with_robustness
 from advisor.core.scenario import Scenario
@@ -37,6 +37,8 @@ def figure_lines(winner: Candidate, scenario: Scenario) -> list[Text]:
     est = winner.estimate
     assert est is not None
     f = headline_figures(est, scenario.workload.pricing)
+    if f.serving is not None:
+        return serving_lines(f, f.serving)
     return [
         Text.assemble(
             (f"{f.verb} {f.gpus:,}× {winner.system}", "bold reverse"),
@@ -57,18 +59,38 @@ def figure_lines(winner: Candidate, scenario: Scenario) -> list[Text]:
     ]
 
 
-def range_line(sens: Sensitivity, system: str) -> Text | None:
-    """`P10–P90 $1.2M–$1.5M · 30.1–35.2 days · wins 94% of samples` for `system`, if it has ranges."""
+def serving_lines(f: HeadlineFigures, s: ServingFigures) -> list[Text]:
+    """`Rent 15 × 2 mi325x to serve 50k tokens/s · $42.7k/month · 32.5¢/1M output tokens`, then the time
+    per output token against its limit and a month's energy (the core's headline, styled and shorter)."""
+    return [
+        Text.assemble(
+            (f"{f.verb} {s.replicas:,} × {s.replica_gpus} {f.system}", "bold reverse"),
+            f" ({f.outlay})" if f.outlay else "",
+            f" to serve {s.rate} · ",
+            (s.per_month, EMPHASIS),
+            "/month · ",
+            (s.per_million_output_tokens, EMPHASIS),
+            "/1M output tokens",
+        ),
+        Text.assemble(
+            (s.tpot, EMPHASIS),
+            f" per output token ({s.tpot_limit}) · ",
+            (f.energy, EMPHASIS),
+            " a month",
+            f" · starts in {s.starts}" if s.starts else "",
+        ),
+    ]
+
+
+def range_line(sens: Sensitivity, system: str, *, per_month: bool = False) -> Text | None:
+    """`P10–P90 $1.2M–$1.5M · 30.1–35.2 days · wins 94% of samples` for `system`, if it has ranges; for
+    a serving fleet's month (`per_month`), `P10–P90 $36.9k–$50.1k a month · wins 60% of samples`."""
     found = sens.ranges.get(system)
     if found is None:
         return None
     cost, time = found.cost_usd, found.time_to_result_hours
-    text = Text.assemble(
-        ("P10–P90 ", PENDING),
-        f"{numbers.money(cost.p10)}–{numbers.money(cost.p90)}",
-        " · ",
-        numbers.duration_span(time.p10, time.p90),
-    )
+    text = Text.assemble(("P10–P90 ", PENDING), f"{numbers.money(cost.p10)}–{numbers.money(cost.p90)}")
+    text.append(" a month" if per_month else f" · {numbers.duration_span(time.p10, time.p90)}")
     if sens.robustness is not None:
         text.append(f" · wins {numbers.percent(sens.robustness.share, 0)} of samples", style=PENDING)
     return text

@@ -245,6 +245,8 @@ def _economics_used(name: str, workload: Workload, assumptions: Assumptions, rec
         )
     if name == "inference":
         return workload.kind == "inference"
+    if name == "serving":
+        return workload.serving_rate is not None and workload.tpot_limit_ms is None
     return True
 
 

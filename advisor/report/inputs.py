@@ -8,7 +8,8 @@ from advisor.core import fmt
 from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import ModelSpec
 from advisor.core.model.inputs import DeclaredInput
-from advisor.core.model.workload import Constraints
+from advisor.core.model.units import SECONDS_PER_HOUR
+from advisor.core.model.workload import SERVING_PERIOD_HOURS, Constraints, target_rate
 from advisor.core.scenario import INPUTS, Scenario, WorkloadSpec
 from advisor.report.assumptions import FLAGS, AssumptionUsed, Value
 from advisor.report.data import ReportData
@@ -26,8 +27,8 @@ def input_rows(report: ReportData) -> list[tuple[str, str]]:
         ("Model", f"{model.name} ({model.id if w.model else _custom_note(w, model)})"),
         ("Parameters", _params(model.params_total, model.params_active)),
         ("Sequence length", f"{model.seq_len:,}"),
-        ("Tokens", fmt.count(w.tokens)),
-        ("GPUs", f"{w.gpus:,}"),
+        ("Tokens", _tokens_text(w)),
+        ("GPUs", "sized per system to the target rate" if _serving_rate(w) else f"{w.gpus:,}"),
         ("Precision", w.precision.upper() + ("" if w.fp8_stack else " (software stack without FP8)")),
         ("Job", _job(w)),
         ("Pricing", "rent by the GPU-hour" if w.pricing == "rent" else "own (total cost of ownership)"),
@@ -54,6 +55,20 @@ def input_rows(report: ReportData) -> list[tuple[str, str]]:
     overrides = [a for a in report.assumptions if a.set_by_user and a.subject != "model"]
     rows.append(("Assumption overrides", "; ".join(override_text(a) for a in overrides) or "none"))
     return rows
+
+
+def _tokens_text(w: WorkloadSpec) -> str:
+    """`15T`, or for serving at a target rate what a month of it generates."""
+    rate = _serving_rate(w)
+    if rate is None:
+        return fmt.count(w.tokens or 0)
+    month = fmt.count(rate * SERVING_PERIOD_HOURS * SECONDS_PER_HOUR)
+    return f"a month of serving at the target rate: {month} output tokens"
+
+
+def _serving_rate(w: WorkloadSpec) -> float | None:
+    """The generated tokens/s a serving scenario targets (None: a batch job)."""
+    return target_rate(w.kind, w.target_tokens_per_second, w.requests_per_second, w.output_tokens)
 
 
 def _serving_text(w: WorkloadSpec) -> str:

@@ -96,6 +96,9 @@ class ServingOut(Out):
     usd_per_million_output_tokens: Number
     usd_per_month: Number
     meets_limits: bool
+    tpot_limit_ms: Number | None
+    tpot_limit_default: bool
+    period_hours: Number | None
 
 
 class PriceOfferOut(Out):

@@ -22,7 +22,7 @@ class Reason(Out):
     rule: str | None
     source: str | None
     weight: Number | None
-    constraint: Literal["memory", "deadline", "budget", "capacity", "size", "estimate"] | None
+    constraint: Literal["memory", "deadline", "budget", "capacity", "size", "latency", "estimate"] | None
 
 
 class Candidate(Out):

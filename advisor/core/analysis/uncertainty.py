@@ -261,7 +261,11 @@ def _outputs(
         rental=ratio("price"),
     )
     pue = values["pue"] if "pue" in spreads else None
-    return hours["wait"] + billed, cost, run_energy_kwh(est.power_draw, billed, est.gpus, pue)
+    kwh = run_energy_kwh(est.power_draw, billed, est.gpus, pue)
+    if est.serving is not None and est.serving.target_tokens_per_second is not None:
+        # A fleet at a target rate serves its month at any speed: a slower one is more GPUs, not longer.
+        return hours["wait"] + basis.billed_hours, cost, kwh
+    return hours["wait"] + billed, cost, kwh
 
 
 def _corner(spreads: Mapping[str, Spread], favourable: bool) -> dict[str, float]:

@@ -199,7 +199,8 @@ def _hours(
     compute_hours = workload.tokens / (speed.tokens_per_s_per_gpu * speed.working_gpus) / SECONDS_PER_HOUR
     overhead_hours = compute_hours * production_overhead(workload, catalog)
     downtime_hours = (compute_hours + overhead_hours) * (1.0 / speed.goodput.fraction - 1.0)
-    setup_hours = system.setup.setup_minutes / 60.0
+    # A serving fleet's setup is a one-off over its life: its month at a target rate is a steady month.
+    setup_hours = 0.0 if workload.serving_rate is not None else system.setup.setup_minutes / 60.0
     return _Hours(
         wait=capacity_wait_hours(workload, system, assumptions),
         setup=setup_hours,
@@ -296,6 +297,10 @@ def estimate(
     assumptions = assumptions or _NO_ASSUMPTIONS
     system = catalog.system(system_id)
     precision, warnings = run_precision(workload, system)
+    if workload.kind == "inference":
+        from advisor.core.costing.serving import sized_for_rate  # a training run never loads it
+
+        workload = sized_for_rate(workload, system, catalog, precision)
     speed = _speed(workload, system, catalog, assumptions, precision, warnings)
     hours = _hours(workload, system, catalog, assumptions, speed)
     money = _money(workload, system, catalog, assumptions, hours)

@@ -104,6 +104,12 @@ class ServingSummary:
     usd_per_month: float = 0.0
     """The GPUs for the target (else the cluster) for a month, at the hourly price."""
     meets_limits: bool = True
+    tpot_limit_ms: float | None = None
+    """The time-per-output-token limit the layout was held to (None: none)."""
+    tpot_limit_default: bool = False
+    """True when that limit is the default for serving at a target rate, not one the user set."""
+    period_hours: float | None = None
+    """Serving at a target rate: the hours of serving the job is costed for (a month, 730)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from advisor.core.costing.results import MemorySummary, MfuBasis, ServingSummary
 from advisor.core.costing.throughput import SpeedInputs, Throughput
-from advisor.core.model.catalog import Catalog, System
+from advisor.core.model.catalog import Catalog, Precision, System
+from advisor.core.model.economics import Economics
 from advisor.core.model.goodput import fixed_goodput
 from advisor.core.model.inference import TP_SIZES, Iteration, Precisions, Replica, iteration, weight_bytes
 from advisor.core.model.serving_plan import (
@@ -30,15 +31,13 @@ def serving_throughput(inputs: SpeedInputs, price_usd_per_gpu_hour: float) -> Th
     econ = catalog.economics
     if assumptions.for_system("mfu", system.id) is not None:
         warnings.append("an MFU override does not apply to inference (decode is memory-bound); ignored")
-    precisions = serving_precisions(
-        workload.weight_precision or precision, workload.kv_cache_precision, workload.activation_precision
-    )
+    precisions = _precisions(workload, precision)
     shape = (workload.prompt_tokens, workload.output_tokens)
     layout, meets = _serving_layout(workload, system, catalog, precisions, warnings)
     step = layout.step
     replicas = workload.gpus // step.tp
     warnings.extend(_idle_replica_warnings(workload.gpus, replicas, step.tp))
-    per_gpu = step.tokens_per_second / step.tp
+    per_gpu = _delivered_per_gpu(workload, step, replicas)
     per_token = serving_flops_per_token(workload.model, *shape)
     basis = (
         f"serving model: replicas of {step.tp} GPU(s) (tensor-parallel), batch {step.batch} set by "
@@ -62,8 +61,34 @@ def serving_throughput(inputs: SpeedInputs, price_usd_per_gpu_hour: float) -> Th
             / step.tp
             / BYTES_PER_GIB,
         ),
-        serving=_serving_summary(workload, layout, precisions, price_usd_per_gpu_hour, meets=meets),
+        serving=_serving_summary(workload, layout, precisions, econ, price_usd_per_gpu_hour, meets=meets),
     )
+
+
+def sized_for_rate(workload: Workload, system: System, catalog: Catalog, precision: Precision) -> Workload:
+    """The serving workload on the fleet that meets its target rate on `system` (replicas x GPUs each);
+    a batch job, or one without a rate, as it is."""
+    if workload.serving_rate is None:
+        return workload
+    layout, _ = _serving_layout(workload, system, catalog, _precisions(workload, precision), [])
+    return workload.model_copy(update={"gpus": max(layout.gpus, layout.step.tp)})
+
+
+def _precisions(workload: Workload, precision: Precision) -> Precisions:
+    """Weights, KV cache and activations: the workload's, unset ones following the run precision."""
+    return serving_precisions(
+        workload.weight_precision or precision, workload.kv_cache_precision, workload.activation_precision
+    )
+
+
+def _delivered_per_gpu(workload: Workload, step: Iteration, replicas: int) -> float:
+    """Tokens/s per GPU the deployment generates: the target rate when its replicas can carry it (a fleet
+    is paid for whether busy or not), else their capacity (one replica's when not even one fits)."""
+    capacity = step.tokens_per_second * replicas
+    rate = workload.serving_rate
+    if replicas < 1 or rate is None or rate >= capacity:
+        return step.tokens_per_second / step.tp
+    return rate / workload.gpus
 
 
 def _serving_layout(
@@ -71,8 +96,8 @@ def _serving_layout(
 ) -> tuple[Layout, bool]:
     """The layout meeting the targets; else the best without the latency limits (and False), warned."""
     shape = (workload.prompt_tokens, workload.output_tokens)
-    targets = serving_targets(workload)
     econ = catalog.economics
+    targets = serving_targets(workload, econ.serving.default_tpot_limit_ms)
     found = choose_layout(
         workload.model,
         system,
@@ -85,7 +110,8 @@ def _serving_layout(
     )
     if isinstance(found, Layout):
         return found, True
-    warnings.append(f"{system.name}: {found.reason}; shown without the latency limits")
+    default = " (the default for chat)" if targets.tpot_default else ""
+    warnings.append(f"{system.name}: {found.reason}{default}; shown without the latency limits")
     relaxed = Targets(tokens_per_second=targets.tokens_per_second)
     found = choose_layout(
         workload.model, system, econ, precisions, shape, relaxed, software=workload.software
@@ -96,12 +122,13 @@ def _serving_layout(
 
 
 def _serving_summary(
-    workload: Workload, layout: Layout, precisions: Precisions, price: float, *, meets: bool
+    workload: Workload, layout: Layout, precisions: Precisions, econ: Economics, price: float, *, meets: bool
 ) -> ServingSummary:
     """The `serving` object: replica, batch and the limit that binds, latencies, fleet and prices."""
     step = layout.step
+    targets = serving_targets(workload, econ.serving.default_tpot_limit_ms)
     replicas = max(workload.gpus // step.tp, 0)
-    rate = serving_targets(workload).tokens_per_second
+    rate = targets.tokens_per_second
     return ServingSummary(
         replica_gpus=step.tp,
         replicas=replicas,
@@ -121,6 +148,9 @@ def _serving_summary(
         usd_per_million_output_tokens=_usd_per_million(price, step, input_side=False),
         usd_per_month=price * (layout.gpus if rate else workload.gpus) * HOURS_PER_MONTH,
         meets_limits=meets,
+        tpot_limit_ms=targets.tpot_s * 1e3 if targets.tpot_s is not None else None,
+        tpot_limit_default=targets.tpot_default,
+        period_hours=workload.tokens / rate / SECONDS_PER_HOUR if rate else None,
     )
 
 

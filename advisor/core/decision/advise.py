@@ -323,10 +323,10 @@ def _relaxations(est: Estimate, blockers: set[str | None], constraints: Constrai
     """The constraint values under which `est` would be feasible, in words."""
     parts = []
     if "deadline" in blockers and constraints.deadline_days is not None:
-        parts.append(
-            f"the run may take {est.time_to_result_hours / HOURS_PER_DAY:.1f} days instead of "
-            f"{constraints.deadline_days:g}"
-        )
+        serving = est.serving is not None and est.serving.target_tokens_per_second is not None
+        days = est.time_to_result_hours - est.time_to_train_hours if serving else est.time_to_result_hours
+        what = "serving may start after" if serving else "the run may take"
+        parts.append(f"{what} {days / HOURS_PER_DAY:.1f} days instead of {constraints.deadline_days:g}")
     if "budget" in blockers and constraints.budget_usd is not None:
         parts.append(
             f"the budget were {fmt.money(est.cost_usd)} instead of {fmt.money(constraints.budget_usd)}"

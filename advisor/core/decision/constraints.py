@@ -1,5 +1,5 @@
-"""The hard constraints that are arithmetic (memory, purchasable or rentable size, deadline, budget,
-capacity wait), each as a reason
+"""The hard constraints that are arithmetic (memory, purchasable or rentable size, serving latency,
+deadline, budget, capacity wait), each as a reason
 saying what is needed against what is available."""
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ def constraint_reasons(est: Estimate, constraints: Constraints) -> list[Reason]:
         reasons.append(Reason("infeasible", text, constraint="memory"))
     if (beyond := capacity_message(est)) is not None:
         reasons.append(Reason("infeasible", beyond, constraint="size"))
-    days = est.time_to_result_hours / HOURS_PER_DAY
-    if constraints.deadline_days is not None and days > constraints.deadline_days:
-        deadline = constraints.deadline_days
-        text = f"misses the deadline: {days:.1f} days to result (wait included) > {deadline:g} days"
-        reasons.append(Reason("infeasible", text, constraint="deadline"))
+    if est.serving is not None and not est.serving.meets_limits:
+        reasons.append(Reason("infeasible", _latency_message(est), constraint="latency"))
+    if (late := _deadline_message(est, constraints.deadline_days)) is not None:
+        reasons.append(Reason("infeasible", late, constraint="deadline"))
     if constraints.budget_usd is not None and est.cost_usd > constraints.budget_usd:
-        text = f"over budget: {fmt.money(est.cost_usd)} > {fmt.money(constraints.budget_usd)}"
+        a_month = " a month" if _serving_to_rate(est) else ""
+        text = f"over budget: {fmt.money(est.cost_usd)}{a_month} > {fmt.money(constraints.budget_usd)}"
         reasons.append(Reason("infeasible", text, constraint="budget"))
     wait_days = est.time_breakdown_hours["wait"] / HOURS_PER_DAY
     if constraints.need_within_days is not None and wait_days > constraints.need_within_days:
@@ -38,3 +38,33 @@ def constraint_reasons(est: Estimate, constraints: Constraints) -> list[Reason]:
             text += f" ({why})"
         reasons.append(Reason("infeasible", text, constraint="capacity"))
     return reasons
+
+
+def _serving_to_rate(est: Estimate) -> bool:
+    """Serving at a target rate: a month of serving, whose deadline is when it starts."""
+    return est.serving is not None and est.serving.target_tokens_per_second is not None
+
+
+def _deadline_message(est: Estimate, deadline: float | None) -> str | None:
+    """Why `est` misses the deadline (serving at a target rate: it starts too late), or None."""
+    if deadline is None:
+        return None
+    if _serving_to_rate(est):
+        days = (est.time_to_result_hours - est.time_to_train_hours) / HOURS_PER_DAY
+        text = f"misses the deadline: serving starts after {days:.1f} days > {deadline:g} days"
+    else:
+        days = est.time_to_result_hours / HOURS_PER_DAY
+        text = f"misses the deadline: {days:.1f} days to result (wait included) > {deadline:g} days"
+    return text if days > deadline else None
+
+
+def _latency_message(est: Estimate) -> str:
+    """Why no serving layout on the system meets the latency limits (from the estimate's warning)."""
+    why = next((w for w in est.warnings if w.endswith("shown without the latency limits")), "")
+    found = why.partition(": ")[2].removesuffix("; shown without the latency limits")
+    assert est.serving is not None
+    limit = est.serving.tpot_limit_ms
+    tpot = f"; without them {est.serving.tpot_ms:,.0f} ms per output token" + (
+        f" > {limit:,.4g} ms" if limit is not None else ""
+    )
+    return f"misses the latency limits: {found or 'no layout meets them'}{tpot}"

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from advisor.core import fmt
-from advisor.core.costing.results import Estimate
+from advisor.core.costing.results import Estimate, ServingSummary
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,30 @@ class HeadlineFigures:
     """When buying: the purchase, e.g. `$42.3M up front` or `512 owned, $16M up front`, else empty."""
     result: str = ""
     """Time to result when the lead time or the wait adds a day or more, e.g. `143.9 days`, else empty."""
+    serving: ServingFigures | None = None
+    """Serving at a target rate: the fleet and its monthly figures (the headline is about them)."""
+
+
+@dataclass(frozen=True)
+class ServingFigures:
+    """A serving fleet for a target rate as the headlines show it: `15 x 2` GPUs, `$42.8k` a month."""
+
+    rate: str
+    """The target, e.g. `50k tokens/s`."""
+    replicas: int
+    replica_gpus: int
+    per_month: str
+    """The fleet's cost for a month of serving, e.g. `$42.76k`."""
+    per_million_output_tokens: str
+    """All-in: the fleet's cost over the tokens it generates at the target rate, e.g. `32.5¢`."""
+    tpot: str
+    """Time per output token of the plan, e.g. `99.6 ms`."""
+    tpot_limit: str
+    """The limit it meets, e.g. `limit 100 ms, the default for chat`, or what it misses."""
+    month_tokens: str
+    """The output tokens a month at the rate generates, e.g. `131B`."""
+    starts: str = ""
+    """The wait before serving starts (lead time, capacity) when a day or more, e.g. `120 days`."""
 
 
 _TO_DO = {"pretrain": "to train", "finetune": "to fine-tune", "inference": "to serve the tokens"}
@@ -51,6 +75,35 @@ def _verb(est: Estimate, pricing: str) -> Literal["Rent", "Buy", "Use"]:
     return "Use" if est.purchase and est.purchase.gpus_owned >= est.gpus else "Buy"
 
 
+def serving_figures(est: Estimate) -> ServingFigures | None:
+    """The fleet `est` sizes for a target rate, as the headlines show it (None: not serving to a rate)."""
+    s = est.serving
+    if s is None or s.target_tokens_per_second is None:
+        return None
+    wait = est.time_to_result_hours - est.time_to_train_hours
+    return ServingFigures(
+        rate=f"{fmt.count(s.target_tokens_per_second)} tokens/s",
+        replicas=s.replicas,
+        replica_gpus=s.replica_gpus,
+        per_month=fmt.money(est.cost_usd),
+        per_million_output_tokens=fmt.cents_or_dollars(est.cost_per_million_tokens_usd),
+        tpot=f"{s.tpot_ms:,.3g} ms",
+        tpot_limit=_tpot_limit(s),
+        month_tokens=fmt.count(est.tokens),
+        starts=fmt.duration(wait) if wait >= 24 else "",
+    )
+
+
+def _tpot_limit(s: ServingSummary) -> str:
+    """`limit 100 ms, the default for chat`, `limit 40 ms`, or that the plan misses the limits."""
+    if s.tpot_limit_ms is None:
+        return "no limit set"
+    if not s.meets_limits:
+        return f"misses the latency limits: TPOT {s.tpot_limit_ms:,.4g} ms"
+    default = ", the default for chat" if s.tpot_limit_default else ""
+    return f"limit {s.tpot_limit_ms:,.4g} ms{default}"
+
+
 def headline_figures(est: Estimate, pricing: str) -> HeadlineFigures:
     """The figures of `est` (the recommended system's estimate) as the headlines show them."""
     waits = est.time_to_result_hours - est.time_to_train_hours >= 24
@@ -65,14 +118,31 @@ def headline_figures(est: Estimate, pricing: str) -> HeadlineFigures:
         to_do=_TO_DO.get(est.kind, "to train"),
         outlay=_outlay(est),
         result=fmt.duration(est.time_to_result_hours) if waits else "",
+        serving=serving_figures(est),
     )
 
 
 def headline_sentence(figures: HeadlineFigures, objective: str) -> str:
-    """`Rent 8x h100: 5.2 days to train, $12.3k (54.2¢ per 1M tokens), 850 kWh (best on cost)`."""
+    """`Rent 8x h100: 5.2 days to train, $12.3k (54.2¢ per 1M tokens), 850 kWh (best on cost)`; serving
+    to a rate, the fleet's month (`serving_sentence`)."""
     f = figures
+    if f.serving is not None:
+        return serving_sentence(f, f.serving, objective)
     result = f" ({f.result} to result)" if f.result else ""
     return (
         f"{f.verb} {f.gpus}x {f.system}{f' ({f.outlay})' if f.outlay else ''}: {f.train} {f.to_do}{result}, "
         f"{f.cost} ({f.per_million_tokens} per 1M tokens), {f.energy} (best on {objective})"
+    )
+
+
+def serving_sentence(f: HeadlineFigures, s: ServingFigures, objective: str) -> str:
+    """`Rent 15 x 2 mi325x (30 GPUs) to serve 50k tokens/s: $42.8k/month, 32.5¢ per 1M output tokens,
+    99.9 ms per output token (limit 100 ms, the default for chat); a month: 131B tokens, 47.8 MWh (best on
+    cost)`."""
+    outlay = f", {f.outlay}" if f.outlay else ""
+    starts = f", starts in {s.starts}" if s.starts else ""
+    return (
+        f"{f.verb} {s.replicas:,} x {s.replica_gpus} {f.system} ({f.gpus:,} GPUs{outlay}) to serve {s.rate}: "
+        f"{s.per_month}/month, {s.per_million_output_tokens} per 1M output tokens, {s.tpot} per output "
+        f"token ({s.tpot_limit}); a month: {s.month_tokens} tokens, {f.energy}{starts} (best on {objective})"
     )

@@ -22,7 +22,7 @@ class Reason:
     weight: float | None = None
     constraint: str | None = None
     """For an infeasible reason: memory, deadline, budget, capacity, size (beyond what can be bought or
-    rented), or estimate (when it failed)."""
+    rented), latency (no serving layout meets the TTFT/TPOT limits), or estimate (when it failed)."""
 
 
 @dataclass(frozen=True)

@@ -115,6 +115,14 @@ class InferenceModel(Sourced):
     )
 
 
+class ServingDefaults(Sourced):
+    """What a serving job at a target rate is held to when it sets no limit."""
+
+    default_tpot_limit_ms: Positive = Field(
+        description="Time per output token a chat user reads without waiting, applied when none is set."
+    )
+
+
 class Economics(Frozen):
     """Facility, finance and societal constants, each with its source."""
 
@@ -130,4 +138,5 @@ class Economics(Frozen):
     checkpointing: Checkpointing
     memory: MemoryModel
     inference: InferenceModel
+    serving: ServingDefaults
     uncertainty: Uncertainty

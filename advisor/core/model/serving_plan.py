@@ -71,6 +71,8 @@ class Targets:
     tpot_s: float | None = None
     batch_limit: int | None = None
     """The most requests per replica the user allows (None: as many as the other limits allow)."""
+    tpot_default: bool = False
+    """True when `tpot_s` is the default a serving job at a target rate gets, not one the user set."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +144,12 @@ def _replica(
     return step(limits[binding]), binding
 
 
+_CHOSEN: dict[tuple[object, ...], tuple[ModelSpec, System, Economics, Layout | NoLayout]] = {}
+"""Layouts already chosen, by the identity of the model, system and economics and the other inputs: an
+estimate sizes the fleet and then prices it, and the app asks again on every edit."""
+_CHOSEN_MAX = 512
+
+
 def choose_layout(
     model: ModelSpec,
     system: System,
@@ -155,6 +163,29 @@ def choose_layout(
 ) -> Layout | NoLayout:
     """The layout meeting `targets` with the fewest GPUs (or, without a rate target, the most tokens/s per
     GPU on replicas of at most `gpus` GPUs); `shape` is (prompt, output) tokens per request."""
+    cluster = gpus if targets.tokens_per_second is None else None  # a rate's layout ignores the cluster
+    key = (id(model), id(system), id(economics), precisions, shape, targets, software, cluster)
+    found = _CHOSEN.get(key)
+    if found is not None and found[0] is model and found[1] is system and found[2] is economics:
+        return found[3]
+    if len(_CHOSEN) >= _CHOSEN_MAX:
+        _CHOSEN.clear()
+    layout = _choose_layout(model, system, economics, precisions, shape, targets, software, cluster)
+    _CHOSEN[key] = (model, system, economics, layout)
+    return layout
+
+
+def _choose_layout(
+    model: ModelSpec,
+    system: System,
+    economics: Economics,
+    precisions: Precisions,
+    shape: tuple[int, int],
+    targets: Targets,
+    software: str | None,
+    gpus: int | None,
+) -> Layout | NoLayout:
+    """`choose_layout` computed."""
     hw = serving_hardware(system, economics.memory.usable_hbm_fraction, precisions.activations)
     c = serving_constants(economics)
     found: list[Layout] = []
@@ -193,16 +224,19 @@ def _why_none(failures: dict[str, int]) -> str:
     return f"no replica of up to {TP_SIZES[-1]} GPUs meets the {limits} limit even with one request"
 
 
-def serving_targets(workload: Workload) -> Targets:
-    """The workload's rate target (tokens/s, else requests/s x output tokens) and latency limits."""
-    rate = workload.target_tokens_per_second
-    if rate is None and workload.requests_per_second is not None:
-        rate = workload.requests_per_second * workload.output_tokens
+def serving_targets(workload: Workload, default_tpot_limit_ms: float | None = None) -> Targets:
+    """The workload's rate target (tokens/s, else requests/s x output tokens) and latency limits; serving
+    at a target rate without a TPOT limit is held to `default_tpot_limit_ms` (interactive use)."""
+    rate = workload.serving_rate
+    tpot_ms, default = workload.tpot_limit_ms, False
+    if tpot_ms is None and rate is not None and default_tpot_limit_ms is not None:
+        tpot_ms, default = default_tpot_limit_ms, True
     return Targets(
         tokens_per_second=rate,
         ttft_s=workload.ttft_limit_ms / 1e3 if workload.ttft_limit_ms is not None else None,
-        tpot_s=workload.tpot_limit_ms / 1e3 if workload.tpot_limit_ms is not None else None,
+        tpot_s=tpot_ms / 1e3 if tpot_ms is not None else None,
         batch_limit=workload.serving_batch,
+        tpot_default=default,
     )
 
 

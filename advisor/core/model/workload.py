@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field
+from pydantic import BeforeValidator, Field, model_validator
 
 from advisor.core.model.catalog import Frozen, ModelSpec, Precision
 from advisor.core.model.inputs import Input
 from advisor.core.model.sourced import Release
-from advisor.core.model.units import human_integer, human_number
+from advisor.core.model.units import HOURS_PER_MONTH, SECONDS_PER_HOUR, human_integer, human_number
 
 Kind = Literal["pretrain", "finetune", "inference"]
 Pricing = Literal["rent", "own"]
@@ -25,6 +25,8 @@ HumanCount = Annotated[int, BeforeValidator(human_integer)]
 """A whole number that may be written "2k" or "2048.0"; the field adds its range."""
 Days = Annotated[float, BeforeValidator(human_number), Field(le=36_500, allow_inf_nan=False)]
 """Days, up to a century."""
+SERVING_PERIOD_HOURS = HOURS_PER_MONTH
+"""A serving job at a target rate is costed for a month (730 hours, a twelfth of 365 days)."""
 PRECISION_LABELS = {"bf16": "BF16", "fp8": "FP8", "fp4": "FP4"}
 """Each number format as a choice is shown (the training precision and the three of serving)."""
 
@@ -33,18 +35,24 @@ class WorkloadInputs(Frozen):
     """The workload's inputs besides the model: shared by the core `Workload` and the scenario's."""
 
     tokens: Annotated[
-        float,
+        float | None,
         BeforeValidator(human_number),
         Field(
-            ge=1, le=1e18, allow_inf_nan=False, description="Tokens trained (or generated, for inference)."
+            ge=1,
+            le=1e18,
+            allow_inf_nan=False,
+            description="Tokens trained (or generated, for inference). Not used when serving at a target "
+            "rate: that job is a month of serving at the rate.",
         ),
         Input(
             "Tokens",
-            "Tokens to train or generate: 15T, 1.5e12, or dataset x epochs: 5T x 3",
+            "Tokens to train or generate: 15T, 1.5e12, or dataset x epochs: 5T x 3 (serving at a target "
+            "rate: not needed, a month)",
             "tokens",
             "--tokens",
+            blank="a month at the target rate",
         ),
-    ]
+    ] = None
     gpus: Annotated[
         HumanCount,
         Field(gt=0, le=1_000_000, description="GPUs in the cluster."),
@@ -252,10 +260,66 @@ class WorkloadInputs(Frozen):
     ] = "production"
 
 
-class Workload(WorkloadInputs):
-    """A training, fine-tuning or inference job: model, tokens, precision, scale and pricing."""
+def target_rate(kind: str, target: float | None, requests: float | None, output_tokens: int) -> float | None:
+    """The generated tokens per second a serving job must sustain (tokens/s, else requests/s x output
+    tokens), or None for a batch job."""
+    if kind != "inference":
+        return None
+    if target is not None:
+        return target
+    return requests * output_tokens if requests is not None else None
 
+
+NO_TOKENS = (
+    "tokens: how many tokens? give the tokens to train or generate (e.g. 15T, 300e9); a serving job "
+    "(kind = inference) may give a target rate instead (target_tokens_per_second or requests_per_second)"
+)
+"""The message when a job names neither its tokens nor a serving rate."""
+
+
+class Workload(WorkloadInputs):
+    """A training, fine-tuning or inference job: model, tokens, precision, scale and pricing.
+
+    Serving at a target rate is a month of serving: tokens = rate x a month."""
+
+    tokens: Annotated[float, BeforeValidator(human_number), Field(ge=1, le=1e18, allow_inf_nan=False)]
     model: ModelSpec
+
+    @model_validator(mode="before")
+    @classmethod
+    def _month_of_serving(cls, data: Any) -> Any:
+        """A serving job at a target rate is a month of serving: its tokens are what the rate generates
+        in `SERVING_PERIOD_HOURS` (tokens given are not used); any other job must give its tokens."""
+        if not isinstance(data, dict):
+            return data
+        fields = cls.model_fields
+        rate = target_rate(
+            data.get("kind", fields["kind"].default),
+            _number(data.get("target_tokens_per_second")),
+            _number(data.get("requests_per_second")),
+            int(_number(data.get("output_tokens")) or fields["output_tokens"].default),
+        )
+        if rate is None:
+            if data.get("tokens") is None:
+                raise ValueError(NO_TOKENS)
+            return data
+        return {**data, "tokens": max(1.0, rate * SERVING_PERIOD_HOURS * SECONDS_PER_HOUR)}
+
+    @property
+    def serving_rate(self) -> float | None:
+        """Generated tokens per second to sustain when serving to a target rate, else None."""
+        return target_rate(
+            self.kind, self.target_tokens_per_second, self.requests_per_second, self.output_tokens
+        )
+
+
+def _number(value: Any) -> float | None:
+    """A number as a scenario or caller gives it ("50k", 5e4), or None."""
+    try:
+        number = human_number(value) if value is not None else None
+    except ValueError:
+        return None  # the field's own validation names it
+    return float(number) if isinstance(number, int | float) and not isinstance(number, bool) else None
 
 
 class Constraints(Frozen):

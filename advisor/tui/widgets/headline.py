@@ -21,7 +21,9 @@ def range_line(advice: Advice, analysis: ScenarioResult | None) -> Text | None:
     winner = advice.winner
     if analysis is None or winner is None or analysis.scenario != advice.scenario:
         return headline.COMPUTING_RANGES if winner is not None else None
-    return headline.range_line(analysis.sensitivity, winner.system)
+    serving = winner.estimate.serving if winner.estimate else None
+    per_month = serving is not None and serving.target_tokens_per_second is not None
+    return headline.range_line(analysis.sensitivity, winner.system, per_month=per_month)
 
 
 class Headline(Widget):
@@ -53,12 +55,6 @@ class Headline(Widget):
             lines.extend(headline.no_winner_lines(advice.recommendation, sized_elsewhere))
             return Group(*lines)
         lines.extend(headline.figure_lines(winner, advice.scenario))
-        if advice.scenario.workload.kind == "inference":
-            from advisor.tui.widgets.serving_view import plan_line
-
-            plan = plan_line(advice)
-            if plan is not None:
-                lines.append(plan)
         ranges = range_line(advice, self.analysis)
         if ranges is not None:
             lines.append(ranges)

@@ -73,22 +73,6 @@ def plan_note(advice: Advice) -> Text:
     return Text.assemble((f"Fleet for {target}", "bold"), f", per system. {LIMITS}")
 
 
-def plan_line(advice: Advice) -> Text | None:
-    """The winner's serving plan in one line for the headline (None unless serving to a target rate)."""
-    winner = advice.winner
-    serving = winner.estimate.serving if winner is not None and winner.estimate is not None else None
-    if winner is None or serving is None or serving.gpus_for_target is None:
-        return None
-    row = dict(zip(COLUMNS, plan_row(winner, serving), strict=True))
-    rate = numbers.count(serving.target_tokens_per_second or 0)
-    return Text.assemble(
-        ("Serve ", "bold"),
-        (f"{rate} tokens/s on {row['replicas × GPUs']} {winner.system}", "bold"),
-        f" · {row['$/1M out']}/1M output tokens · {row['$/month']}/month · limited by "
-        f"{row['limited by']} (Serving tab)",
-    )
-
-
 class ServingView(AdviceView, Vertical):
     """The serving plan of an inference job, one row per system that can serve it."""
 
