@@ -287,7 +287,8 @@ def test_overrides_replace_the_catalog_values_they_name():
     assert ("economics", "facility") not in rows and rows[("all systems", "pue")].values == (("pue", 1.1),)
     assert ("h100", "reliability") not in rows and ("economics", "checkpointing") not in rows
     md = render_report(report, "md")
-    assert "price_usd_per_gpu_hour = 1.5 (h100)" in md
+    assert "| Rent price | h100: $1.50/GPU-hour |" in md  # the inputs table: a row of its own
+    assert "| Assumption overrides | goodput = 1 (all systems); pue = 1.1 (all systems) |" in md
 
 
 def test_unknown_format_is_refused():
