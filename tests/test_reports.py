@@ -419,3 +419,29 @@ def test_every_shape_of_scenario_renders_in_every_format(workload, tmp_path):
     path = tmp_path / "r.toml"
     path.write_text(render_report(report, "toml"), encoding="utf-8")
     assert load_scenario(path) == scenario
+
+
+@pytest.mark.parametrize("fmt", ["md", "html"])
+def test_a_serving_report_says_which_gpu_count_to_get(fmt):
+    # The comparison's GPUs are the job's cluster; the fleet for the target rate is what to rent.
+    data = {
+        "schema": 1,
+        "systems": ["h100", "b200"],
+        "workload": {"model": "llama3-70b", "tokens": 1e9, "kind": "inference", "precision": "fp8"},
+    }
+    target = {**data, "workload": {**data["workload"], "target_tokens_per_second": 50_000}}
+    report = build_report(
+        Scenario.model_validate(target), shipped_catalog(), rules(), today=TODAY, version=VERSION
+    )
+    text = html.unescape(" ".join(render_report(report, fmt).split()))
+    winner = report.recommendation.winner_candidate
+    serving = winner.estimate.serving
+    assert f"To serve 50k tokens/s: rent {serving.gpus_for_target} {winner.system} GPUs" in text
+    assert f"the {winner.estimate.gpus} GPUs above are the cluster the job's 1B tokens are costed on" in text
+    assert "GPUs: the cluster each system serves the job's 1B tokens on" in text
+    assert "are the GPUs to rent for 50k tokens/s, and $/month is theirs" in text
+    plain = build_report(
+        Scenario.model_validate(data), shipped_catalog(), rules(), today=TODAY, version=VERSION
+    )
+    text = html.unescape(" ".join(render_report(plain, fmt).split()))
+    assert "To serve" not in text and "No target rate was given: $/month is the cluster given" in text

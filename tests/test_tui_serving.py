@@ -97,12 +97,14 @@ async def test_a_target_rate_typed_gives_the_serving_plan_per_system():
         assert workload.target_tokens_per_second == 50_000 and workload.ttft_limit_ms == 2000
         headline = plain(app.screen.query_one("#headline"))
         winner = app.main.advice.winner
-        assert "Serve 50k tokens/s on " in headline and winner.system in headline
+        assert "Serve 50k tokens/s: rent " in headline and winner.system in headline
+        assert f"the {winner.estimate.gpus} GPUs above run the job's" in " ".join(headline.split())
         assert "/month" in headline and "/1M output tokens" in headline
         app.main.show_tab("serving")
         await pilot.pause(0.2)
         note = plain(app.screen.query_one("#serving-note", Static))
         assert "Fleet for 50k generated tokens/s" in note
+        assert "In Compare, GPUs: the cluster each system serves the job's" in " ".join(note.split())
         table = app.screen.query_one("#serving-table", DataTable)
         assert table.row_count >= 5
         for candidate in app.main.advice.recommendation.candidates:

@@ -11,6 +11,7 @@ from textual.widgets import DataTable, Static
 from advisor.core.costing.results import ServingSummary
 from advisor.core.decision.recommendation import Candidate
 from advisor.present import numbers
+from advisor.present.serving import ACQUIRE, fleet_text, job_gpus_note
 from advisor.tui.advice import Advice
 from advisor.tui.widgets.column_table import ColumnTable
 from advisor.tui.widgets.drawn_when_shown import AdviceView
@@ -35,18 +36,9 @@ LIMITS = (
 
 def plan_row(candidate: Candidate, serving: ServingSummary) -> list[str]:
     """One system's serving plan as the table shows it."""
-    gpus = (
-        serving.gpus_for_target
-        if serving.gpus_for_target is not None
-        else serving.replicas * serving.replica_gpus
-    )
-    replicas = gpus // serving.replica_gpus if serving.replica_gpus else 0
-    fleet = f"{replicas:,} × {serving.replica_gpus}"
-    if serving.replica_gpus > 1:
-        fleet += f" = {gpus:,}"
     return [
         candidate.system,
-        fleet,
+        fleet_text(serving),
         numbers.cents_or_dollars(serving.usd_per_million_output_tokens),
         numbers.money(serving.usd_per_month),
         numbers.percent(serving.utilisation),
@@ -70,22 +62,28 @@ def plan_note(advice: Advice) -> Text:
             "Give Target tokens/s or requests/s under “Serving” to size the fleet for it. ",
             LIMITS,
         )
-    return Text.assemble((f"Fleet for {target}", "bold"), f", per system. {LIMITS}")
+    job = job_gpus_note(advice.recommendation, "this fleet")
+    tie = f"In Compare, {job}. " if job else ""
+    return Text.assemble((f"Fleet for {target}", "bold"), f", per system. {tie}{LIMITS}")
 
 
 def plan_line(advice: Advice) -> Text | None:
     """The winner's serving plan in one line for the headline (None unless serving to a target rate)."""
     winner = advice.winner
-    serving = winner.estimate.serving if winner is not None and winner.estimate is not None else None
-    if winner is None or serving is None or serving.gpus_for_target is None:
+    est = winner.estimate if winner is not None else None
+    serving = est.serving if est is not None else None
+    if winner is None or est is None or serving is None or serving.gpus_for_target is None:
         return None
     row = dict(zip(COLUMNS, plan_row(winner, serving), strict=True))
     rate = numbers.count(serving.target_tokens_per_second or 0)
     return Text.assemble(
         ("Serve ", "bold"),
-        (f"{rate} tokens/s on {row['replicas × GPUs']} {winner.system}", "bold"),
-        f" · {row['$/1M out']}/1M output tokens · {row['$/month']}/month · limited by "
-        f"{row['limited by']} (Serving tab)",
+        (
+            f"{rate} tokens/s: {ACQUIRE.get(est.pricing, 'get')} {row['replicas × GPUs']} {winner.system}",
+            "bold",
+        ),
+        f" · {row['$/1M out']}/1M output tokens · {row['$/month']}/month · limited by {row['limited by']} "
+        f"(Serving tab; the {est.gpus:,} GPUs above run the job's {numbers.count(est.tokens)} tokens)",
     )
 
 
