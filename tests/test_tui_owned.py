@@ -1,4 +1,4 @@
-"""Pilot tests: "GPUs you already own" (issue 12.1 and 13.5, app side), asked when buying, typed key by
+"""Pilot tests: "GPUs already owned" (issue 12.1 and 13.5, app side), asked when buying, typed key by
 key: never rewritten while typed, a misspelt system named, the cost lower, and kept through Save/Open."""
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ async def test_owned_gpus_are_asked_when_buying_and_make_the_run_cheaper():
         await settle(pilot)
         row = app.main.form.row("owned_gpus")
         assert row.disabled, "renting: nothing owned to ask about"
-        assert row.question.title == "GPUs you already own"
+        assert row.question.title == "GPUs already owned"
         await _buy(pilot)
         assert not row.disabled
         assert "e.g. h100=1024, a100=256" in plain(row.query_one(".note", Static))
@@ -96,7 +96,7 @@ async def test_a_misspelt_system_is_named_and_nothing_is_saved():
         await pilot.pause()
         assert not isinstance(app.screen, PathDialog)
         messages = " ".join(n.message for n in app._notifications)
-        assert "GPUs you already own" in messages and "not saved" in messages.lower()
+        assert "GPUs already owned" in messages and "not saved" in messages.lower()
         await _type_owned(pilot, "1024")  # no system named: said so, not read as every system
         assert "name the system" in plain(app.main.form.row("owned_gpus").query_one(".note", Static))
 

@@ -122,7 +122,7 @@ class Assumptions(Frozen):
             description="Owning: GPUs of each system already owned (capex sunk, no lead time), by system id."
         ),
         Input(
-            "GPUs you already own",
+            "GPUs already owned",
             "Owning: GPUs you have bought already; the run pays their power and hosting, not their "
             "price, e.g. h100=1024, a100=256",
             "GPUs",
