@@ -124,13 +124,19 @@ def test_recommend_for_a_target_rate_gives_each_systems_fleet_and_prices(capsys)
     argv = ("--model", "llama3-70b", "--kind", "inference", "--tokens", "1e9", "--precision", "fp8")
     code, out, _ = run(capsys, "recommend", *argv, "--target-tokens-per-second", "50k")
     assert code == 0
-    table = out.split("\nserving\n", 1)[1].split("fleet: replicas x GPUs each")[0]
+    table = out.split("\nserving\n", 1)[1].split("fleet: the GPUs to rent to sustain 50k tokens/s")[0]
     header, _, *rows = [line.split() for line in table.strip().splitlines()]
     assert header[:2] == ["system", "fleet"] and header[-1] == "$/month"
+    # one GPU count: the job at a target rate is the fleet, so the headline and the table agree
+    lines = out.splitlines()
+    assert lines[0].startswith("Rent ") and " to serve 50k tokens/s: " in lines[0]
+    assert not any(line.startswith(("To serve", "GPUs: the cluster")) for line in lines)
     code, out, _ = run(capsys, "recommend", *argv, "--target-tokens-per-second", "50k", "--json")
     plans = {c["system"]: c["estimate"]["serving"] for c in json.loads(out)["candidates"]}
     assert {row[0] for row in rows} == set(plans)
     for row in rows:
         plan = plans[row[0]]
         replicas, gpus_each = plan["gpus_for_target"] // plan["replica_gpus"], plan["replica_gpus"]
-        assert row[1:4] == [f"{replicas:,}", "x", f"{gpus_each}"] and row[-1].startswith("$")
+        total = ["=", f"{replicas * gpus_each:,}"] if gpus_each > 1 else []
+        assert row[1 : 4 + len(total)] == [f"{replicas:,}", "×", f"{gpus_each}", *total]
+        assert row[-1].startswith("$")

@@ -6,6 +6,7 @@ every surface without a line here; one that misses a surface fails.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from functools import cache
 from typing import Any
@@ -78,7 +79,15 @@ def sample(item: DeclaredInput) -> Any:
     value = 2 * item.default if item.default else (limits.low or 0) + 2
     if not limits.allows(value) and limits.high is not None:
         value = limits.high
-    return int(value) if item.kind == "integer" else float(value)
+    number = int(value) if item.value_kind == "integer" else float(value)
+    return {"h100": number} if item.kind == "per_system" else number
+
+
+def flag_text(value: Any) -> str:
+    """A sample as typed after its flag: `2.0`, or `h100=2` for a per-system map."""
+    if isinstance(value, dict):
+        return ", ".join(f"{system}={number}" for system, number in value.items())
+    return str(value)
 
 
 def scenario_data(item: DeclaredInput | None = None, value: Any = None) -> dict[str, Any]:
@@ -112,7 +121,7 @@ def test_the_samples_are_valid_and_not_the_defaults():
 @pytest.mark.parametrize("item", DECLARED, ids=IDS)
 def test_the_cli_sets_it(command, item):
     value = sample(item)
-    flags = [item.meta.flag] if item.kind == "check" else [item.meta.flag, str(value)]
+    flags = [item.meta.flag] if item.kind == "check" else [item.meta.flag, flag_text(value)]
     context = [
         f"--{k.replace('_', '-')}={v}"
         for table in CONTEXT.get(item.key, {}).values()
@@ -237,3 +246,113 @@ def test_the_declaration_reads_the_strictest_bounds_and_refuses_what_it_cannot_d
 )
 def test_an_amount_is_a_human_number_or_a_product_of_two(text, value):
     assert parse_amount(text) == pytest.approx(value)
+
+
+PER_SYSTEM = [item for item in DECLARED if item.kind == "per_system"]
+
+
+def test_every_per_system_map_of_the_assumptions_is_declared():
+    from advisor.core.model.assumptions import PER_SYSTEM as MAPS
+
+    declared = {item.name for item in PER_SYSTEM}
+    assert declared == set(MAPS) - {"goodput"}  # goodput is one value or a map: its own flag, --goodput
+
+
+@pytest.mark.parametrize(
+    ("text", "pairs"),
+    [
+        ("h100=2.1, b200=3.9", {"h100": "2.1", "b200": "3.9"}),
+        ("h100 = 2.1; b200=$3.90", {"h100": "2.1", "b200": "$3.90"}),
+        ("2.1", {"*": "2.1"}),
+        ("h100=0.45, 0.4", {"h100": "0.45", "*": "0.4"}),
+        (["h100=1024", "a100=8"], {"h100": "1024", "a100": "8"}),
+        (0.4, {"*": 0.4}),
+        ({"h100": 8}, {"h100": 8}),
+        ("", {}),
+    ],
+)
+def test_a_per_system_map_is_written_as_pairs_or_one_value(text, pairs):
+    from advisor.core.model.inputs import system_pairs
+
+    assert system_pairs(text) == pairs
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("h100=", "'h100=' is not SYSTEM=VALUE"),
+        ("=8", "'=8' is not"),
+        ("2, 3", "every system is given twice"),
+    ],
+)
+def test_a_per_system_map_that_is_not_pairs_says_so(text, message):
+    from advisor.core.model.inputs import system_pairs
+
+    with pytest.raises(ValueError, match=message):
+        system_pairs(text)
+
+
+def test_a_per_system_declaration_takes_its_range_from_the_values():
+    from typing import Annotated
+
+    from pydantic import BaseModel, Field
+
+    from advisor.core.model.inputs import Input, declared_inputs
+
+    class Model(BaseModel):
+        owned: Annotated[dict[str, Annotated[int, Field(ge=0, le=10)]], Input("Owned", "h100=8")] = Field(
+            default_factory=dict
+        )
+
+    (owned,) = declared_inputs(Model, "t").values()
+    assert (owned.kind, owned.value_kind, owned.limits, owned.default) == (
+        "per_system",
+        "integer",
+        Limits(0, 10),
+        {},
+    )
+
+    class Named(BaseModel):
+        names: Annotated[dict[str, str], Input("Names", "h100=x")] = {}
+
+    with pytest.raises(TypeError, match="maps system ids to numbers"):
+        declared_inputs(Named)
+
+
+@pytest.mark.parametrize(
+    ("flags", "system", "owned", "price"),
+    [
+        (
+            ["--owned", "h100=1024", "--owned", "a100=8, b200=72"],
+            None,
+            {"h100": 1024, "a100": 8, "b200": 72},
+            {},
+        ),
+        (["--price-per-gpu-hour", "2.5"], None, {}, {"*": 2.5}),
+        (["--price-per-gpu-hour", "2.5"], "h100", {}, {"h100": 2.5}),  # `estimate --system h100`
+        (["--price-per-gpu-hour", "b200=3.9, 2"], None, {}, {"b200": 3.9, "*": 2}),
+    ],
+)
+def test_a_per_system_flag_adds_to_the_map(flags, system, owned, price):
+    args = build_parser().parse_args(["recommend", *BASE_FLAGS, "--tokens", "1T", *flags])
+    data = scenario_data_from_args(args, {"assumptions": {"owned_gpus": {"h200": 16}}}, system=system)
+    scenario = scenario_from_data(data)
+    assert scenario.assumptions.owned_gpus == {"h200": 16, **owned}
+    assert scenario.assumptions.price_usd_per_gpu_hour == price
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--owned", "h100=1.5"], "argument --owned: h100: '1.5' must be a whole number"),
+        (["--owned", "1024"], "argument --owned: name the system: SYSTEM=1024, e.g. h100=1024"),
+        (["--mfu", "h100=2"], "argument --mfu: h100: '2' is out of range"),
+        (["--mfu", "2"], "argument --mfu: '2' is out of range"),
+        (["--mfu", "h100=0.4, h100=0.5"], "argument --mfu: 'h100' is given twice"),
+    ],
+)
+def test_a_bad_per_system_flag_names_the_flag(flags, message):
+    from advisor.cli.main import UsageFailure
+
+    with pytest.raises(UsageFailure, match=re.escape(message)):
+        build_parser().parse_args(["recommend", *BASE_FLAGS, "--tokens", "1T", *flags])

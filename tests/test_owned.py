@@ -247,11 +247,13 @@ def test_the_report_says_already_owned(tmp_path, capsys):
     ("flag", "message"),
     [
         ("h1000=5", "assumptions.owned_gpus: unknown system 'h1000'"),
-        ("h100=-1", "assumptions.owned_gpus.h100: Input should be greater than or equal to 0"),
-        ("h100=1.5", "assumptions.owned_gpus.h100: Input should be a valid integer"),
-        ("h100=lots", "assumptions.owned_gpus.h100: 'lots' is not a number"),
-        ("h100", "--owned: owned_gpus: 'h100' is not SYSTEM=N"),
-        ("*=8", "owned_gpus: name the system owned"),
+        ("h1=5", "assumptions.owned_gpus: unknown system 'h1' (did you mean 'h100'?)"),
+        ("h100=-1", "argument --owned: h100: '-1' is out of range: must be >= 0"),
+        ("h100=1.5", "argument --owned: h100: '1.5' must be a whole number"),
+        ("h100=lots", "argument --owned: h100: 'lots' is not a number"),
+        ("h100", "argument --owned: 'h100' is not SYSTEM=N"),
+        ("*=8", "argument --owned: name the system: SYSTEM=8, e.g. h100=8"),
+        ("1024", "argument --owned: name the system: SYSTEM=1024"),
     ],
 )
 def test_bad_owned_gpus_name_the_field(flag, message, capsys):

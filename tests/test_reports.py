@@ -288,7 +288,8 @@ def test_overrides_replace_the_catalog_values_they_name():
     assert ("economics", "facility") not in rows and rows[("all systems", "pue")].values == (("pue", 1.1),)
     assert ("h100", "reliability") not in rows and ("economics", "checkpointing") not in rows
     md = render_report(report, "md")
-    assert "price_usd_per_gpu_hour = 1.5 (h100)" in md
+    assert "| Rent price | h100: $1.50/GPU-hour |" in md  # the inputs table: a row of its own
+    assert "| Assumption overrides | goodput = 1 (all systems); pue = 1.1 (all systems) |" in md
 
 
 def test_unknown_format_is_refused():
@@ -419,3 +420,30 @@ def test_every_shape_of_scenario_renders_in_every_format(workload, tmp_path):
     path = tmp_path / "r.toml"
     path.write_text(render_report(report, "toml"), encoding="utf-8")
     assert load_scenario(path) == scenario
+
+
+@pytest.mark.parametrize("fmt", ["md", "html"])
+def test_a_serving_report_says_which_gpu_count_to_get(fmt):
+    # With a target rate the job is the fleet for it: the headline and the GPUs column are what to rent,
+    # so no second GPU count needs telling apart.
+    data = {
+        "schema": 1,
+        "systems": ["h100", "b200"],
+        "workload": {"model": "llama3-70b", "tokens": 1e9, "kind": "inference", "precision": "fp8"},
+    }
+    target = {**data, "workload": {**data["workload"], "target_tokens_per_second": 50_000}}
+    report = build_report(
+        Scenario.model_validate(target), shipped_catalog(), rules(), today=TODAY, version=VERSION
+    )
+    text = html.unescape(" ".join(render_report(report, fmt).split()))
+    winner = report.recommendation.winner_candidate
+    serving = winner.estimate.serving
+    assert winner.estimate.gpus == serving.gpus_for_target
+    assert f"({serving.gpus_for_target} GPUs) to serve 50k tokens/s" in text
+    assert "the cluster each system serves the job" not in text and "To serve 50k" not in text
+    assert "are the GPUs to rent for 50k tokens/s, and $/month is theirs" in text
+    plain = build_report(
+        Scenario.model_validate(data), shipped_catalog(), rules(), today=TODAY, version=VERSION
+    )
+    text = html.unescape(" ".join(render_report(plain, fmt).split()))
+    assert "To serve" not in text and "No target rate was given: $/month is the cluster given" in text

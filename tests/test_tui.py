@@ -65,7 +65,8 @@ async def test_answering_for_a_70b_pretrain_then_changing_the_precision(catalog)
         await pilot.press("enter", *["down"] * steps, "enter")  # Model: open the list, pick Llama 3 70B
         await pilot.press("tab", "tab", *"15T", "enter")  # Job (pretrain), then Tokens; Enter moves on
         await pilot.press("enter", "down", "enter")  # Precision: FP8
-        await pilot.press("tab", "tab", "tab", "ctrl+a", "ctrl+k", *"2048")  # FP8 stack, Training stack, GPUs
+        # FP8 stack, Training stack, MFU, then GPUs
+        await pilot.press("tab", "tab", "tab", "tab", "ctrl+a", "ctrl+k", *"2048")
         await settle(pilot)
         workload = app.main.scenario.workload
         assert (workload.model, workload.tokens, workload.precision, workload.gpus) == (

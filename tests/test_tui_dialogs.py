@@ -95,11 +95,11 @@ async def test_going_to_a_question_not_asked_says_why():
     app = app_for_test()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.main.form.focus_question("capex_override")  # renting: the capex question is not asked
+        app.main.form.focus_question("capex_usd_per_node")  # renting: the capex question is not asked
         await pilot.pause()
         messages = [n.message for n in app._notifications]
         assert any("not asked now" in m and "Pricing: own" in m for m in messages)
-        assert app.focused is None or app.focused.id != "input-capex_override"
+        assert app.focused is None or app.focused.id != "input-capex_usd_per_node"
 
 
 @pilot_test

@@ -41,7 +41,7 @@ async def _type_slowly(pilot, selector: str, text: str, pause: float = 0.05) -> 
         ("tokens", "1234567", 1234567),
         ("tokens", "9999999", 9999999),
         ("budget_usd", "1234567", 1234567),
-        ("price_override", "h100=1.5", None),
+        ("price_usd_per_gpu_hour", "h100=1.5", None),
     ],
 )
 @pilot_test

@@ -110,6 +110,7 @@ async def test_a_target_rate_typed_gives_the_serving_plan_per_system():
         await pilot.pause(0.2)
         note = plain(app.screen.query_one("#serving-note", Static))
         assert "Fleet for 50k generated tokens/s" in note
+        assert "the cluster each system serves" not in note  # the job is the fleet: one GPU count
         table = app.screen.query_one("#serving-table", DataTable)
         assert table.row_count >= 5
         for candidate in app.main.advice.recommendation.candidates:

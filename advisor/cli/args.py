@@ -1,8 +1,8 @@
 """Command-line flags shared by `estimate`, `recommend`, `report` and `sensitivity`, and how they
 combine with a scenario file into a `Scenario` (flags given override the file).
 
-The flags of declared inputs (`advisor.core.scenario.INPUTS`) are derived from their declaration;
-the model flags and the per-system overrides (`--mfu`, `--price-per-gpu-hour`) are written here.
+The flags of declared inputs (`advisor.core.scenario.INPUTS`) are derived from their declaration,
+the per-system maps (`--mfu`, `--owned h100=1024`) among them; the model flags are written here.
 """
 
 from __future__ import annotations
@@ -13,8 +13,17 @@ from pathlib import Path
 from typing import Any
 
 from advisor.core import fmt
-from advisor.core.model.assumptions import PricePerGpuHour, SetEfficiency, owned_pairs
-from advisor.core.model.inputs import DeclaredInput, Limits, field_limits, limits_of, parse_amount
+from advisor.core.model.assumptions import SetEfficiency
+from advisor.core.model.inputs import (
+    ALL_SYSTEMS,
+    DeclaredInput,
+    Limits,
+    field_limits,
+    limits_of,
+    parse_amount,
+    system_pairs,
+    unnamed_system,
+)
 from advisor.core.scenario import INPUTS, CustomModel
 from advisor.errors import UsageError, shown
 
@@ -77,6 +86,30 @@ def validated(flag: str, annotation: Any) -> Callable[[str], Any]:
     return convert
 
 
+def per_system(item: DeclaredInput) -> Callable[[str], dict[str, float | int]]:
+    """An argparse `type` for a per-system map: `h100=1024, b200=72`, or one value for every system."""
+    check = bounded(item.meta.flag, item.limits, integer=item.value_kind == "integer")
+
+    def convert(text: str) -> dict[str, float | int]:
+        try:
+            pairs = system_pairs(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        found = {}
+        for system, value in pairs.items():
+            if system == ALL_SYSTEMS and not item.meta.every_system:
+                raise argparse.ArgumentTypeError(unnamed_system(value))
+            try:
+                found[system] = check(value)
+            except argparse.ArgumentTypeError as exc:
+                where = "" if system == ALL_SYSTEMS else f"{system}: "
+                raise argparse.ArgumentTypeError(f"{where}{exc}") from None
+        return found
+
+    convert.__name__ = item.meta.flag
+    return convert
+
+
 def _help(item: DeclaredInput) -> str:
     """The flag's help: the declared hint, and the default (or what a check flag says)."""
     return _help_text(item).replace("%", "%%")  # argparse formats help with %
@@ -85,6 +118,9 @@ def _help(item: DeclaredInput) -> str:
 def _help_text(item: DeclaredInput) -> str:
     if item.kind == "check":
         return f"{item.meta.hint} (this flag: {'no' if item.default else 'yes'})"
+    if item.kind == "per_system":
+        each = item.limits.describe(item.value_kind == "integer")
+        return f"{item.meta.hint} (each {each}; repeatable)"
     hint = " ".join((item.meta.hint, *(f"{label}." for label in item.explained_choices())))
     if item.default is None:
         return hint
@@ -101,6 +137,11 @@ def add_input_flag(group: argparse._ArgumentGroup, item: DeclaredInput) -> None:
         group.add_argument(flag, dest=item.dest, choices=item.choices, help=_help(item))
     elif item.kind == "text":
         group.add_argument(flag, dest=item.dest, type=validated(flag, item.annotation), help=_help(item))
+    elif item.kind == "per_system":
+        metavar = "SYSTEM=N" if not item.meta.every_system else "[SYSTEM=]N"
+        group.add_argument(
+            flag, dest=item.dest, type=per_system(item), action="append", metavar=metavar, help=_help(item)
+        )
     else:
         convert = bounded(flag, item.limits, integer=item.kind == "integer")
         group.add_argument(flag, dest=item.dest, type=convert, help=_help(item))
@@ -153,18 +194,6 @@ def add_workload_flags(parser: argparse.ArgumentParser) -> None:
     a.add_argument(
         "--goodput", type=bounded("--goodput", fraction), help="fixed goodput in [0.001, 1]; 1 = no downtime"
     )
-    a.add_argument("--mfu", type=bounded("--mfu", fraction), help="fixed MFU in [0.001, 1]")
-    a.add_argument(
-        "--price-per-gpu-hour",
-        type=bounded("--price-per-gpu-hour", limits_of(PricePerGpuHour), example="2.10"),
-        help="rental price, USD per GPU-hour",
-    )
-    a.add_argument(
-        "--owned",
-        action="append",
-        metavar="SYSTEM=N",
-        help="owning: N GPUs of SYSTEM already owned (capex sunk, no lead time), e.g. h100=1024; repeatable",
-    )
     _add_declared(a, ("assumptions",))
 
 
@@ -173,13 +202,21 @@ def add_constraint_flags(parser: argparse.ArgumentParser) -> None:
     _add_declared(parser.add_argument_group("constraints"), ("", "constraints"))
 
 
-def _overlay_inputs(args: argparse.Namespace, data: dict[str, Any]) -> None:
-    """Every declared input whose flag was given, set in the scenario data."""
+def _overlay_inputs(args: argparse.Namespace, data: dict[str, Any], system: str | None) -> None:
+    """Every declared input whose flag was given, set in the scenario data. A per-system flag adds to
+    the file's map; its value for every system applies to `system` alone when one is named."""
     for item in INPUTS.values():
         value = getattr(args, item.dest, None)
         if value is None:
             continue
         table = data[item.table] if item.table else data
+        if item.kind == "per_system":
+            merged = dict(table.get(item.name, {}))
+            for given in value:
+                merged |= {
+                    system or ALL_SYSTEMS if key == ALL_SYSTEMS else key: v for key, v in given.items()
+                }
+            value = merged
         table[item.name] = (not item.default) if item.kind == "check" else value
 
 
@@ -231,20 +268,9 @@ def scenario_data_from_args(
             **w["custom"],
             **{k: getattr(args, k) for k in ("active_params", "layers", "hidden") if given(k)},
         }
-    _overlay_inputs(args, data)
+    _overlay_inputs(args, data, system if system and system != "all" else None)
     if given("goodput"):
         a["goodput"] = args.goodput
-    key = system if system and system != "all" else "*"
-    if given("mfu"):
-        a["mfu"] = {**a.get("mfu", {}), key: args.mfu}
-    if given("price_per_gpu_hour"):
-        a["price_usd_per_gpu_hour"] = {**a.get("price_usd_per_gpu_hour", {}), key: args.price_per_gpu_hour}
-    if given("owned"):
-        try:
-            owned = owned_pairs(args.owned)
-        except ValueError as exc:
-            raise UsageError(f"--owned: {exc}") from None
-        a["owned_gpus"] = {**a.get("owned_gpus", {}), **owned}
     if not {"model", "custom", "model_config"} & w.keys():
         raise UsageError("which model? give --model <preset> or --params <count> (or a scenario file)")
     if "tokens" not in w and not _serving_rate_given(w):

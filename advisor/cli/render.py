@@ -15,6 +15,7 @@ from advisor.present.headline import VERDICT_STYLES
 from advisor.present.parts import part_label
 from advisor.present.reasons import reason_markup
 from advisor.present.sanitise import plain_markup as escape
+from advisor.present.serving import fleet_note, fleet_text, job_gpus_note, serving_line
 from advisor.present.styles import FAILED, WARNING
 
 
@@ -138,6 +139,9 @@ def render_recommendation(rec: Any) -> None:
     console.print(f"[bold {style}]{label}[/]: {escape(rest)}")
     if rec.cheaper_option is not None:
         console.print(escape(rec.cheaper_option.sentence))
+    fleet = serving_line(rec)
+    if fleet is not None:
+        console.print(f"[bold]{escape(fleet)}[/]")
     table = Table(box=box.SIMPLE_HEAVY, pad_edge=False, show_edge=False, collapse_padding=True)
     kind = next((c.estimate.kind for c in rec.candidates if c.estimate), "pretrain")
     for column, justify in (
@@ -174,6 +178,9 @@ def render_recommendation(rec: Any) -> None:
         f"[dim]#: rank among feasible systems (no = infeasible); score: {rec.objective} relative to the best,"
         " times rule weights; lower wins[/]"
     )
+    job_gpus = job_gpus_note(rec, "the fleet in the serving table below")
+    if job_gpus is not None:
+        console.print(f"[dim]{escape(job_gpus)}[/]")
     render_purchase([cand.estimate for cand in rec.candidates if cand.estimate is not None])
     for cand in rec.candidates:
         if not cand.reasons:
@@ -249,15 +256,16 @@ def render_serving(rec: Any) -> None:
     if not rows:
         return
     # The report's columns less batch, TTFT and utilisation (in --json and reports), to fit 80 columns;
-    # the fleet for the target as one `replicas x GPUs each` column.
+    # the fleet as one `replicas × GPUs each` column.
     at = {name: header.index(name) for name in header}
     columns = ("system", "fleet", "limit", "TPOT", "$/1M in", "$/1M out", "$/month")
+    fleets = {
+        c.system: fleet_text(c.estimate.serving) for c in rec.candidates if c.estimate and c.estimate.serving
+    }
 
     def cells(row: list[str]) -> tuple[str, ...]:
-        replicas = row[at["Replicas for target"]]
-        fleet = f"{replicas} x {row[at['Replica GPUs']]}"
         named = ("Limit", "TPOT", "$/1M input", "$/1M output", "$/month")
-        return (row[at["System"]], fleet, *(row[at[name]] for name in named))
+        return (row[at["System"]], fleets[row[at["System"]]], *(row[at[name]] for name in named))
 
     shown = [cells(row) for row in rows]
     table = Table(title="serving", box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False)
@@ -267,7 +275,7 @@ def render_serving(rec: Any) -> None:
     for row in shown:
         table.add_row(*(escape(cell) for cell in row))
     console.print(table)
-    console.print("[dim]fleet: replicas x GPUs each to serve the target rate; limit: what caps the batch[/]")
+    console.print(f"[dim]{escape(fleet_note(rec))}; limit: what caps the batch[/]")
 
 
 def render_ranges(sens: Any) -> None:

@@ -8,6 +8,7 @@ human strings ("15T", "$2.10"). The TOML shape is documented in docs/scenarios.m
 
 from __future__ import annotations
 
+import difflib
 from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field, PrivateAttr, field_validator, model_validator
@@ -147,6 +148,13 @@ def _tidy(value: Any) -> Any:
     return value
 
 
+def unknown_system(key: str, catalog: Catalog) -> str:
+    """`unknown system 'h10' (did you mean 'h100'?); valid: a100, ...`."""
+    close = difflib.get_close_matches(key, list(catalog.systems), n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return f"unknown system {shown(key, 40)!r}{hint}; valid: {', '.join(sorted(catalog.systems))}, *"
+
+
 class Scenario(Frozen):
     """A saved decision: workload, constraints, objective, candidate systems and assumptions."""
 
@@ -205,8 +213,7 @@ class Scenario(Frozen):
             values = getattr(self.assumptions, name)
             for key in values if isinstance(values, dict) else ():
                 if key != "*" and key not in catalog.systems:
-                    valid = ", ".join(sorted(catalog.systems))
-                    raise CatalogError(f"assumptions.{name}: unknown system {key!r}; valid: {valid}, *")
+                    raise CatalogError(f"assumptions.{name}: {unknown_system(key, catalog)}")
         if self.workload.model is not None:
             catalog.model(self.workload.model)
         self._check_offer(catalog)

@@ -11,6 +11,7 @@ from html import escape
 
 from advisor.core.decision.recommendation import FiredRule
 from advisor.present.parts import part_label
+from advisor.present.serving import serving_line
 from advisor.report.assumptions import AssumptionUsed
 from advisor.report.data import ReportData, generated_line
 from advisor.report.inputs import assumption_rows, input_rows
@@ -20,15 +21,16 @@ from advisor.report.tables import (
     PURCHASE_BLURB,
     PURCHASE_HEADER,
     RANGE_BLURB,
-    SERVING_BLURB,
     Breakdown,
     breakdown_rows,
     breakdown_title,
     certainty_lines,
+    comparison_blurb,
     comparison_rows,
     purchase_rows,
     range_rows,
     reason_lines,
+    serving_blurb,
     serving_rows,
     sizing_blurb,
     sizing_rows,
@@ -51,6 +53,7 @@ nav a { color: var(--accent); text-decoration: none; }
 .notes p { margin: .3rem 0; }
 .answer { border: 1px solid #b6cfe8; background: #f2f7fc; border-radius: 6px; padding: .9rem 1.2rem; }
 .answer .headline { font-size: 1.12rem; font-weight: 600; margin: 0 0 .5rem; }
+.answer .fleet { font-weight: 600; margin: 0 0 .5rem; }
 .answer ul { margin: .3rem 0; padding-left: 1.2rem; }
 .scroll { overflow-x: auto; max-width: 100%; margin: .4rem 0 1rem; }
 table { border-collapse: collapse; width: 100%; font-size: .88rem; margin: 0; }
@@ -231,6 +234,9 @@ def _recommendation(report: ReportData) -> list[str]:
     rec = report.recommendation
     body = ['<section id="recommendation"><h2>Recommendation</h2><div class="answer">']
     body.append(f'<p class="headline">{esc(rec.headline)}</p>')
+    fleet = serving_line(rec)
+    if fleet is not None:
+        body.append(f'<p class="fleet">{esc(fleet)}</p>')
     winner = rec.winner_candidate
     if winner is None:
         body.append(f'<p class="verdict">{esc(rec.verdict.sentence())}</p>')
@@ -260,9 +266,7 @@ def _systems(report: ReportData) -> list[str]:
     rec = report.recommendation
     header, rows = comparison_rows(report)
     body = ['<section id="systems"><h2>Comparison of all systems</h2>']
-    body.append(
-        f'<p class="blurb">Ranked by {esc(rec.objective)}; a dash where a system could not be estimated.</p>'
-    )
+    body.append(f'<p class="blurb">{esc(comparison_blurb(rec))}</p>')
     body.append(table(header, rows, numeric_from=2, win=rec.winner or ""))
     bought = purchase_rows([c.estimate for c in report.estimated if c.estimate])
     if bought:
@@ -288,7 +292,9 @@ def _ranges_and_sizing(report: ReportData) -> list[str]:
     if rows:
         body.append('<section id="serving"><h2>Serving</h2>')
         body.append(
-            f'<p class="blurb">{esc(SERVING_BLURB)}</p>' + table(header, rows, numeric_from=2) + "</section>"
+            f'<p class="blurb">{esc(serving_blurb(report.recommendation))}</p>'
+            + table(header, rows, numeric_from=2)
+            + "</section>"
         )
     header, rows = range_rows(report)
     if rows:

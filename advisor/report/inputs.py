@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from advisor.core import fmt
 from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import ModelSpec
-from advisor.core.model.inputs import DeclaredInput
+from advisor.core.model.inputs import ALL_SYSTEMS, DeclaredInput
 from advisor.core.model.units import SECONDS_PER_HOUR
 from advisor.core.model.workload import SERVING_PERIOD_HOURS, Constraints, target_rate
 from advisor.core.scenario import INPUTS, Scenario, WorkloadSpec
@@ -52,7 +52,8 @@ def input_rows(report: ReportData) -> list[tuple[str, str]]:
         ("Risk appetite", c.risk),
         ("Iteration speed matters", "yes" if c.iteration_speed_matters else "no"),
     ]
-    overrides = [a for a in report.assumptions if a.set_by_user and a.subject != "model"]
+    own_row = {"model", *PER_SYSTEM_ROWS}  # these have rows of their own
+    overrides = [a for a in report.assumptions if a.set_by_user and own_row.isdisjoint((a.subject, a.topic))]
     rows.append(("Assumption overrides", "; ".join(override_text(a) for a in overrides) or "none"))
     return rows
 
@@ -95,6 +96,9 @@ def override_text(row: AssumptionUsed) -> str:
     return f"{values_text(row.values)} ({row.subject})"
 
 
+PER_SYSTEM_ROWS = frozenset(item.name for item in INPUTS.values() if item.kind == "per_system")
+"""Per-system maps (`owned_gpus`): each has a row of its own when set, not a part of the overrides row."""
+
 SHOWN_ABOVE = frozenset(
     {
         "objective",
@@ -109,7 +113,7 @@ SHOWN_ABOVE = frozenset(
         *(f"workload.{name}" for name in ("requests_per_second", "ttft_limit_ms", "tpot_limit_ms")),
         *(f"workload.{name}" for name in ("weight_precision", "kv_cache_precision", "activation_precision")),
         *(f"constraints.{name}" for name in Constraints.model_fields),
-        *(f"assumptions.{name}" for name in Assumptions.model_fields),
+        *(f"assumptions.{name}" for name in Assumptions.model_fields if name not in PER_SYSTEM_ROWS),
     }
 )
 """Declared inputs `input_rows` shows in rows of its own wording; every other one gets a row from its
@@ -126,18 +130,27 @@ def declared_rows(scenario: Scenario) -> list[tuple[str, str]]:
     """A row for each declared input not shown above: its label and its value."""
     rows = []
     for item in INPUTS.values():
-        if item.key not in SHOWN_ABOVE:
-            table = getattr(scenario, item.table) if item.table else scenario
-            rows.append((item.meta.label, declared_value_text(item, getattr(table, item.name))))
+        table = getattr(scenario, item.table) if item.table else scenario
+        value = getattr(table, item.name)
+        if item.key not in SHOWN_ABOVE and not (item.kind == "per_system" and not value):
+            rows.append((item.meta.label, declared_value_text(item, value)))
     return rows
 
 
 def declared_value_text(item: DeclaredInput, value: object) -> str:
-    """`yes`, `production`, `2,048 GPUs`, or what blank means."""
+    """`yes`, `production`, `2,048 GPUs`, `h100: 1,024 GPUs, a100: 256 GPUs`, or what blank means."""
     if value is None:
         return item.meta.blank or "none"
+    if isinstance(value, dict):
+        others = "every other system" if len(value) > 1 else "every system"
+        return ", ".join(
+            f"{others if key == ALL_SYSTEMS else key}: {declared_value_text(item, number)}"
+            for key, number in sorted(value.items(), key=lambda pair: pair[0] == ALL_SYSTEMS)
+        )
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, int | float) and item.meta.unit.startswith("USD"):
+        return fmt.money(value) + item.meta.unit.removeprefix("USD")  # $250k, $2.10/GPU-hour
     if isinstance(value, int | float):
         return f"{value:,g}" + (f" {item.meta.unit}" if item.meta.unit else "")
     return str(value)

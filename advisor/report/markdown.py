@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from advisor.present.serving import serving_line
 from advisor.report.data import ReportData, generated_line
 from advisor.report.inputs import assumption_rows, input_rows
 from advisor.report.tables import (
@@ -12,14 +13,15 @@ from advisor.report.tables import (
     PURCHASE_BLURB,
     PURCHASE_HEADER,
     RANGE_BLURB,
-    SERVING_BLURB,
     breakdown_rows,
     breakdown_title,
     certainty_lines,
+    comparison_blurb,
     comparison_rows,
     purchase_rows,
     range_rows,
     reason_lines,
+    serving_blurb,
     serving_rows,
     sizing_blurb,
     sizing_rows,
@@ -82,6 +84,9 @@ def render_markdown(report: ReportData) -> str:
 def _recommendation(report: ReportData) -> list[str]:
     rec = report.recommendation
     out = ["## Recommendation", "", f"**{md_text(rec.headline)}**", ""]
+    fleet = serving_line(rec)
+    if fleet is not None:
+        out += [md_text(fleet), ""]
     winner = rec.winner_candidate
     if winner is None:
         out += [md_text(rec.verdict.sentence()), ""]
@@ -106,7 +111,7 @@ def _systems(report: ReportData) -> list[str]:
     rec = report.recommendation
     header, rows = comparison_rows(report)
     out = ["## Comparison of all systems", ""]
-    out += [f"Ranked by {rec.objective}; a dash where a system could not be estimated.", ""]
+    out += [md_text(comparison_blurb(rec)), ""]
     out += [*md_table(header, rows, right_from=2), ""]
     bought = purchase_rows([c.estimate for c in report.estimated if c.estimate])
     if bought:
@@ -124,7 +129,14 @@ def _ranges_and_sizing(report: ReportData) -> list[str]:
     out: list[str] = []
     header, rows = serving_rows(report)
     if rows:
-        out += ["## Serving", "", SERVING_BLURB, "", *md_table(header, rows), ""]
+        out += [
+            "## Serving",
+            "",
+            md_text(serving_blurb(report.recommendation)),
+            "",
+            *md_table(header, rows),
+            "",
+        ]
     header, rows = range_rows(report)
     if rows:
         out += ["## Ranges", "", RANGE_BLURB, "", *md_table(header, rows), ""]

@@ -12,6 +12,7 @@ from advisor.core.decision.recommendation import Candidate, Recommendation
 from advisor.present import numbers
 from advisor.present.parts import part_label
 from advisor.present.reasons import reason_plain
+from advisor.present.serving import ACQUIRE, job_gpus_note, rate_text, serving_target
 from advisor.report.data import ReportData
 
 DASH = "—"
@@ -149,6 +150,28 @@ SERVING_BLURB = (
     "requests decoded together and the limit that set that batch, the latencies at it, the GPUs the "
     "target rate needs and their use, and the price of input and output tokens."
 )
+
+
+def comparison_blurb(rec: Recommendation) -> str:
+    """What the comparison ranks by; for a serving job with a target rate, what its GPUs are."""
+    blurb = f"Ranked by {rec.objective}; a dash where a system could not be estimated."
+    job_gpus = job_gpus_note(rec, "the GPUs for target in the Serving section")
+    return blurb if job_gpus is None else f"{blurb} {job_gpus}."
+
+
+def serving_blurb(rec: Recommendation) -> str:
+    """The serving section's blurb, and what its GPU counts and $/month are for."""
+    target = serving_target(rec)
+    if target is None:
+        return (
+            f"{SERVING_BLURB} No target rate was given: $/month is the cluster given; a target rate "
+            "(tokens or requests per second) sizes the fleet for it."
+        )
+    est, rate = target
+    return (
+        f"{SERVING_BLURB} GPUs for target (Replicas for target × Replica GPUs) are the GPUs to "
+        f"{ACQUIRE.get(est.pricing, 'get')} for {rate_text(rate)}, and $/month is theirs."
+    )
 
 
 def serving_rows(report: ReportData) -> tuple[list[str], list[list[str]]]:

@@ -32,16 +32,19 @@ HUMAN_TEXT = {
 
 
 class ScenarioSchema(GenerateJsonSchema):
-    """Scenario files may write numbers as human text ("15T") and one value for every system
-    (`mfu = 0.4`): the schema accepts what the loader accepts, so an editor flags no valid file."""
+    """Scenario files may write numbers as human text ("15T"), one value for every system (`mfu = 0.4`)
+    and per-system maps as pairs (`"h100=0.45"`): the schema accepts what the loader accepts, so an
+    editor flags no valid file."""
 
     def function_before_schema(self, schema: core_schema.BeforeValidatorFunctionSchema) -> JsonSchemaValue:
         inner = super().function_before_schema(schema)
         name = getattr(schema["function"].get("function"), "__name__", "")
         if name in ("human_number", "human_integer"):
             return {"anyOf": [inner, HUMAN_TEXT]}
-        if name == "_every_system":
-            return {"anyOf": [inner, {"type": "number", "description": "the same value for every system"}]}
+        if name == "system_pairs":
+            every = {"type": "number", "description": "the same value for every system"}
+            pairs = {"type": "string", "description": "SYSTEM=VALUE pairs: h100=2.1, b200=3.9"}
+            return {"anyOf": [inner, every, pairs]}
         return inner
 
 

@@ -6,20 +6,27 @@ re-validates the whole scenario, so an answer is accepted only if the core accep
 
 from __future__ import annotations
 
+import difflib
 import math
-import re
-from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
 
 from advisor.core.model.catalog import Catalog
-from advisor.core.model.inputs import DeclaredInput, Limits, format_bound, parse_amount
+from advisor.core.model.inputs import (
+    ALL_SYSTEMS,
+    DeclaredInput,
+    Limits,
+    format_bound,
+    parse_amount,
+    system_pairs,
+    unnamed_system,
+)
 from advisor.core.model.units import format_si
 from advisor.core.scenario import Scenario
 from advisor.errors import AdvisorError
 from advisor.io.scenario_files import with_model_config
-from advisor.tui.questions import CAPEX, DECLARED, DEFAULT_CHOICE, MODEL_SIZE, PRICE, QUESTIONS, SERVING
+from advisor.tui.questions import DECLARED, DEFAULT_CHOICE, MODEL_SIZE, QUESTIONS, SERVING
 from advisor.tui.settings import Settings
 
 Answer = str | bool
@@ -67,10 +74,21 @@ def _plain(value: float | None) -> str:
     return "" if value is None else f"{value:g}"
 
 
-def _overrides(mapping: dict[str, float], show: Callable[[float], str]) -> str:
-    if set(mapping) == {"*"}:
-        return show(mapping["*"])
-    return ", ".join(f"{key}={show(value)}" for key, value in mapping.items())
+def _one_value(item: DeclaredInput, value: float) -> str:
+    """One number as the form shows it: `$250k`, `$2.1`, `15T`, `1024`, `0.4`."""
+    if item.meta.unit == "USD":
+        return "$" + _si(value)
+    if item.meta.unit == "USD/GPU-hour":
+        return f"${value:g}"
+    return _si(value) if item.meta.unit == "tokens" else _plain(value)
+
+
+def _per_system_text(item: DeclaredInput, mapping: dict[str, float]) -> str:
+    """`h100=1024, a100=256`; the value for every other system bare (`h100=$2.5, $2.1`)."""
+    return ", ".join(
+        _one_value(item, value) if key == ALL_SYSTEMS else f"{key}={_one_value(item, value)}"
+        for key, value in mapping.items()
+    )
 
 
 def _declared_value(scenario: Scenario, item: DeclaredInput) -> Any:
@@ -84,24 +102,22 @@ def answer_text(item: DeclaredInput, value: Any) -> Answer:
         return bool(value)
     if value is None:
         return ""
+    if item.kind == "per_system":
+        return _per_system_text(item, value)
     if item.kind in ("choice", "text", "integer"):
         return str(value)
-    if item.meta.unit == "USD":
-        return "$" + _si(value)
-    return _si(value) if item.meta.unit == "tokens" else _plain(value)
+    return _one_value(item, value)
 
 
 def read_answers(scenario: Scenario, catalog: Catalog) -> dict[str, Answer]:
     """Every question's answer as the form shows it."""
-    w, a = scenario.workload, scenario.assumptions
+    w = scenario.workload
     spec = w.model_spec(catalog)
     answers: dict[str, Answer] = {
         "model": w.model or CUSTOM,
         "params": _si(spec.params_total),
         "family": spec.family if w.custom is None else ("moe" if w.custom.active_params else "dense"),
         "active_params": _si(spec.params_active) if spec.family == "moe" or w.custom else "",
-        "price_override": _overrides(a.price_usd_per_gpu_hour, lambda v: f"${v:g}"),
-        "capex_override": _overrides(a.capex_usd_per_node, lambda v: "$" + _si(v)),
     }
     for key, item in DECLARED.items():
         answers[key] = answer_text(item, _declared_value(scenario, item))
@@ -130,8 +146,10 @@ def applicable(scenario: Scenario) -> dict[str, bool]:
         "active_params": custom and w.custom is not None and w.custom.active_params is not None,
         "finetune_method": w.kind == "finetune",
         **dict.fromkeys(SERVING_QUESTIONS, w.kind == "inference"),
-        "price_override": w.pricing == "rent",
-        "capex_override": w.pricing == "own",
+        "mfu": w.kind != "inference",
+        "price_usd_per_gpu_hour": w.pricing == "rent",
+        "capex_usd_per_node": w.pricing == "own",
+        "owned_gpus": w.pricing == "own",
     }
 
 
@@ -146,8 +164,10 @@ NOT_ASKED_BECAUSE = {
     "family": "it is asked for a custom model: choose “Custom size” as the model",
     "active_params": "it is asked for a custom mixture-of-experts model",
     "finetune_method": "it is asked for a fine-tune job",
-    "price_override": "it is asked when renting (Pricing: rent)",
-    "capex_override": "it is asked when buying (Pricing: own)",
+    "mfu": "it is asked for training (a serving job's speed is memory-bound, not set by MFU)",
+    "price_usd_per_gpu_hour": "it is asked when renting (Pricing: rent)",
+    "capex_usd_per_node": "it is asked when buying (Pricing: own)",
+    "owned_gpus": "it is asked when buying (Pricing: own)",
 }
 """Why each question that can be disabled is not asked (said when the user goes to it)."""
 
@@ -159,6 +179,11 @@ def same_answer(key: str, shown: Answer, answer: Answer) -> bool:
     if shown.strip() == answer.strip():
         return True
     try:
+        if "=" in shown or "=" in answer:
+            mine, theirs = system_pairs(shown), system_pairs(answer)
+            return mine.keys() == theirs.keys() and all(
+                parse_amount(mine[key]) == parse_amount(theirs[key]) for key in mine
+            )
         return parse_amount(shown) == parse_amount(answer)
     except ValueError:
         return False
@@ -184,16 +209,28 @@ def _number(text: str, limits: Limits, *, integer: bool = False, optional: bool 
     return int(value) if integer else value
 
 
-def _overrides_answer(text: str, catalog: Catalog, limits: Limits) -> dict[str, float]:
-    """`$2.10` (every system) or `h100=2.1, b200=3.9` (per system) as an assumptions map."""
+def _unknown_system(key: str, catalog: Catalog) -> str:
+    close = difflib.get_close_matches(key, list(catalog.systems), n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return f"unknown system {key!r}{hint}; use one of {', '.join(sorted(catalog.systems))}"
+
+
+def _per_system_answer(text: str, item: DeclaredInput, catalog: Catalog) -> dict[str, float]:
+    """`$2.10` (every system, where the input allows it) or `h100=2.1, b200=3.9` as a per-system map."""
+    try:
+        pairs: dict[str, str] = system_pairs(text)
+    except ValueError as exc:
+        raise AnswerError(str(exc)) from None
     found: dict[str, float] = {}
-    for item in (part for part in re.split(r"[,;\s]+", text.strip()) if part):
-        key, _, value = item.rpartition("=")
-        key = key.strip() or "*"
-        if key != "*" and key not in catalog.systems:
-            valid = ", ".join(sorted(catalog.systems))
-            raise AnswerError(f"unknown system {key!r}; use one of {valid}, or a bare price for all")
-        number = _number(value, limits)
+    for key, value in pairs.items():
+        if key == ALL_SYSTEMS and not item.meta.every_system:
+            raise AnswerError(unnamed_system(value))
+        if key != ALL_SYSTEMS and key not in catalog.systems:
+            raise AnswerError(_unknown_system(key, catalog))
+        try:
+            number = _number(value, item.limits, integer=item.value_kind == "integer")
+        except AnswerError as exc:
+            raise AnswerError(str(exc) if key == ALL_SYSTEMS else f"{key}: {exc}") from None
         assert number is not None
         found[key] = number
     return found
@@ -210,13 +247,6 @@ def _set(table: dict[str, Any], key: str, value: Any) -> None:
         table.pop(key, None)
     else:
         table[key] = value
-
-
-_OVERRIDES: dict[str, tuple[str, Limits]] = {
-    "price_override": ("price_usd_per_gpu_hour", PRICE),
-    "capex_override": ("capex_usd_per_node", CAPEX),
-}
-"""The per-system override questions: which assumptions map each sets, and its range."""
 
 
 def _apply_model(
@@ -254,11 +284,16 @@ def _apply_model(
         _custom(w, "Active parameters")["active_params"] = _number(text, MODEL_SIZE)
 
 
-def _apply_declared(data: dict[str, Any], scenario: Scenario, item: DeclaredInput, answer: Answer) -> None:
-    """A declared input's answer: a tick, a choice, or a number checked against its range."""
+def _apply_declared(
+    data: dict[str, Any], scenario: Scenario, catalog: Catalog, item: DeclaredInput, answer: Answer
+) -> None:
+    """A declared input's answer: a tick, a choice, a number checked against its range, or a per-system
+    map of them."""
     table = data[item.table] if item.table else data
-    if item.kind == "check":
-        value: Any = bool(answer)
+    if item.kind == "per_system":
+        value: Any = _per_system_answer(answer if isinstance(answer, str) else "", item, catalog)
+    elif item.kind == "check":
+        value = bool(answer)
     elif item.kind in ("number", "integer"):
         text = answer if isinstance(answer, str) else ""
         value = _number(text, item.limits, integer=item.kind == "integer", optional=item.optional)
@@ -281,11 +316,7 @@ def apply_answer(scenario: Scenario, catalog: Catalog, key: str, answer: Answer)
     if key in ("model", "params", "family", "active_params"):
         _apply_model(data, scenario, catalog, key, answer)
     elif key in DECLARED:
-        _apply_declared(data, scenario, DECLARED[key], answer)
-    elif key in _OVERRIDES:
-        name, limits = _OVERRIDES[key]
-        text = answer if isinstance(answer, str) else ""
-        _set(data["assumptions"], name, _overrides_answer(text, catalog, limits))
+        _apply_declared(data, scenario, catalog, DECLARED[key], answer)
     else:
         raise KeyError(key)
     return _validated(data, catalog)

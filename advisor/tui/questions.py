@@ -1,7 +1,8 @@
 """The questions the app asks, in the order of the guided flow: label, one-line hint, control.
 
-A declared input's question comes from its declaration (`advisor.core.scenario.INPUTS`); the model
-and the per-system price questions are written here. `answers.py` reads and applies the answers.
+A declared input's question comes from its declaration (`advisor.core.scenario.INPUTS`), per-system
+maps (`h100=1024`) among them; the model questions are written here. `answers.py` reads and applies
+the answers.
 """
 
 from __future__ import annotations
@@ -9,9 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from advisor.core.model.assumptions import PricePerGpuHour
-from advisor.core.model.inputs import DeclaredInput, field_limits, limits_of
-from advisor.core.model.workload import HumanPositive
+from advisor.core.model.inputs import DeclaredInput, field_limits
 from advisor.core.scenario import INPUTS, CustomModel
 
 Control = Literal["text", "choice", "check"]
@@ -20,8 +19,6 @@ SECTIONS = ("Model", "Job", "Serving", "Scale and time", "Money", "Availability 
 """Section titles; the form numbers the sections it shows (Serving only for an inference job)."""
 SERVING = SECTIONS.index("Serving")
 """The section of the serving questions: shown only when the job is inference."""
-MONEY = SECTIONS.index("Money")
-"""The section of the money questions (the per-system price overrides are asked there)."""
 HOME_SECTION = {"workload": SECTIONS.index("Job"), "constraints": SECTIONS.index("Availability and risk")}
 HOME_SECTION |= {"assumptions": SECTIONS.index("Money"), "": SECTIONS.index("Availability and risk")}
 """Where a declared input not placed in LAYOUT is asked, by its table: a new input appears at once."""
@@ -62,10 +59,6 @@ def _q(key: str, section: int, label: str, hint: str, **extra: object) -> Questi
 
 MODEL_SIZE = field_limits(CustomModel, "params")
 """The range of a custom model's (total or active) parameters."""
-PRICE = limits_of(PricePerGpuHour)
-"""The range of a rental price override."""
-CAPEX = limits_of(HumanPositive)
-"""The range of a capex override."""
 
 DECLARED: dict[str, DeclaredInput] = {item.name: item for item in INPUTS.values() if item.meta.asked_in_app}
 """The declared inputs the app asks, by question key (the field name)."""
@@ -89,26 +82,9 @@ _OWN: dict[str, Question] = {
             choices=(("dense", "dense"), ("mixture of experts", "moe")),
         ),
         _q("active_params", 0, "Active params", "MoE: parameters used per token, at most the total"),
-        _q(
-            "price_override",
-            MONEY,
-            "Rent price",
-            f"Optional $/GPU-hour, {PRICE.describe()}: $2.10 for all, or h100=2.1, b200=3.9",
-            placeholder="catalog",
-            unit="USD/GPU-hour",
-        ),
-        _q(
-            "capex_override",
-            MONEY,
-            "Capex/node",
-            "Optional USD per node or rack: $250k for all, or h100=250k",
-            placeholder="catalog",
-            unit="USD",
-        ),
     )
 }
-"""Questions that are not one declared input: the model (a preset or a custom size) and the
-per-system price overrides."""
+"""Questions that are not one declared input: the model (a preset or a custom size)."""
 
 LAYOUT: tuple[tuple[str, ...], ...] = (
     ("model", "params", "family", "active_params"),
@@ -119,6 +95,7 @@ LAYOUT: tuple[tuple[str, ...], ...] = (
         "precision",
         "fp8_stack",
         "efficiency",
+        "mfu",
     ),
     (
         "target_tokens_per_second",
@@ -130,9 +107,18 @@ LAYOUT: tuple[tuple[str, ...], ...] = (
         "kv_cache_precision",
     ),
     ("gpus", "deadline_days", "size_to_deadline", "sizing_margin"),
-    ("pricing", "budget_usd", "electricity_usd_per_kwh", "pue", "price_override", "capex_override"),
+    (
+        "pricing",
+        "budget_usd",
+        "electricity_usd_per_kwh",
+        "pue",
+        "price_usd_per_gpu_hour",
+        "capex_usd_per_node",
+        "owned_gpus",
+    ),
     (
         "need_within_days",
+        "wait_hours",
         "hardware_in_days",
         "guaranteed_capacity",
         "risk",
@@ -160,6 +146,8 @@ def question_of(item: DeclaredInput, section: int) -> Question:
     hint = meta.hint
     if item.kind in ("number", "integer"):
         hint = f"{hint} ({item.limits.describe(item.kind == 'integer')})"
+    elif item.kind == "per_system":
+        hint = f"{hint} (each {item.limits.describe(item.value_kind == 'integer')})"
     return Question(item.name, section, meta.label, hint, placeholder=meta.blank, unit=meta.unit)
 
 

@@ -136,13 +136,14 @@ def headline_sentence(figures: HeadlineFigures, objective: str) -> str:
 
 
 def serving_sentence(f: HeadlineFigures, s: ServingFigures, objective: str) -> str:
-    """`Rent 15 x 2 mi325x (30 GPUs) to serve 50k tokens/s: $42.8k/month, 32.5¢ per 1M output tokens,
-    99.9 ms per output token (limit 100 ms, the default for chat); a month: 131B tokens, 47.8 MWh (best on
-    cost)`."""
+    """`Rent 15 x 2 mi325x (30 GPUs) to serve 50k tokens/s: $42.8k/month, 32.5¢ per 1M output tokens
+    (prompts included), 99.9 ms per output token (limit 100 ms, the default for chat); a month: 131B
+    tokens, 47.8 MWh (best on cost)`."""
     outlay = f", {f.outlay}" if f.outlay else ""
     starts = f", starts in {s.starts}" if s.starts else ""
     return (
         f"{f.verb} {s.replicas:,} x {s.replica_gpus} {f.system} ({f.gpus:,} GPUs{outlay}) to serve {s.rate}: "
-        f"{s.per_month}/month, {s.per_million_output_tokens} per 1M output tokens, {s.tpot} per output "
+        f"{s.per_month}/month, {s.per_million_output_tokens} per 1M output tokens (prompts included), "
+        f"{s.tpot} per output "
         f"token ({s.tpot_limit}); a month: {s.month_tokens} tokens, {f.energy}{starts} (best on {objective})"
     )

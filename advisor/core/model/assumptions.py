@@ -2,39 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import BeforeValidator, Field, model_validator
 
 from advisor.core.model.catalog import Frozen
-from advisor.core.model.inputs import Input
+from advisor.core.model.inputs import ALL_SYSTEMS, Input, system_pairs
 from advisor.core.model.units import human_number
 from advisor.core.model.workload import Days, HumanCount, HumanPositive
 
-ALL_SYSTEMS = "*"
 PER_SYSTEM = ("mfu", "goodput", "price_usd_per_gpu_hour", "capex_usd_per_node", "wait_hours", "owned_gpus")
 """Assumptions that may be set per system (a map of system id or '*' to value)."""
-
-
-def _every_system(value: Any) -> Any:
-    """`mfu = 0.4` means the same value for every system: {"*": 0.4}."""
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return {ALL_SYSTEMS: value}
-    return value
-
-
-def owned_pairs(value: Any) -> Any:
-    """`owned_gpus` as a table (`{ h100 = 1024 }`) or as `SYSTEM=N` pairs (`"h100=1024, b200=72"`)."""
-    if not isinstance(value, str | list | tuple):
-        return value
-    pairs = value.split(",") if isinstance(value, str) else value
-    owned: dict[str, Any] = {}
-    for pair in pairs:
-        system, sep, count = str(pair).partition("=")
-        if not sep or not system.strip() or not count.strip():
-            raise ValueError(f"owned_gpus: {str(pair).strip()!r} is not SYSTEM=N (e.g. h100=1024)")
-        owned[system.strip()] = count.strip()
-    return owned
 
 
 PricePerGpuHour = Annotated[HumanPositive, Field(ge=0.001, le=1000)]
@@ -56,14 +34,40 @@ PueRatio = Annotated[float, BeforeValidator(human_number), Field(ge=1, le=3, all
 class Assumptions(Frozen):
     """User overrides of catalog values. Keys of the per-system maps are system ids or '*' (all)."""
 
-    mfu: Annotated[dict[str, SetEfficiency], BeforeValidator(_every_system)] = Field(default_factory=dict)
+    mfu: Annotated[
+        dict[str, SetEfficiency],
+        BeforeValidator(system_pairs),
+        Input(
+            "MFU",
+            "Training: the MFU to assume instead of the catalog's, 0.4 for every system or h100=0.45",
+            flag="--mfu",
+            blank="catalog",
+        ),
+    ] = Field(default_factory=dict)
     goodput: SetEfficiency | dict[str, SetEfficiency] | None = None
-    price_usd_per_gpu_hour: Annotated[dict[str, PricePerGpuHour], BeforeValidator(_every_system)] = Field(
-        default_factory=dict
-    )
-    capex_usd_per_node: Annotated[dict[str, CapexUsdPerNode], BeforeValidator(_every_system)] = Field(
-        default_factory=dict
-    )
+    price_usd_per_gpu_hour: Annotated[
+        dict[str, PricePerGpuHour],
+        BeforeValidator(system_pairs),
+        Input(
+            "Rent price",
+            "Renting: the price instead of the catalog's, $2.10 for every system or h100=2.1, b200=3.9",
+            "USD/GPU-hour",
+            "--price-per-gpu-hour",
+            blank="catalog",
+        ),
+    ] = Field(default_factory=dict)
+    capex_usd_per_node: Annotated[
+        dict[str, CapexUsdPerNode],
+        BeforeValidator(system_pairs),
+        Input(
+            "Capex/node",
+            "Owning: the price of a node or rack instead of the catalog's, $250k for every system "
+            "or h100=250k",
+            "USD",
+            "--capex-usd-per-node",
+            blank="catalog",
+        ),
+    ] = Field(default_factory=dict)
     pue: Annotated[
         PueRatio | None,
         Input("PUE", "Facility power over IT power; default: the catalog's (see Assumptions)", flag="--pue"),
@@ -88,7 +92,17 @@ class Assumptions(Frozen):
             asked_in_app=False,
         ),
     ] = None
-    wait_hours: Annotated[dict[str, WaitHours], BeforeValidator(_every_system)] = Field(default_factory=dict)
+    wait_hours: Annotated[
+        dict[str, WaitHours],
+        BeforeValidator(system_pairs),
+        Input(
+            "Wait for capacity",
+            "Hours until the GPUs are yours, instead of the catalog's, 48 for every system or h100=48",
+            "hours",
+            "--wait-hours",
+            blank="catalog",
+        ),
+    ] = Field(default_factory=dict)
     hardware_in_days: Annotated[
         Annotated[Days, Field(ge=0)] | None,
         Input(
@@ -101,10 +115,22 @@ class Assumptions(Frozen):
         ),
     ] = None
 
-    owned_gpus: Annotated[dict[str, OwnedGpus], BeforeValidator(owned_pairs)] = Field(
-        default_factory=dict,
-        description="Owning: GPUs of each system already owned (capex sunk, no lead time), by system id.",
-    )
+    owned_gpus: Annotated[
+        dict[str, OwnedGpus],
+        BeforeValidator(system_pairs),
+        Field(
+            description="Owning: GPUs of each system already owned (capex sunk, no lead time), by system id."
+        ),
+        Input(
+            "GPUs already owned",
+            "Owning: GPUs you have bought already; the run pays their power and hosting, not their "
+            "price, e.g. h100=1024, a100=256",
+            "GPUs",
+            "--owned",
+            blank="none",
+            every_system=False,
+        ),
+    ] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _check_keys(self) -> Assumptions:

@@ -3,6 +3,8 @@
 The field's type gives the kind and the choices (a `Literal`), its `Field` constraints the valid range;
 `Input` adds what people read: a label, a one-line hint, a unit and the command-line flag. The CLI,
 the app's questions, the report's inputs table and the rule facts derive from `declared_inputs`.
+A `dict[str, number]` field is a per-system map (`h100=1.5, b200=3.9`, or one value for every system):
+its kind is `per_system`, its range and `value_kind` those of each value.
 """
 
 from __future__ import annotations
@@ -21,7 +23,10 @@ from pydantic.fields import FieldInfo
 from advisor.core.model.units import format_si, parse_number
 
 _PRODUCT = re.compile(r"^(?P<data>[^x×*]+?)\s*[x×*]\s*(?P<times>[^x×*]+)$", re.IGNORECASE)
-InputKind = Literal["number", "integer", "choice", "check", "text"]
+InputKind = Literal["number", "integer", "choice", "check", "text", "per_system"]
+ALL_SYSTEMS = "*"
+"""The key of a per-system map's value for every system not named."""
+_PAIR_SPACES = re.compile(r"\s*=\s*")
 
 
 @dataclass(frozen=True)
@@ -42,6 +47,8 @@ class Input:
     """What leaving an optional input blank means ("none", "any time")."""
     asked_in_app: bool = True
     """False for inputs the app deliberately leaves to scenario files and flags."""
+    every_system: bool = True
+    """A per-system map: a bare value applies to every system; False when each value must name one."""
 
 
 @dataclass(frozen=True)
@@ -98,7 +105,7 @@ class DeclaredInput:
     meta: Input
     """What people read about it."""
     kind: InputKind
-    """How it is answered: a number, a whole number, a choice, a tick or text."""
+    """How it is answered: a number, a whole number, a choice, a tick, text or a per-system map."""
     choices: tuple[str, ...]
     """A choice's values, from its `Literal` (empty for other kinds)."""
     limits: Limits
@@ -111,6 +118,8 @@ class DeclaredInput:
     """The field's default (None when required)."""
     annotation: Any
     """The field's whole type with its constraints, to validate one value alone (`TypeAdapter`)."""
+    value_kind: InputKind = "number"
+    """How one value is answered: the kind itself, or for a per-system map its values' kind."""
 
     @property
     def key(self) -> str:
@@ -179,6 +188,18 @@ def _kind(bare: Any) -> InputKind:
     return kinds[bare]
 
 
+def _per_system_values(bare: Any) -> tuple[InputKind, list[Any]] | None:
+    """A per-system map's value kind and the constraints of its values (None if `bare` is no map)."""
+    if get_origin(bare) is not dict:
+        return None
+    key, value = get_args(bare)
+    value_bare, value_metadata, _ = _flatten(value)
+    value_kind = _kind(value_bare)
+    if key is not str or value_kind not in ("number", "integer"):
+        raise TypeError(f"a per-system input maps system ids to numbers, not {bare!r}")
+    return value_kind, value_metadata
+
+
 def describe(table: str, name: str, info: FieldInfo) -> DeclaredInput | None:
     """The declared input of one pydantic field (None when the field carries no `Input`)."""
     bare, metadata, optional = _flatten(info.annotation)
@@ -186,13 +207,51 @@ def describe(table: str, name: str, info: FieldInfo) -> DeclaredInput | None:
     meta = next((item for item in metadata if isinstance(item, Input)), None)
     if meta is None:
         return None
-    kind = _kind(bare)
+    per_system = _per_system_values(bare)
+    if per_system is not None:
+        kind: InputKind = "per_system"
+        value_kind, value_metadata = per_system
+        limits = _limits(value_metadata)
+    else:
+        kind = value_kind = _kind(bare)
+        limits = _limits(metadata)
     choices = tuple(str(value) for value in get_args(bare)) if kind == "choice" else ()
     required = info.is_required()
-    default = None if required else info.default
-    limits = _limits(metadata)
+    default = None if required else info.get_default(call_default_factory=True)
     whole = Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation  # type: ignore[valid-type]
-    return DeclaredInput(table, name, meta, kind, choices, limits, optional, required, default, whole)
+    return DeclaredInput(
+        table, name, meta, kind, choices, limits, optional, required, default, whole, value_kind
+    )
+
+
+def unnamed_system(value: str) -> str:
+    """Why a value without a system is refused where each value must name one (`owned_gpus`)."""
+    try:
+        parse_number(value)
+    except ValueError:
+        return f"{value!r} is not SYSTEM=N (e.g. h100=1024)"
+    return f"name the system: SYSTEM={value}, e.g. h100={value}"
+
+
+def system_pairs(value: Any) -> Any:
+    """A per-system map from what people write: a table, one value for every system (`2.1` is
+    `{"*": 2.1}`), or `SYSTEM=VALUE` pairs (`"h100=2.1, b200=3.9"`, or a list of them)."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return {ALL_SYSTEMS: value}
+    if not isinstance(value, str | list | tuple):
+        return value
+    text = ",".join(str(part) for part in value) if isinstance(value, list | tuple) else value
+    pairs: dict[str, str] = {}
+    for pair in (part for part in re.split(r"[,;\s]+", _PAIR_SPACES.sub("=", text)) if part):
+        system, sep, number = pair.rpartition("=")
+        key = system if sep else ALL_SYSTEMS
+        if (sep and not system) or not number:
+            raise ValueError(f"{pair!r} is not SYSTEM=VALUE (e.g. h100=2.1) or one value for every system")
+        if key in pairs:
+            what = "one value for every system" if key == ALL_SYSTEMS else repr(key)
+            raise ValueError(f"{what} is given twice")
+        pairs[key] = number
+    return pairs
 
 
 def declared_inputs(model: type[BaseModel], table: str = "") -> dict[str, DeclaredInput]:

@@ -21,6 +21,7 @@ from textual.widgets import DataTable, Static
 from advisor.core.decision.recommendation import Candidate
 from advisor.present import numbers
 from advisor.present.reasons import reason_text
+from advisor.present.serving import job_gpus_note
 from advisor.tui.advice import Advice
 from advisor.tui.widgets.column_table import ColumnTable
 from advisor.tui.widgets.drawn_when_shown import AdviceView
@@ -228,6 +229,9 @@ class ComparisonView(AdviceView, Vertical):
         words = score_words(candidate, best_score(rec.candidates), rec.objective)
         if words:
             lines.append(Text(words))
+        job_gpus = job_gpus_note(rec, "the fleet in the Serving tab")
+        if job_gpus is not None:
+            lines.append(Text(job_gpus + ".", style="dim"))
         lines.extend(reason_text(reason) for reason in candidate.reasons)
         if not candidate.reasons:
             lines.append(Text("no rule fired", style="dim"))

@@ -11,6 +11,7 @@ from textual.widgets import DataTable, Static
 from advisor.core.costing.results import ServingSummary
 from advisor.core.decision.recommendation import Candidate
 from advisor.present import numbers
+from advisor.present.serving import fleet_text, job_gpus_note
 from advisor.tui.advice import Advice
 from advisor.tui.widgets.column_table import ColumnTable
 from advisor.tui.widgets.drawn_when_shown import AdviceView
@@ -35,18 +36,9 @@ LIMITS = (
 
 def plan_row(candidate: Candidate, serving: ServingSummary) -> list[str]:
     """One system's serving plan as the table shows it."""
-    gpus = (
-        serving.gpus_for_target
-        if serving.gpus_for_target is not None
-        else serving.replicas * serving.replica_gpus
-    )
-    replicas = gpus // serving.replica_gpus if serving.replica_gpus else 0
-    fleet = f"{replicas:,} × {serving.replica_gpus}"
-    if serving.replica_gpus > 1:
-        fleet += f" = {gpus:,}"
     return [
         candidate.system,
-        fleet,
+        fleet_text(serving),
         numbers.cents_or_dollars(serving.usd_per_million_output_tokens),
         numbers.money(serving.usd_per_month),
         numbers.percent(serving.utilisation),
@@ -70,7 +62,9 @@ def plan_note(advice: Advice) -> Text:
             "Give Target tokens/s or requests/s under “Serving” to size the fleet for it. ",
             LIMITS,
         )
-    return Text.assemble((f"Fleet for {target}", "bold"), f", per system. {LIMITS}")
+    job = job_gpus_note(advice.recommendation, "this fleet")
+    tie = f"In Compare, {job}. " if job else ""
+    return Text.assemble((f"Fleet for {target}", "bold"), f", per system. {tie}{LIMITS}")
 
 
 class ServingView(AdviceView, Vertical):
