@@ -223,3 +223,28 @@ def test_calibration_table_is_what_the_model_gives():
     calibration = doc("calibration.md")
     for line in result.stdout.splitlines()[2:]:
         assert line in calibration, f"docs/calibration.md table is stale: {line}"
+
+
+def _console_examples(text: str) -> list[tuple[list[str], list[str]]]:
+    """Each `$ advisor …` console example of the README: its arguments and the output lines shown (the
+    elided `…` lines and blank lines left out)."""
+    examples = []
+    for block in code_blocks(text, "console"):
+        lines = block.splitlines()
+        if not lines or not lines[0].startswith("$ advisor "):
+            continue
+        shown = [line for line in lines[1:] if line.strip() and line.strip() != "…"]
+        examples.append((shlex.split(lines[0].removeprefix("$ "))[1:], shown))
+    return examples
+
+
+@pytest.mark.parametrize("example", _console_examples((ROOT / "README.md").read_text(encoding="utf-8")))
+def test_readme_console_examples_show_what_the_command_prints(example, capsys):
+    # The tour's outputs are the command's own lines (spacing aside), so the README cannot drift.
+    from advisor.cli.main import main
+
+    argv, shown = example
+    assert main(argv) == 0
+    printed = {" ".join(line.split()) for line in capsys.readouterr().out.splitlines()}
+    missing = [line for line in shown if " ".join(line.split()) not in printed]
+    assert not missing, f"advisor {' '.join(argv)} no longer prints: {missing}"
