@@ -103,7 +103,9 @@ def test_sanitised_text_holds_nothing_a_terminal_obeys(text: str) -> None:
 def test_report_text_keeps_json_and_toml_data(text: str) -> None:
     for rendered, parse in (
         (json.dumps({"name": text}, ensure_ascii=False), json.loads),
-        (tomli_w.dumps({"name": text}, multiline_strings=True), tomllib.loads),
+        # as advisor writes TOML: multi-line strings unless the text holds a carriage return (tomli_w
+        # writes CRLF inside one as a bare newline, by design; scenario_files does the same)
+        (tomli_w.dumps({"name": text}, multiline_strings="\r" not in text), tomllib.loads),
     ):
         safe = report_text(rendered)
         assert not re.search("[\u202a-\u202e\u2066-\u2069\x1b]", safe)
