@@ -192,8 +192,8 @@ def _metric_text(objective: str, est: Estimate) -> str:
 
 def weight_notes(ranked: Sequence[tuple[Estimate | None, float]], objective: str) -> list[tuple[str, str]]:
     """(system, why) for each system ranked just above one better on the objective itself (estimates
-    and rule factors, best first): `ranks above h200 ($135 against $173) on the rules' weights (x0.81
-    against x1.15)`."""
+    and rule factors, best first): `ranks above h200 on the rules' weights (x0.81 against x1.15), though
+    h200 is cheaper ($135 against $173)`."""
     notes = []
     for (above, f_above), (below, f_below) in pairwise(ranked):
         if above is None or below is None:
@@ -204,9 +204,9 @@ def weight_notes(ranked: Sequence[tuple[Estimate | None, float]], objective: str
         ]
         if metric[1] < metric[0]:
             text = (
-                f"ranks above {below.system} ({_metric_text(objective, below)} against "
-                f"{_metric_text(objective, above)}) on the rules' weights "
-                f"(x{f_above:.2f} against x{f_below:.2f})"
+                f"ranks above {below.system} on the rules' weights (x{f_above:.2f} against "
+                f"x{f_below:.2f}), though {below.system} is {_BETTER.get(objective, 'better on balance')} "
+                f"({_metric_text(objective, below)} against {_metric_text(objective, above)})"
             )
             notes.append((above.system, text))
     return notes
