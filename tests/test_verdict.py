@@ -382,7 +382,10 @@ def test_a_system_ranked_above_a_cheaper_one_by_the_rules_says_so():
     assert rec.winner == "a100"
     a100, h200 = rec.candidate("a100"), rec.candidate("h200")
     note = next(r.text for r in a100.reasons if r.text.startswith("ranks above h200"))
-    assert f"h200 is cheaper ({fmt.money(h200.estimate.cost_usd)} against {fmt.money(a100.estimate.cost_usd)})" in note
+    assert (
+        f"h200 is cheaper ({fmt.money(h200.estimate.cost_usd)} against {fmt.money(a100.estimate.cost_usd)})"
+        in note
+    )
     assert f"x{a100.rule_factor:.2f} against x{h200.rule_factor:.2f}" in note
     assert not [r for r in h200.reasons if r.text.startswith("ranks above")]
 

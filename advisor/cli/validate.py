@@ -46,6 +46,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     catalog = load_catalog(args)
     known = set(catalog.systems), set(catalog.models)
+    if sys.stderr.isatty():  # it takes seconds: say what is happening (never into a pipe or a file)
+        what = "the runs in " + args.evidence if args.evidence else "every published figure, leave-one-out"
+        print(f"advisor: predicting {what}…", file=sys.stderr)
     if args.evidence:
         result = held_out(load_evidence(Path(args.evidence), *known), catalog)
     else:
@@ -148,7 +151,10 @@ def _render(result: Any) -> None:
     console.print(f"Weak-scaling loss per doubling beyond a published cluster size: {losses}.")
     exponents = ", ".join(f"{k} {v:.3f}" for k, v in result.scaling.small_model_exponent.items())
     console.print(f"Small-model MFU exponent (below the smallest published model): {exponents}.")
-    domains = ", ".join(f"{k} {v:.3f}" for k, v in result.scaling.scale_up_ratio.items())
+    domains = ", ".join(
+        f"{k} {v:.3f}" + (" (applied as 1: a smaller domain is never faster)" if v > 1 else "")
+        for k, v in result.scaling.scale_up_ratio.items()
+    )
     console.print(f"MFU on a smaller NVLink domain ÷ on a larger one, for proxy systems: {domains}.")
     shares = ", ".join(f"{k.removeprefix('mfu_')} ±{v:.1%}" for k, v in result.reference_spreads.items())
     console.print(f"Reference MFU spread by how the MFU was found: {shares}.")
