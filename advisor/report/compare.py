@@ -350,3 +350,36 @@ def render_comparison_json(comp: ComparisonData) -> str:
     from advisor.report.json_report import dumps
 
     return dumps(comparison_json(comp))
+
+
+@dataclass(frozen=True)
+class TableSection:
+    """One table of the comparison as every format writes it: its anchor, heading, blurb and rows."""
+
+    key: str
+    heading: str
+    blurb: str
+    header: list[str]
+    rows: list[list[str]]
+    numeric_from: int = 1
+    """Columns from this one on are numbers (right-aligned)."""
+    empty: str = ""
+    """The text instead of the table when it has no rows (empty: the table, even without rows)."""
+
+
+def table_sections(comp: ComparisonData) -> list[TableSection]:
+    """The comparison's tables in order: what differs, how the answer moves, then every system by
+    each figure."""
+    header, rows = difference_rows(comp)
+    sections = [
+        TableSection("differences", "What differs", "", header, rows, len(header), "The inputs are the same.")
+    ]
+    header, rows = outcome_rows(comp)
+    sections.append(TableSection("outcome", "How the answer moves", outcome_blurb(comp), header, rows))
+    marked = "Each scenario's recommendation is marked."
+    for column in matrix_columns(comp):
+        header, rows = system_matrix(comp, column)
+        sections.append(
+            TableSection(column.json_key, f"{column.heading} of every system", marked, header, rows)
+        )
+    return sections

@@ -4,14 +4,7 @@ from __future__ import annotations
 
 from advisor.present import numbers
 from advisor.present.parts import part_label
-from advisor.report.compare import (
-    ComparisonData,
-    difference_rows,
-    matrix_columns,
-    outcome_blurb,
-    outcome_rows,
-    system_matrix,
-)
+from advisor.report.compare import ComparisonData, table_sections
 from advisor.report.data import generated_line
 from advisor.report.html import esc, items, notes_html, page, table
 from advisor.report.svg import Bar, stacked_bars
@@ -72,24 +65,17 @@ def render_comparison_html(comp: ComparisonData) -> str:
             body.append(notes_html(report.scenario.notes))
     body.append("</section>")
 
-    header, rows = difference_rows(comp)
-    body.append('<section id="differences"><h2>What differs</h2>')
-    body.append(table(header, rows, numeric_from=len(header)) if rows else "<p>The inputs are the same.</p>")
-    body.append("</section>")
-
-    header, rows = outcome_rows(comp)
-    body.append('<section id="outcome"><h2>How the answer moves</h2>')
-    body.append(f'<p class="blurb">{esc(outcome_blurb(comp))}</p>')
-    body.append(table(header, rows))
-    body.extend(_charts(comp))
-    body.append("</section>")
-
-    for column in matrix_columns(comp):
-        header, rows = system_matrix(comp, column)
-        key = column.json_key
-        body.append(f'<section id="{esc(key)}"><h2>{esc(column.heading)} of every system</h2>')
-        body.append('<p class="blurb">Each scenario\'s recommendation is marked.</p>')
-        body.append(table(header, rows) + "</section>")
+    for section in table_sections(comp):
+        body.append(f'<section id="{esc(section.key)}"><h2>{esc(section.heading)}</h2>')
+        if section.blurb:
+            body.append(f'<p class="blurb">{esc(section.blurb)}</p>')
+        if section.rows or not section.empty:
+            body.append(table(section.header, section.rows, numeric_from=section.numeric_from))
+        else:
+            body.append(f"<p>{esc(section.empty)}</p>")
+        if section.key == "outcome":
+            body.extend(_charts(comp))
+        body.append("</section>")
 
     body.append('<section id="warnings"><h2>Warnings</h2>')
     for label, report in zip(comp.labels, comp.reports, strict=True):
