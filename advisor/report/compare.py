@@ -20,6 +20,7 @@ from advisor.errors import UsageError
 from advisor.present import numbers
 from advisor.report.data import REPORT_FORMAT_VERSION, ReportData, build_report
 from advisor.report.inputs import value_text
+from advisor.report.outline import TableSection
 from advisor.report.tables import COLUMNS, DASH, Column
 from advisor.schemas import SCHEMA_VERSION
 
@@ -350,21 +351,6 @@ def render_comparison_json(comp: ComparisonData) -> str:
     from advisor.report.json_report import dumps
 
     return dumps(comparison_json(comp))
-
-
-@dataclass(frozen=True)
-class TableSection:
-    """One table of the comparison as every format writes it: its anchor, heading, blurb and rows."""
-
-    key: str
-    heading: str
-    blurb: str
-    header: list[str]
-    rows: list[list[str]]
-    numeric_from: int = 1
-    """Columns from this one on are numbers (right-aligned)."""
-    empty: str = ""
-    """The text instead of the table when it has no rows (empty: the table, even without rows)."""
 
 
 def table_sections(comp: ComparisonData) -> list[TableSection]:

@@ -6,7 +6,7 @@ from advisor.present import numbers
 from advisor.present.parts import part_label
 from advisor.report.compare import ComparisonData, table_sections
 from advisor.report.data import generated_line
-from advisor.report.html import esc, items, notes_html, page, table
+from advisor.report.html import esc, html_section, items, notes_html, page
 from advisor.report.svg import Bar, stacked_bars
 
 
@@ -66,16 +66,7 @@ def render_comparison_html(comp: ComparisonData) -> str:
     body.append("</section>")
 
     for section in table_sections(comp):
-        body.append(f'<section id="{esc(section.key)}"><h2>{esc(section.heading)}</h2>')
-        if section.blurb:
-            body.append(f'<p class="blurb">{esc(section.blurb)}</p>')
-        if section.rows or not section.empty:
-            body.append(table(section.header, section.rows, numeric_from=section.numeric_from))
-        else:
-            body.append(f"<p>{esc(section.empty)}</p>")
-        if section.key == "outcome":
-            body.extend(_charts(comp))
-        body.append("</section>")
+        body += html_section(section, after=_charts(comp) if section.key == "outcome" else ())
 
     body.append('<section id="warnings"><h2>Warnings</h2>')
     for label, report in zip(comp.labels, comp.reports, strict=True):

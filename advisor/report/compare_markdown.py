@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from advisor.report.compare import ComparisonData, table_sections
 from advisor.report.data import generated_line
-from advisor.report.markdown import md_list, md_quote, md_table, md_text
+from advisor.report.markdown import md_list, md_quote, md_section, md_text
 
 
 def render_comparison_markdown(comp: ComparisonData) -> str:
@@ -20,12 +20,7 @@ def render_comparison_markdown(comp: ComparisonData) -> str:
             out += [*md_quote(report.scenario.notes), ""]
 
     for section in table_sections(comp):
-        out += [f"## {section.heading}", ""]
-        out += [md_text(section.blurb), ""] if section.blurb else []
-        if section.rows or not section.empty:
-            out += [*md_table(section.header, section.rows, right_from=section.numeric_from), ""]
-        else:
-            out += [section.empty, ""]
+        out += md_section(section)
 
     out += ["## Warnings", ""]
     for label, report in zip(comp.labels, comp.reports, strict=True):
