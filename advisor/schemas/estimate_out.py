@@ -84,52 +84,26 @@ class MemoryOut(Out):
 class ServingOut(Out):
     """Inference only: the serving layout and its rates."""
 
-    replica_gpus: int
-    replicas: int
-    tokens_per_second: Number
-    decode_bound: Literal["memory", "compute", "communication"]
-    target_tokens_per_second: Number | None
-    gpus_for_target: int | None
-    batch: int
-    binding_limit: str
-    ttft_ms: Number
-    tpot_ms: Number
-    weight_precision: str
-    kv_cache_precision: str
-    activation_precision: str
-    utilisation: Number
-    usd_per_million_input_tokens: Number
-    usd_per_million_output_tokens: Number
-    usd_per_month: Number
-    meets_limits: bool
-    tpot_limit_ms: Number | None
-    tpot_limit_default: bool
-    period_hours: Number | None
+    __annotations__ = mirrored(
+        results.ServingSummary, decode_bound=Literal["memory", "compute", "communication"]
+    )
 
 
 class PriceOfferOut(Out):
     """When renting: the catalog offer the price is (null: the user's own price), and why it applies."""
 
-    offer: str | None
-    price_usd_per_gpu_hour: Number
-    reserved: bool
-    term_days: Number
-    why: str
+    __annotations__ = mirrored(results.PriceOffer)
 
 
 class PurchaseOut(Out):
     """When buying: the nodes or racks bought and what owning them costs."""
 
-    unit: Literal["node", "rack"]
-    units: int
-    gpus_bought: int
-    gpus_idle: int
-    capex_usd: Number
-    monthly_usd: Number
-    run_share: Number
-    runs_per_year: Number | None
-    gpus_owned: int
-    cost_per_run_usd: Number | None
+    __annotations__ = mirrored(
+        results.Purchase,
+        unit=Literal["node", "rack"],
+        runs_per_year=Number | None,
+        cost_per_run_usd=Number | None,
+    )
 
 
 class Spread(Out):
