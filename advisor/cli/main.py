@@ -19,23 +19,6 @@ from advisor import __version__
 from advisor.errors import AdvisorError, InfeasibleError
 from advisor.present.sanitise import printable
 
-COMMANDS = (
-    "estimate",
-    "recommend",
-    "report",
-    "compare",
-    "sensitivity",
-    "rules",
-    "models",
-    "systems",
-    "validate",
-    "prices",
-    "serve",
-    "completion",
-    "schema",
-    "examples",
-)
-
 # Global options that take a value (the value is not the command).
 _GLOBAL_VALUES = ("--catalog", "--rules")
 
@@ -56,22 +39,20 @@ class UsageFailure(Exception):
     """A command-line usage error (exit status 2)."""
 
 
-_REGISTRARS: dict[str, tuple[str, str]] = {
-    "estimate": ("commands", "register_estimate"),
-    "recommend": ("analysis", "register"),
-    "sensitivity": ("analysis", "register"),
-    "rules": ("commands", "register_listings"),
-    "models": ("commands", "register_listings"),
-    "systems": ("commands", "register_listings"),
-    "report": ("reports", "register"),
-    "compare": ("reports", "register"),
-    "validate": ("validate", "register"),
-    "prices": ("prices", "register"),
-    "serve": ("serve", "register"),
-    "schema": ("machine", "register"),
-    "examples": ("machine", "register"),
-}
-"""Which module (in `advisor.cli`) registers each command, in `advisor --help` order (completion last)."""
+_REGISTRARS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("commands", "register_estimate", ("estimate",)),
+    ("analysis", "register", ("recommend", "sensitivity")),
+    ("commands", "register_listings", ("rules", "models", "systems")),
+    ("reports", "register", ("report", "compare")),
+    ("validate", "register", ("validate",)),
+    ("prices", "register", ("prices",)),
+    ("serve", "register", ("serve",)),
+    ("machine", "register", ("schema", "examples")),
+)
+"""The registrars (module in `advisor.cli`, function) and the commands each adds, in `advisor --help`
+order (completion last)."""
+
+COMMANDS = (*(command for _, _, commands in _REGISTRARS for command in commands), "completion")
 
 
 def build_parser(command: str | None = None) -> Parser:
@@ -93,10 +74,10 @@ def build_parser(command: str | None = None) -> Parser:
         "--rules", metavar="DIR", help="use the rule files in DIR instead of the shipped rules"
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    wanted = _REGISTRARS.get(command or "")
-    for module, name in [wanted] if wanted else dict.fromkeys(_REGISTRARS.values()):
+    wanted = [registrar for registrar in _REGISTRARS if command in registrar[2]]
+    for module, name, _ in wanted or _REGISTRARS:
         getattr(importlib.import_module(f"advisor.cli.{module}"), name)(sub)
-    if wanted is None:
+    if not wanted:
         from advisor.cli import completion
 
         completion.register(sub, parser)

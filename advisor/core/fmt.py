@@ -51,13 +51,21 @@ def duration(hours: float) -> str:
     return years(days / 365)
 
 
+YEAR_STEPS = ((1000, 1, ".1f", "years"), (1e6, 1, ",.0f", "years"), (math.inf, 1, ".3g", "years"))
+"""Years: (below, divided by, format, unit)."""
+
+
 def years(value: float) -> str:
     """1.4 years, 12,345 years, 6.65e+17 years."""
-    if value < 1000:
-        return f"{value:.1f} years"
-    if value < 1e6:
-        return f"{value:,.0f} years"
-    return f"{value:.3g} years"
+    return _stepped(value, YEAR_STEPS)
+
+
+def _stepped(value: float, steps: tuple[tuple[float, float, str, str], ...]) -> str:
+    """`value` in the first of `steps` (below, divided by, format, unit) it is below."""
+    for below, factor, spec, unit in steps:
+        if value < below or below == math.inf:
+            return f"{value / factor:{spec}} {unit}"
+    raise ValueError(f"the last step of {steps} must end at infinity")
 
 
 def energy(kwh: float) -> str:
@@ -68,6 +76,19 @@ def energy(kwh: float) -> str:
     return f"{kwh:.3g} kWh"
 
 
+TONNE_STEPS = (
+    (9.995e-4, 1e-6, ".3g", "g"),
+    (0.9995, 1e-3, ".3g", "kg"),
+    (999.5, 1, ".3g", "t"),
+    (999_999.5, 1, ",.0f", "t"),
+    (999.5e6, 1e6, ".3g", "Mt"),
+    (999.5e9, 1e9, ".3g", "Gt"),
+    (math.inf, 1, ".3g", "t"),
+)
+"""CO2 mass from 1 g: (below, divided by, format, unit); each step ends where its rounding would show the
+next unit's 1 (999.5 kg is 1 t, not 1e+03 kg)."""
+
+
 def tonnes(value: float) -> str:
     """CO2 mass: under 1 g, 12 g, 420 kg, 2.14 t, 2,140 t, 2.14 Mt, 2.14 Gt (2.14e+12 t from 999.5 Gt)."""
     if not math.isfinite(value):
@@ -76,19 +97,7 @@ def tonnes(value: float) -> str:
         return "0 t"
     if value < 9.995e-7:
         return "under 1 g"
-    if value < 9.995e-4:
-        return f"{value * 1e6:.3g} g"
-    if value < 0.9995:
-        return f"{value * 1000:.3g} kg"
-    if value < 999.5:
-        return f"{value:.3g} t"
-    if value < 999_999.5:
-        return f"{value:,.0f} t"
-    if value < 999.5e6:
-        return f"{value / 1e6:.3g} Mt"
-    if value < 999.5e9:
-        return f"{value / 1e9:.3g} Gt"
-    return f"{value:.3g} t"
+    return _stepped(value, TONNE_STEPS)
 
 
 def count(value: float) -> str:

@@ -82,7 +82,6 @@ class WorkloadSpec(WorkloadInputs):
             "Sequence length",
             "Training sequence length; default: the model's",
             "tokens",
-            "--seq-len",
             asked_in_app=False,
         ),
     ] = None
@@ -167,7 +166,6 @@ class Scenario(Frozen):
         Input(
             "Optimise for",
             "What the ranking minimises; balanced = cost and time together",
-            flag="--objective",
         ),
     ] = "cost"
     systems: Annotated[tuple[str, ...], BeforeValidator(_id_list)] = Field(
@@ -179,7 +177,6 @@ class Scenario(Frozen):
         Input(
             "Size to it",
             "Each system gets the smallest GPU count that meets the deadline",
-            flag="--size-to-deadline",
             check_label="per system",
         ),
     ] = False

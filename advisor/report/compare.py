@@ -20,6 +20,7 @@ from advisor.errors import UsageError
 from advisor.present import numbers
 from advisor.report.data import REPORT_FORMAT_VERSION, ReportData, build_report
 from advisor.report.inputs import value_text
+from advisor.report.outline import TableSection
 from advisor.report.tables import COLUMNS, DASH, Column
 from advisor.schemas import SCHEMA_VERSION
 
@@ -350,3 +351,21 @@ def render_comparison_json(comp: ComparisonData) -> str:
     from advisor.report.json_report import dumps
 
     return dumps(comparison_json(comp))
+
+
+def table_sections(comp: ComparisonData) -> list[TableSection]:
+    """The comparison's tables in order: what differs, how the answer moves, then every system by
+    each figure."""
+    header, rows = difference_rows(comp)
+    sections = [
+        TableSection("differences", "What differs", "", header, rows, len(header), "The inputs are the same.")
+    ]
+    header, rows = outcome_rows(comp)
+    sections.append(TableSection("outcome", "How the answer moves", outcome_blurb(comp), header, rows))
+    marked = "Each scenario's recommendation is marked."
+    for column in matrix_columns(comp):
+        header, rows = system_matrix(comp, column)
+        sections.append(
+            TableSection(column.json_key, f"{column.heading} of every system", marked, header, rows)
+        )
+    return sections

@@ -4,16 +4,9 @@ from __future__ import annotations
 
 from advisor.present import numbers
 from advisor.present.parts import part_label
-from advisor.report.compare import (
-    ComparisonData,
-    difference_rows,
-    matrix_columns,
-    outcome_blurb,
-    outcome_rows,
-    system_matrix,
-)
+from advisor.report.compare import ComparisonData, table_sections
 from advisor.report.data import generated_line
-from advisor.report.html import esc, items, notes_html, page, table
+from advisor.report.html import esc, html_section, items, notes_html, page
 from advisor.report.svg import Bar, stacked_bars
 
 
@@ -72,24 +65,8 @@ def render_comparison_html(comp: ComparisonData) -> str:
             body.append(notes_html(report.scenario.notes))
     body.append("</section>")
 
-    header, rows = difference_rows(comp)
-    body.append('<section id="differences"><h2>What differs</h2>')
-    body.append(table(header, rows, numeric_from=len(header)) if rows else "<p>The inputs are the same.</p>")
-    body.append("</section>")
-
-    header, rows = outcome_rows(comp)
-    body.append('<section id="outcome"><h2>How the answer moves</h2>')
-    body.append(f'<p class="blurb">{esc(outcome_blurb(comp))}</p>')
-    body.append(table(header, rows))
-    body.extend(_charts(comp))
-    body.append("</section>")
-
-    for column in matrix_columns(comp):
-        header, rows = system_matrix(comp, column)
-        key = column.json_key
-        body.append(f'<section id="{esc(key)}"><h2>{esc(column.heading)} of every system</h2>')
-        body.append('<p class="blurb">Each scenario\'s recommendation is marked.</p>')
-        body.append(table(header, rows) + "</section>")
+    for section in table_sections(comp):
+        body += html_section(section, after=_charts(comp) if section.key == "outcome" else ())
 
     body.append('<section id="warnings"><h2>Warnings</h2>')
     for label, report in zip(comp.labels, comp.reports, strict=True):

@@ -2,16 +2,9 @@
 
 from __future__ import annotations
 
-from advisor.report.compare import (
-    ComparisonData,
-    difference_rows,
-    matrix_columns,
-    outcome_blurb,
-    outcome_rows,
-    system_matrix,
-)
+from advisor.report.compare import ComparisonData, table_sections
 from advisor.report.data import generated_line
-from advisor.report.markdown import md_list, md_quote, md_table, md_text
+from advisor.report.markdown import md_list, md_quote, md_section, md_text
 
 
 def render_comparison_markdown(comp: ComparisonData) -> str:
@@ -26,19 +19,8 @@ def render_comparison_markdown(comp: ComparisonData) -> str:
         if report.scenario.notes.strip():
             out += [*md_quote(report.scenario.notes), ""]
 
-    header, rows = difference_rows(comp)
-    out += ["## What differs", ""]
-    out += [*md_table(header, rows, right_from=len(header)), ""] if rows else ["The inputs are the same.", ""]
-
-    header, rows = outcome_rows(comp)
-    out += ["## How the answer moves", ""]
-    out += [md_text(outcome_blurb(comp)), ""]
-    out += [*md_table(header, rows), ""]
-
-    for column in matrix_columns(comp):
-        header, rows = system_matrix(comp, column)
-        out += [f"## {column.heading} of every system", "", "Each scenario's recommendation is marked.", ""]
-        out += [*md_table(header, rows), ""]
+    for section in table_sections(comp):
+        out += md_section(section)
 
     out += ["## Warnings", ""]
     for label, report in zip(comp.labels, comp.reports, strict=True):

@@ -14,28 +14,16 @@ from advisor.present.parts import part_label
 from advisor.present.serving import serving_line
 from advisor.report.assumptions import AssumptionUsed
 from advisor.report.data import ReportData, generated_line
-from advisor.report.inputs import assumption_rows, input_rows
-from advisor.report.svg import Bar, stacked_bars
-from advisor.report.tables import (
-    BREAKDOWNS,
-    PURCHASE_BLURB,
-    PURCHASE_HEADER,
-    RANGE_BLURB,
-    Breakdown,
-    breakdown_rows,
-    breakdown_title,
-    certainty_lines,
-    comparison_blurb,
-    comparison_rows,
-    purchase_rows,
-    range_rows,
-    reason_lines,
-    serving_blurb,
-    serving_rows,
-    sizing_blurb,
-    sizing_rows,
-    status,
+from advisor.report.inputs import assumption_rows
+from advisor.report.outline import (
+    TableSection,
+    breakdown_sections,
+    inputs_section,
+    range_sections,
+    systems_sections,
 )
+from advisor.report.svg import Bar, stacked_bars
+from advisor.report.tables import Breakdown, breakdown_title, certainty_lines, reason_lines, status
 
 STYLE = """
 :root { --ink: #1b1f24; --muted: #59636e; --line: #d8dde3; --accent: #0b5cad; --warn: #7a4d00; }
@@ -167,6 +155,27 @@ def items(lines: Sequence[str], empty: str = "None.", cls: str = "") -> str:
     return f"<ul{cls_attr}>" + "".join(f"<li>{esc(line)}</li>" for line in lines) + "</ul>"
 
 
+def html_section(
+    section: TableSection, winner: str = "", *, figure: str = "", cls: str = "", after: Sequence[str] = ()
+) -> list[str]:
+    """A table under its heading and blurb (or the section's text when it has no rows): a `<section>` with
+    `after` at its end, or for a part (level 3) its heading and table. A `figure` goes above the table,
+    kept on one page with the heading."""
+    heading = f"<h{section.level}>{esc(section.heading)}</h{section.level}>"
+    head = [f'<p class="blurb">{esc(section.blurb)}</p>'] if section.blurb else []
+    if figure:
+        heading = f'<div class="keep">{heading}'
+        head.append(f'<figure class="scroll">{figure}</figure></div>')
+    if section.rows or not section.empty:
+        win = winner if section.marks_winner else ""
+        body = table(section.header, section.rows, numeric_from=section.numeric_from, cls=cls, win=win)
+    else:
+        body = f"<p>{esc(section.empty)}</p>"
+    if section.level > 2:
+        return [heading + "".join(head), body]
+    return [f'<section id="{esc(section.key)}">{heading}', *head, body, *after, "</section>"]
+
+
 def breakdown_chart(breakdown: Breakdown, report: ReportData) -> str:
     """A stacked bar per system with an estimate, on one scale."""
     winner = report.recommendation.winner
@@ -210,7 +219,6 @@ NAV = (
     ("rules", "Rules"),
     ("assumptions", "Assumptions"),
 )
-_BREAKDOWN_IDS = ("cost", "time", "energy")
 
 
 def render_html(report: ReportData) -> str:
@@ -256,71 +264,39 @@ def _recommendation(report: ReportData) -> list[str]:
 
 
 def _inputs(report: ReportData) -> list[str]:
-    return [
-        '<section id="inputs"><h2>Inputs</h2>',
-        table(["Input", "Value"], input_rows(report), numeric_from=2, cls="inputs") + "</section>",
-    ]
+    return html_section(inputs_section(report), cls="inputs")
 
 
 def _systems(report: ReportData) -> list[str]:
     rec = report.recommendation
-    header, rows = comparison_rows(report)
-    body = ['<section id="systems"><h2>Comparison of all systems</h2>']
-    body.append(f'<p class="blurb">{esc(comparison_blurb(rec))}</p>')
-    body.append(table(header, rows, numeric_from=2, win=rec.winner or ""))
-    bought = purchase_rows([c.estimate for c in report.estimated if c.estimate])
-    if bought:
-        body.append(f'<h3>What buying means</h3><p class="blurb">{esc(PURCHASE_BLURB)}</p>')
-        body.append(table(PURCHASE_HEADER, bought, numeric_from=2, win=rec.winner or ""))
-    body.append("<h3>Reasons per system</h3><ul>")
+    winner = rec.winner or ""
+    systems, *parts = systems_sections(report)
+    after = [line for part in parts for line in html_section(part, winner)]
+    after.append("<h3>Reasons per system</h3><ul>")
     for cand in rec.candidates:
         state = status(cand, rec.winner)
         tag = state if state in ("recommended", "infeasible", "excluded") else "rank"
         lines = reason_lines(cand)
         reasons = items(lines) if lines else ' <span class="blurb">(no reasons recorded)</span>'
-        body.append(
+        after.append(
             f'<li><strong>{esc(cand.system)}</strong> <span class="tag {tag}">{esc(state)}</span> '
             f"{esc(cand.system_name)}{reasons}</li>"
         )
-    body.append("</ul></section>")
-    return body
+    after.append("</ul>")
+    return html_section(systems, winner, after=after)
 
 
 def _ranges_and_sizing(report: ReportData) -> list[str]:
-    body = []
-    header, rows = serving_rows(report)
-    if rows:
-        body.append('<section id="serving"><h2>Serving</h2>')
-        body.append(
-            f'<p class="blurb">{esc(serving_blurb(report.recommendation))}</p>'
-            + table(header, rows, numeric_from=2)
-            + "</section>"
-        )
-    header, rows = range_rows(report)
-    if rows:
-        body.append('<section id="ranges"><h2>Ranges</h2>')
-        body.append(
-            f'<p class="blurb">{esc(RANGE_BLURB)}</p>'
-            + table(header, rows, win=report.recommendation.winner or "")
-            + "</section>"
-        )
-    if report.sizing:
-        header, rows = sizing_rows(report)
-        body.append('<section id="sizing"><h2>Sizing to the deadline</h2>')
-        body.append(f'<p class="blurb">{esc(sizing_blurb(report))}</p>')
-        body.append(table(header, rows, numeric_from=2) + "</section>")
-    return body
+    winner = report.recommendation.winner or ""
+    return [line for section in range_sections(report) for line in html_section(section, winner)]
 
 
 def _breakdowns(report: ReportData) -> list[str]:
+    winner = report.recommendation.winner or ""
     body = []
-    for key, breakdown in zip(_BREAKDOWN_IDS, BREAKDOWNS, strict=True):
-        header, rows = breakdown_rows(breakdown, report.estimated)
-        title = breakdown_title(breakdown, report.scenario.workload.pricing)
-        body.append(f'<section id="{key}"><div class="keep"><h2>{esc(title)} breakdown</h2>')
-        body.append(f'<p class="blurb">{esc(breakdown.blurb)}</p>')
-        body.append(f'<figure class="scroll">{breakdown_chart(breakdown, report)}</figure></div>')
-        body.append(table(header, rows, win=report.recommendation.winner or "") + "</section>")
+    for section in breakdown_sections(report):
+        figure = breakdown_chart(section.breakdown, report) if section.breakdown else ""
+        body += html_section(section, winner, figure=figure)
     return body
 
 

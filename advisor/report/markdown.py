@@ -7,26 +7,15 @@ from collections.abc import Sequence
 
 from advisor.present.serving import serving_line
 from advisor.report.data import ReportData, generated_line
-from advisor.report.inputs import assumption_rows, input_rows
-from advisor.report.tables import (
-    BREAKDOWNS,
-    PURCHASE_BLURB,
-    PURCHASE_HEADER,
-    RANGE_BLURB,
-    breakdown_rows,
-    breakdown_title,
-    certainty_lines,
-    comparison_blurb,
-    comparison_rows,
-    purchase_rows,
-    range_rows,
-    reason_lines,
-    serving_blurb,
-    serving_rows,
-    sizing_blurb,
-    sizing_rows,
-    status,
+from advisor.report.inputs import assumption_rows
+from advisor.report.outline import (
+    TableSection,
+    breakdown_sections,
+    inputs_section,
+    range_sections,
+    systems_sections,
 )
+from advisor.report.tables import certainty_lines, reason_lines, status
 
 _SPECIAL = re.compile(r"([\\`*\[\]<>|])")
 _LINE_START = re.compile(r"^(\s*)([#+=-])")
@@ -68,6 +57,15 @@ def md_list(items: Sequence[str], empty: str = "None.") -> list[str]:
     return [f"- {md_text(item)}" for item in items] or [empty]
 
 
+def md_section(section: TableSection) -> list[str]:
+    """A table under its heading and blurb (or the section's text when it has no rows)."""
+    out = [f"{'#' * section.level} {md_text(section.heading)}", ""]
+    out += [md_text(section.blurb), ""] if section.blurb else []
+    if section.rows or not section.empty:
+        return [*out, *md_table(section.header, section.rows, right_from=section.numeric_from), ""]
+    return [*out, md_text(section.empty), ""]
+
+
 def render_markdown(report: ReportData) -> str:
     """The whole report as Markdown text."""
     out = [f"# Advisor report: {md_text(report.title)}", ""]
@@ -104,19 +102,12 @@ def _recommendation(report: ReportData) -> list[str]:
 
 
 def _inputs(report: ReportData) -> list[str]:
-    return ["## Inputs", "", *md_table(["Input", "Value"], input_rows(report), right_from=2), ""]
+    return md_section(inputs_section(report))
 
 
 def _systems(report: ReportData) -> list[str]:
     rec = report.recommendation
-    header, rows = comparison_rows(report)
-    out = ["## Comparison of all systems", ""]
-    out += [md_text(comparison_blurb(rec)), ""]
-    out += [*md_table(header, rows, right_from=2), ""]
-    bought = purchase_rows([c.estimate for c in report.estimated if c.estimate])
-    if bought:
-        out += ["### What buying means", "", PURCHASE_BLURB, ""]
-        out += [*md_table(PURCHASE_HEADER, bought, right_from=2), ""]
+    out = [line for section in systems_sections(report) for line in md_section(section)]
     out += ["### Reasons per system", ""]
     for cand in rec.candidates:
         out.append(f"- **{md_text(cand.system)}** ({status(cand, rec.winner)}): {md_text(cand.system_name)}")
@@ -126,34 +117,11 @@ def _systems(report: ReportData) -> list[str]:
 
 
 def _ranges_and_sizing(report: ReportData) -> list[str]:
-    out: list[str] = []
-    header, rows = serving_rows(report)
-    if rows:
-        out += [
-            "## Serving",
-            "",
-            md_text(serving_blurb(report.recommendation)),
-            "",
-            *md_table(header, rows),
-            "",
-        ]
-    header, rows = range_rows(report)
-    if rows:
-        out += ["## Ranges", "", RANGE_BLURB, "", *md_table(header, rows), ""]
-    if report.sizing:
-        header, rows = sizing_rows(report)
-        out += ["## Sizing to the deadline", "", sizing_blurb(report), ""]
-        out += [*md_table(header, rows, right_from=2), ""]
-    return out
+    return [line for section in range_sections(report) for line in md_section(section)]
 
 
 def _breakdowns(report: ReportData) -> list[str]:
-    out: list[str] = []
-    for breakdown in BREAKDOWNS:
-        header, rows = breakdown_rows(breakdown, report.estimated)
-        title = breakdown_title(breakdown, report.scenario.workload.pricing)
-        out += [f"## {title} breakdown", "", breakdown.blurb, "", *md_table(header, rows), ""]
-    return out
+    return [line for section in breakdown_sections(report) for line in md_section(section)]
 
 
 def _rules(report: ReportData) -> list[str]:

@@ -26,13 +26,19 @@ class Out(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-def mirrored(core: type) -> dict[str, Any]:
+def mirrored(core: type, **types: Any) -> dict[str, Any]:
     """The fields (an output object's `__annotations__`) of the core result dataclass `core` as its
     `to_dict()` gives them: in order, but for its `NOT_IN_JSON`, all required, typed as the core types
-    them, tuples as the JSON arrays they become."""
+    them (or as `types` names them: a nested output object, a closed set of strings), tuples as the
+    JSON arrays they become."""
     hints = typing.get_type_hints(core)
     leave_out: frozenset[str] = getattr(core, "NOT_IN_JSON", frozenset())
-    return {f.name: _json_type(hints[f.name]) for f in fields(core) if f.name not in leave_out}
+    unknown = set(types) - {f.name for f in fields(core)}
+    if unknown:
+        raise TypeError(f"mirrored({core.__name__}): no field {', '.join(sorted(unknown))}")
+    return {
+        f.name: types.get(f.name, _json_type(hints[f.name])) for f in fields(core) if f.name not in leave_out
+    }
 
 
 def _json_type(hint: Any) -> Any:
@@ -78,52 +84,26 @@ class MemoryOut(Out):
 class ServingOut(Out):
     """Inference only: the serving layout and its rates."""
 
-    replica_gpus: int
-    replicas: int
-    tokens_per_second: Number
-    decode_bound: Literal["memory", "compute", "communication"]
-    target_tokens_per_second: Number | None
-    gpus_for_target: int | None
-    batch: int
-    binding_limit: str
-    ttft_ms: Number
-    tpot_ms: Number
-    weight_precision: str
-    kv_cache_precision: str
-    activation_precision: str
-    utilisation: Number
-    usd_per_million_input_tokens: Number
-    usd_per_million_output_tokens: Number
-    usd_per_month: Number
-    meets_limits: bool
-    tpot_limit_ms: Number | None
-    tpot_limit_default: bool
-    period_hours: Number | None
+    __annotations__ = mirrored(
+        results.ServingSummary, decode_bound=Literal["memory", "compute", "communication"]
+    )
 
 
 class PriceOfferOut(Out):
     """When renting: the catalog offer the price is (null: the user's own price), and why it applies."""
 
-    offer: str | None
-    price_usd_per_gpu_hour: Number
-    reserved: bool
-    term_days: Number
-    why: str
+    __annotations__ = mirrored(results.PriceOffer)
 
 
 class PurchaseOut(Out):
     """When buying: the nodes or racks bought and what owning them costs."""
 
-    unit: Literal["node", "rack"]
-    units: int
-    gpus_bought: int
-    gpus_idle: int
-    capex_usd: Number
-    monthly_usd: Number
-    run_share: Number
-    runs_per_year: Number | None
-    gpus_owned: int
-    cost_per_run_usd: Number | None
+    __annotations__ = mirrored(
+        results.Purchase,
+        unit=Literal["node", "rack"],
+        runs_per_year=Number | None,
+        cost_per_run_usd=Number | None,
+    )
 
 
 class Spread(Out):
@@ -152,49 +132,21 @@ class RangeOut(Out):
 class EstimateCore(Out):
     """One system's estimate: time, cost and energy (the keys of docs/json.md, "estimate --json")."""
 
-    system: str
-    system_name: str
-    gpus: int
-    precision: str
-    precision_requested: str
-    pricing: Literal["rent", "own"]
-    kind: Literal["pretrain", "finetune", "inference"]
-    software: str | None
-    efficiency: Literal["reference", "production"]
-    model: ModelOut
-    tokens: Number
-    flops_per_token: Number
-    total_flops: Number
-    mfu: Number
-    mfu_basis: MfuBasis
-    tokens_per_second_per_gpu: Number
-    goodput: Number
-    goodput_detail: GoodputDetail
-    time_to_train_hours: Number
-    time_to_result_hours: Number
-    time_breakdown_hours: dict[str, Number]
-    gpu_hours: Number
-    gpus_paid: int
-    capacity_gpus: int | None
-    purchase_usd: Number | None
-    purchase: PurchaseOut | None
-    price_usd_per_gpu_hour: Number
-    effective_price_usd_per_gpu_hour: Number
-    price_offer: PriceOfferOut | None
-    price_breakdown_usd_per_gpu_hour: dict[str, Number]
-    cost_usd: Number
-    cost_per_million_tokens_usd: Number
-    cost_breakdown_usd: dict[str, Number]
-    power_w_per_gpu_all_in: Number
-    power_breakdown_w: dict[str, Number]
-    energy_kwh: Number
-    energy_breakdown_kwh: dict[str, Number]
-    joules_per_token: Number
-    household_years: Number
-    co2_tonnes: Number
-    memory: MemoryOut
-    warnings: list[str]
-    serving: ServingOut | None
+    __annotations__ = mirrored(
+        results.Estimate,
+        precision=str,
+        precision_requested=str,
+        pricing=Literal["rent", "own"],
+        kind=Literal["pretrain", "finetune", "inference"],
+        efficiency=Literal["reference", "production"],
+        model=ModelOut,
+        mfu_basis=MfuBasis,
+        goodput_detail=GoodputDetail,
+        purchase=PurchaseOut | None,
+        price_offer=PriceOfferOut | None,
+        memory=MemoryOut,
+        serving=ServingOut | None,
+    )
 
 
 class EstimateItem(EstimateCore):

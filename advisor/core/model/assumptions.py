@@ -40,7 +40,6 @@ class Assumptions(Frozen):
         Input(
             "MFU",
             "Training: the MFU to assume instead of the catalog's, 0.4 for every system or h100=0.45",
-            flag="--mfu",
             blank="catalog",
         ),
     ] = Field(default_factory=dict)
@@ -64,13 +63,12 @@ class Assumptions(Frozen):
             "Owning: the price of a node or rack instead of the catalog's, $250k for every system "
             "or h100=250k",
             "USD",
-            "--capex-usd-per-node",
             blank="catalog",
         ),
     ] = Field(default_factory=dict)
     pue: Annotated[
         PueRatio | None,
-        Input("PUE", "Facility power over IT power; default: the catalog's (see Assumptions)", flag="--pue"),
+        Input("PUE", "Facility power over IT power; default: the catalog's (see Assumptions)"),
     ] = None
     electricity_usd_per_kwh: Annotated[
         ElectricityUsdPerKwh | None,
@@ -78,7 +76,6 @@ class Assumptions(Frozen):
             "Electricity",
             "USD per kWh; default: the catalog's (see Assumptions)",
             "USD/kWh",
-            "--electricity-usd-per-kwh",
         ),
     ] = None
     rental_offer: Annotated[
@@ -88,7 +85,6 @@ class Assumptions(Frozen):
             "Rental offer",
             "Rent at the catalog offer of this name where a system lists it, e.g. 'field test (2024)'; "
             "else each system's default",
-            flag="--rental-offer",
             asked_in_app=False,
         ),
     ] = None
@@ -99,7 +95,6 @@ class Assumptions(Frozen):
             "Wait for capacity",
             "Hours until the GPUs are yours, instead of the catalog's, 48 for every system or h100=48",
             "hours",
-            "--wait-hours",
             blank="catalog",
         ),
     ] = Field(default_factory=dict)
@@ -110,7 +105,6 @@ class Assumptions(Frozen):
             "Owning: days until the hardware is running, 0 = we already have it (the deadline counts from "
             "today); default: each system's purchase lead time",
             "days",
-            "--hardware-in-days",
             blank="lead time",
         ),
     ] = None

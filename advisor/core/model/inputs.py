@@ -1,8 +1,9 @@
 """How each user input is declared once: an `Input` in the pydantic field's `Annotated` metadata.
 
 The field's type gives the kind and the choices (a `Literal`), its `Field` constraints the valid range;
-`Input` adds what people read: a label, a one-line hint, a unit and the command-line flag. The CLI,
-the app's questions, the report's inputs table and the rule facts derive from `declared_inputs`.
+`Input` adds what people read: a label, a one-line hint, a unit and the command-line flag (by default
+the field name with dashes). The CLI, the app's questions, the report's inputs table and the rule facts
+derive from `declared_inputs`.
 A `dict[str, number]` field is a per-system map (`h100=1.5, b200=3.9`, or one value for every system):
 its kind is `per_system`, its range and `value_kind` those of each value.
 """
@@ -13,7 +14,7 @@ import math
 import re
 import types
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import annotated_types
@@ -37,7 +38,8 @@ class Input:
     hint: str
     unit: str = ""
     flag: str = ""
-    """The command-line flag (`--gpus`); a check's flag sets the opposite of its default."""
+    """The command-line flag when it is not the field's name (`owned_gpus`: `--owned`; default: the name
+    with dashes, `--owned-gpus`); a check's flag sets the opposite of its default."""
     choice_labels: Mapping[str, str] = field(default_factory=dict)
     """How the app shows a choice's values (value: label); a value not listed shows as itself.
     A label written `value: explanation` explains the choice (the CLI's help repeats it)."""
@@ -207,6 +209,8 @@ def describe(table: str, name: str, info: FieldInfo) -> DeclaredInput | None:
     meta = next((item for item in metadata if isinstance(item, Input)), None)
     if meta is None:
         return None
+    if not meta.flag:
+        meta = replace(meta, flag="--" + name.replace("_", "-"))
     per_system = _per_system_values(bare)
     if per_system is not None:
         kind: InputKind = "per_system"

@@ -33,8 +33,7 @@ Every basis names the figures, the releases and the ratios used.
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -47,41 +46,16 @@ from advisor.core.model.mfu_points import (
     Group,
     across_models,
     along_gpus,
-    label,
     published_at,
-    releases_note,
 )
 from advisor.core.model.mfu_precision import PrecisionRatios
 from advisor.core.model.mfu_release import RELEASE_TOLERANCE_MONTHS, Figure, ReleaseRatios, months
+from advisor.core.model.mfu_result import MfuResult, exact, interpolated
 from advisor.core.model.sourced import PRECISIONS
 from advisor.errors import CatalogError
 
 if TYPE_CHECKING:
     from advisor.core.model.catalog import Catalog, ModelSpec
-
-
-@dataclass(frozen=True)
-class MfuResult:
-    """The MFU used for an estimate, and how it was arrived at."""
-
-    mfu: float
-    precision: Precision
-    exact: bool
-    basis: str
-    sources: tuple[str, ...]
-    warnings: tuple[str, ...] = field(default=())
-    transferred: bool = False
-    """Borrowed from another system, precision or model family (less certain than interpolation)."""
-    other_release: bool = False
-    """A published figure of this configuration, but from a release other than the requested month."""
-    same_model: bool = False
-    """Interpolated only along the cluster size of the workload's own published configuration."""
-    doublings_beyond: float = 0.0
-    """For `same_model`: doublings of the cluster beyond the configuration's published range (negative
-    below it), over which `loss_per_doubling` was applied."""
-    size_ratio: float = 1.0
-    """Active parameters ÷ the smallest published model's, when below it (else 1): the MFU carries
-    (size_ratio)^small_model_exponent."""
 
 
 __all__ = ["Calibrated", "MfuIndex", "MfuResult", "mfu_index", "resolve_mfu"]
@@ -273,26 +247,22 @@ class MfuIndex:
             notes.append(f"figures at {group[0].seq_len:,}-token sequences, the workload's is {seq_len:,}")
         at = [c for c in group if c.point.gpus == gpus]
         if at and factor == 1.0 and proxy is None and group[0].seq_len == seq_len:
-            return _exact(at, precision, notes, software)
+            return exact(at, precision, notes, software)
         loss = self._scaling.loss_per_doubling.get(rung.precision, 0.0)  # type: ignore[call-overload]
         mfu = min(1.0, along_gpus(group, gpus, loss) * factor)
-        basis = "interpolated from " + "; ".join(label(c) for c in group)
-        basis += (f" ({'; '.join(notes)})" if notes else "") + releases_note(group, software)
         transferred = factor != 1.0 or proxy is not None
         same_model = not transferred and group[0].seq_len == seq_len
-        counts = [c.point.gpus for c in group]
-        beyond = max(0.0, math.log2(gpus / max(counts))) + min(0.0, math.log2(gpus / min(counts)))
-        return MfuResult(
+        return interpolated(
             mfu,
             precision,
-            False,
-            basis,
-            tuple(dict.fromkeys(c.source for c in group)),
-            tuple(notes),
-            transferred,
-            other_release=software is not None and rung.release != software,
+            group,
+            (gpus, software),
+            note="; ".join(notes),
+            warnings=notes,
+            transferred=transferred,
             same_model=same_model,
-            doublings_beyond=beyond if same_model else 0.0,
+            along_own=same_model,
+            other_release=software is not None and rung.release != software,
         )
 
     def _resolve(
@@ -320,7 +290,7 @@ class MfuIndex:
         if factor == 1.0:
             found = published_at(groups, model_id, seq_len, gpus)
             if found:
-                return _exact(found, precision, warnings, software)
+                return exact(found, precision, warnings, software)
         same_family = groups
         window = self._scaling.seq_window
         near = [g for g in same_family if 1 / window <= g[0].seq_len / seq_len <= window]
@@ -330,44 +300,21 @@ class MfuIndex:
         value, used = across_models(pool, params_active, gpus, loss, exponent)
         mfu = min(1.0, value * factor)
         smallest = min(g[0].params_active for g in pool)
-        basis = "interpolated from " + "; ".join(label(c) for c in used)
-        if basis_note:
-            basis += f" ({basis_note})"
-        basis += releases_note(used, software)
-        sources = tuple(dict.fromkeys(c.source for c in used))
         transferred = bool(basis_note) or any(c.proxy_of for c in used)
-        size_ratio = min(1.0, params_active / smallest)
         same_model = all(c.point.model == model_id and c.seq_len == seq_len for c in used)
-        counts = [c.point.gpus for c in used]
-        beyond = max(0.0, math.log2(gpus / max(counts))) + min(0.0, math.log2(gpus / min(counts)))
-        return MfuResult(
+        return interpolated(
             mfu,
             precision,
-            False,
-            basis,
-            sources,
-            tuple(warnings),
-            transferred,
-            size_ratio=size_ratio,
+            used,
+            (gpus, software),
+            note=basis_note,
+            warnings=warnings,
+            transferred=transferred,
             same_model=same_model and not transferred,
-            doublings_beyond=beyond if same_model else 0.0,
+            along_own=same_model,
             other_release=software is not None and any(c.point.software != software for c in used),
+            size_ratio=min(1.0, params_active / smallest),
         )
-
-
-def _exact(
-    found: list[Calibrated], precision: Precision, warnings: list[str], software: str | None
-) -> MfuResult:
-    """The MFU of a published configuration: several publications of one release give their mean."""
-    return MfuResult(
-        sum(c.mfu for c in found) / len(found),
-        precision,
-        True,
-        "published: " + "; ".join(label(c) for c in found) + releases_note(found, software),
-        tuple(dict.fromkeys(c.source for c in found)),
-        tuple(warnings),
-        other_release=software is not None and found[0].point.software != software,
-    )
 
 
 def mfu_index(catalog: Catalog) -> MfuIndex:

@@ -163,57 +163,43 @@ def choose_layout(
 ) -> Layout | NoLayout:
     """The layout meeting `targets` with the fewest GPUs (or, without a rate target, the most tokens/s per
     GPU on replicas of at most `gpus` GPUs); `shape` is (prompt, output) tokens per request."""
-    cluster = gpus if targets.tokens_per_second is None else None  # a rate's layout ignores the cluster
+    rate = targets.tokens_per_second
+    cluster = gpus if rate is None else None  # a rate's layout ignores the cluster
     key = (id(model), id(system), id(economics), precisions, shape, targets, software, cluster)
-    found = _CHOSEN.get(key)
-    if found is not None and found[0] is model and found[1] is system and found[2] is economics:
-        return found[3]
+    chosen = _CHOSEN.get(key)
+    if chosen is not None and chosen[0] is model and chosen[1] is system and chosen[2] is economics:
+        return chosen[3]
     if len(_CHOSEN) >= _CHOSEN_MAX:
         _CHOSEN.clear()
-    layout = _choose_layout(model, system, economics, precisions, shape, targets, software, cluster)
-    _CHOSEN[key] = (model, system, economics, layout)
-    return layout
-
-
-def _choose_layout(
-    model: ModelSpec,
-    system: System,
-    economics: Economics,
-    precisions: Precisions,
-    shape: tuple[int, int],
-    targets: Targets,
-    software: str | None,
-    gpus: int | None,
-) -> Layout | NoLayout:
-    """`choose_layout` computed."""
     hw = serving_hardware(system, economics.memory.usable_hbm_fraction, precisions.activations)
     c = serving_constants(economics)
     found: list[Layout] = []
     failures: dict[str, int] = {}
     for tp in TP_SIZES:
-        if gpus is not None and targets.tokens_per_second is None and tp > gpus:
+        if cluster is not None and tp > cluster:
             break
         replica = _replica(model, tp, hw, precisions, shape, c, targets, software)
         if isinstance(replica, str):
             failures.setdefault(replica, tp)
             continue
         step, binding = replica
-        rate = targets.tokens_per_second
         if rate is None:
-            count = max(1, (gpus or tp) // tp)
+            count = max(1, (cluster or tp) // tp)
             found.append(Layout(step, binding, count, 1.0))
             continue
         count = math.ceil(rate / step.tokens_per_second)
         if count == 1 and rate < step.tokens_per_second:
             binding = "throughput"
         found.append(Layout(step, binding, count, rate / (count * step.tokens_per_second)))
+    layout: Layout | NoLayout
     if not found:
-        return NoLayout(_why_none(failures))
-    if targets.tokens_per_second is None:
-        return max(
-            found, key=lambda layout: (layout.step.tokens_per_second / layout.step.tp, -layout.step.tp)
-        )
-    return min(found, key=lambda layout: (layout.gpus, layout.step.tp))
+        layout = NoLayout(_why_none(failures))
+    elif rate is None:
+        layout = max(found, key=lambda one: (one.step.tokens_per_second / one.step.tp, -one.step.tp))
+    else:
+        layout = min(found, key=lambda one: (one.gpus, one.step.tp))
+    _CHOSEN[key] = (model, system, economics, layout)
+    return layout
 
 
 def _why_none(failures: dict[str, int]) -> str:

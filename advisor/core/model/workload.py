@@ -49,14 +49,13 @@ class WorkloadInputs(Frozen):
             "Tokens to train or generate: 15T, 1.5e12, or dataset x epochs: 5T x 3 (serving at a target "
             "rate: not needed, a month)",
             "tokens",
-            "--tokens",
             blank="a month at the target rate",
         ),
     ] = None
     gpus: Annotated[
         HumanCount,
         Field(gt=0, le=1_000_000, description="GPUs in the cluster."),
-        Input("GPUs", "GPUs in the cluster, e.g. 2048 or 2k", "GPUs", "--gpus"),
+        Input("GPUs", "GPUs in the cluster, e.g. 2048 or 2k", "GPUs"),
     ] = 8
     precision: Annotated[
         Precision,
@@ -64,7 +63,6 @@ class WorkloadInputs(Frozen):
         Input(
             "Precision",
             "Training number format; FP8/FP4 run BF16 where unsupported",
-            flag="--precision",
             choice_labels=PRECISION_LABELS,
         ),
     ] = "bf16"
@@ -74,14 +72,13 @@ class WorkloadInputs(Frozen):
         Input(
             "Job",
             "Pretrain, fine-tune, or serve (inference: tokens generated)",
-            flag="--kind",
             choice_labels={"finetune": "fine-tune"},
         ),
     ] = "pretrain"
     pricing: Annotated[
         Pricing,
         Field(description="Rent by the GPU-hour, or own the hardware (total cost of ownership)."),
-        Input("Rent or own", "Rent by the GPU-hour, or buy and own (TCO)", flag="--pricing"),
+        Input("Rent or own", "Rent by the GPU-hour, or buy and own (TCO)"),
     ] = "rent"
     software: Annotated[
         Release | None,
@@ -89,7 +86,6 @@ class WorkloadInputs(Frozen):
         Input(
             "Software release",
             "Software release month for MFU, e.g. 2024-01; default: the latest published",
-            flag="--software",
             asked_in_app=False,
         ),
     ] = None
@@ -109,7 +105,6 @@ class WorkloadInputs(Frozen):
         Input(
             "Fine-tune how",
             "Fine-tune: all weights, or LoRA adapters (1% trainable)",
-            flag="--finetune-method",
             choice_labels={"lora": "LoRA"},
         ),
     ] = "full"
@@ -120,7 +115,6 @@ class WorkloadInputs(Frozen):
         Input(
             "LoRA trainable share",
             "LoRA: trainable parameters as a fraction of the model's",
-            flag="--lora-trainable-fraction",
             asked_in_app=False,
         ),
     ] = 0.01
@@ -133,7 +127,6 @@ class WorkloadInputs(Frozen):
             "Prompt tokens",
             "Inference: prompt tokens per request",
             "tokens",
-            "--prompt-tokens",
         ),
     ] = 500
     output_tokens: Annotated[
@@ -143,7 +136,6 @@ class WorkloadInputs(Frozen):
             "Output tokens",
             "Inference: generated tokens per request",
             "tokens",
-            "--output-tokens",
         ),
     ] = 500
     serving_batch: Annotated[
@@ -158,7 +150,6 @@ class WorkloadInputs(Frozen):
             "Inference: most requests decoded together per replica; default: as many as memory and "
             "the latency limits allow",
             "requests",
-            "--serving-batch",
             asked_in_app=False,
             blank="chosen",
         ),
@@ -170,7 +161,6 @@ class WorkloadInputs(Frozen):
             "Target tokens/s",
             "Inference: generated tokens per second to sustain (reports the GPUs needed), e.g. 50k",
             "tokens/s",
-            "--target-tokens-per-second",
         ),
     ] = None
     requests_per_second: Annotated[
@@ -183,7 +173,6 @@ class WorkloadInputs(Frozen):
             "Target requests/s",
             "Inference: requests per second to sustain, of the prompt and output lengths given",
             "requests/s",
-            "--requests-per-second",
         ),
     ] = None
     ttft_limit_ms: Annotated[
@@ -193,7 +182,6 @@ class WorkloadInputs(Frozen):
             "TTFT limit",
             "Inference: time to first token may not exceed, in ms (e.g. 2000; MLPerf interactive 450)",
             "ms",
-            "--ttft-limit-ms",
             blank="none",
         ),
     ] = None
@@ -204,7 +192,6 @@ class WorkloadInputs(Frozen):
             "TPOT limit",
             "Inference: time per output token may not exceed, in ms (e.g. 200; MLPerf interactive 40)",
             "ms",
-            "--tpot-limit-ms",
             blank="none",
         ),
     ] = None
@@ -214,7 +201,6 @@ class WorkloadInputs(Frozen):
         Input(
             "Weights precision",
             "Inference: number format of the weights; default: the precision above",
-            flag="--weight-precision",
             choice_labels=PRECISION_LABELS,
             asked_in_app=False,
         ),
@@ -225,7 +211,6 @@ class WorkloadInputs(Frozen):
         Input(
             "KV cache precision",
             "Inference: number format of the KV cache; default: the weights' (FP8 for FP4 weights)",
-            flag="--kv-cache-precision",
             choice_labels=PRECISION_LABELS,
         ),
     ] = None
@@ -237,7 +222,6 @@ class WorkloadInputs(Frozen):
         Input(
             "Activations precision",
             "Inference: number format of the compute; default: the weights' (FP8 for FP4 weights)",
-            flag="--activation-precision",
             choice_labels=PRECISION_LABELS,
             asked_in_app=False,
         ),
@@ -250,7 +234,6 @@ class WorkloadInputs(Frozen):
         Input(
             "Training stack",
             "How tuned is your training stack?",
-            flag="--efficiency",
             choice_labels={
                 "reference": "reference: a vendor-tuned recipe, as in published benchmarks",
                 "production": "production: a team's end-to-end run, with evaluations, checkpoints, "
@@ -331,7 +314,6 @@ class Constraints(Frozen):
             "Deadline, days",
             "Optional: the run must finish within; Sizing then proposes GPUs",
             "days",
-            "--deadline-days",
             blank="none",
         ),
     ] = None
@@ -343,14 +325,11 @@ class Constraints(Frozen):
             "Sizing margin",
             "Sizing to the deadline keeps this share of it as slack: 0.1 finishes by 90%",
             "fraction",
-            "--sizing-margin",
         ),
     ] = 0.1
     budget_usd: Annotated[
         Annotated[HumanPositive, Field(le=1e13)] | None,
-        Input(
-            "Budget", "Optional: the most the run may cost, e.g. $250k", "USD", "--budget-usd", blank="none"
-        ),
+        Input("Budget", "Optional: the most the run may cost, e.g. $250k", "USD", blank="none"),
     ] = None
     need_within_days: Annotated[
         Annotated[Days, Field(ge=0)] | None,
@@ -358,7 +337,6 @@ class Constraints(Frozen):
             "Needed within",
             "Optional days until capacity must be running",
             "days",
-            "--need-within-days",
             blank="any time",
         ),
     ] = None
@@ -367,7 +345,6 @@ class Constraints(Frozen):
         Input(
             "Guaranteed",
             "Capacity must be reserved or owned, not on demand",
-            flag="--guaranteed-capacity",
             check_label="must be guaranteed",
         ),
     ] = False
@@ -376,7 +353,6 @@ class Constraints(Frozen):
         Input(
             "Risk appetite",
             "Conservative avoids systems unproven at scale",
-            flag="--risk",
             choice_labels={"early-adopter": "early adopter"},
         ),
     ] = "balanced"
