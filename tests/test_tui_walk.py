@@ -1,0 +1,47 @@
+"""Pilot tests of what a new user found walking the app (issue 13): the palette numbers sections as
+the form does, job-specific questions and columns follow the job, focus lands visibly, the tab bar
+and footer at 80x24, and a verdict that does not flip while the ranges compute."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Static
+
+from tests.test_tui_helpers import (
+    SIZE,
+    app_for_test,
+    fewer_collections,
+    no_ranges,
+    pilot_test,
+    plain,
+    settle,
+)
+from tests.test_tui_serving import _choose
+
+pytestmark = pytest.mark.usefixtures(fewer_collections.__name__)
+
+
+def _palette(app) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    return {command.title: command.help for command in app.get_system_commands(app.main)}
+
+
+def _titles(app) -> list[str]:  # type: ignore[no-untyped-def]
+    form = app.main.form
+    return [plain(t).strip() for t in form.query(".section-title").results(Static) if t.display]
+
+
+@pilot_test
+@pytest.mark.usefixtures(no_ranges.__name__)
+async def test_the_palette_numbers_sections_as_the_form_and_offers_serving_for_inference_only():
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for kind in ("pre", "inf"):
+            await _choose(pilot, "kind", kind)
+            palette = _palette(app)
+            shown = {" ".join(title.split()) for title in _titles(app)}
+            risk = palette["Go to question: Risk appetite"]
+            number = next(title for title in shown if title.endswith("Availability and risk"))
+            assert risk.startswith(number + ":"), (risk, shown)
+            assert ("Show Serving" in palette) == (kind == "inf")
+        assert "5 Availability and risk" not in shown  # with Serving shown, risk is the 6th
