@@ -5,7 +5,7 @@ and footer at 80x24, and a verdict that does not flip while the ranges compute."
 from __future__ import annotations
 
 import pytest
-from textual.widgets import Static
+from textual.widgets import DataTable, Static
 
 from tests.test_tui_helpers import (
     SIZE,
@@ -45,3 +45,23 @@ async def test_the_palette_numbers_sections_as_the_form_and_offers_serving_for_i
             assert risk.startswith(number + ":"), (risk, shown)
             assert ("Show Serving" in palette) == (kind == "inf")
         assert "5 Availability and risk" not in shown  # with Serving shown, risk is the 6th
+
+
+@pilot_test
+@pytest.mark.usefixtures(no_ranges.__name__)
+async def test_job_specific_questions_and_the_compare_time_column_follow_the_job():
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        form = app.main.form
+        shown = {"pre": ("mfu", "efficiency"), "fine": ("finetune_method", "mfu", "efficiency"), "inf": ()}
+        headed = {"pre": "train", "fine": "fine-tune", "inf": "serve"}
+        for kind, asked in shown.items():
+            await _choose(pilot, "kind", kind)
+            for key in ("finetune_method", "mfu", "efficiency"):
+                assert form.row(key).display == (key in asked), (kind, key)
+            app.main.show_tab("compare")
+            await pilot.pause(0.1)
+            table = app.main.query_one("#compare-table", DataTable)
+            labels = [str(column.label).rstrip(" ▲▼") for column in table.columns.values()]
+            assert labels[3] == headed[kind], labels

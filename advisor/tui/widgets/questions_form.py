@@ -13,7 +13,15 @@ from textual.widgets import Static
 from advisor.core.model.catalog import Catalog
 from advisor.core.scenario import Scenario
 from advisor.present import numbers
-from advisor.tui.answers import CUSTOM, NOT_ASKED_BECAUSE, applicable, placeholders, read_answers, same_answer
+from advisor.tui.answers import (
+    CUSTOM,
+    JOB_QUESTIONS,
+    NOT_ASKED_BECAUSE,
+    applicable,
+    placeholders,
+    read_answers,
+    same_answer,
+)
 from advisor.tui.questions import QUESTIONS, SECTIONS, SERVING, numbered_sections
 from advisor.tui.widgets.question_row import QuestionRow
 
@@ -133,6 +141,8 @@ class QuestionsForm(VerticalScroll):
         for row in self.rows:
             if row.question.section == SERVING:
                 row.display = serving
+            elif row.question.key in JOB_QUESTIONS:
+                row.display = not row.disabled
         titles = numbered_sections(serving)
         for title in self.query(".section-title").results(Static):
             index = int(str(title.id).removeprefix("section-"))
