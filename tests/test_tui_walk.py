@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 from textual.widgets import DataTable, Static
 
+from advisor.tui.widgets.headline import Headline
 from tests.test_tui_helpers import (
+    LLAMA_70B,
     SIZE,
     app_for_test,
     fewer_collections,
@@ -65,3 +67,23 @@ async def test_job_specific_questions_and_the_compare_time_column_follow_the_job
             table = app.main.query_one("#compare-table", DataTable)
             labels = [str(column.label).rstrip(" ▲▼") for column in table.columns.values()]
             assert labels[3] == headed[kind], labels
+
+
+@pilot_test
+async def test_a_clear_verdict_reads_as_provisional_until_the_ranges_settle_it(monkeypatch):
+    monkeypatch.setattr("advisor.tui.screens.main_screen.ANALYSIS_DELAY_S", 3600.0)  # ranges never come
+    app = app_for_test(scenario=LLAMA_70B)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.main.advice.recommendation.verdict.kind == "clear"
+        text = plain(app.main.query_one(Headline))
+        verdict = next(line for line in text.splitlines() if line.startswith("• Clear"))
+        assert verdict.startswith("• Clear on expected values: ") and verdict.endswith("checking ranges…")
+        assert "ranges: computing…" in text
+    monkeypatch.setattr("advisor.tui.screens.main_screen.ANALYSIS_DELAY_S", 0.05)
+    app = app_for_test(scenario=LLAMA_70B)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, analysis=True)
+        text = plain(app.main.query_one(Headline))
+        assert "checking ranges" not in text and "on expected values" not in text
+        assert "• Clear: " in text or "• Close call: " in text
