@@ -5,7 +5,7 @@ and footer at 80x24, and a verdict that does not flip while the ranges compute."
 from __future__ import annotations
 
 import pytest
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Static, Tabs
 
 from advisor.tui.widgets.headline import Headline
 from tests.test_tui_helpers import (
@@ -87,3 +87,53 @@ async def test_a_clear_verdict_reads_as_provisional_until_the_ranges_settle_it(m
         text = plain(app.main.query_one(Headline))
         assert "checking ranges" not in text and "on expected values" not in text
         assert "• Clear: " in text or "• Close call: " in text
+
+
+def _focus_is_seen(app) -> bool:  # type: ignore[no-untyped-def]
+    """The focused widget and every container above it are displayed (a user can see where it is)."""
+    focused = app.focused
+    if focused is None:
+        return False
+    return all(node.display for node in [focused, *focused.ancestors_with_self] if hasattr(node, "display"))
+
+
+@pilot_test
+@pytest.mark.usefixtures(no_ranges.__name__)
+async def test_a_new_scenario_puts_the_focus_on_the_first_question():
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await _choose(pilot, "kind", "inf")  # an unsaved change, and the focus in the serving section
+        app.main.form.focus_question("ttft_limit_ms")
+        await pilot.pause()
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        await pilot.click("#go")
+        await settle(pilot)
+        assert app.main.scenario.workload.kind == "pretrain"
+        assert app.focused is app.main.form.row("model").control, app.focused
+        assert _focus_is_seen(app)
+        await pilot.press("tab")
+        assert _focus_is_seen(app), app.focused
+
+
+@pilot_test
+@pytest.mark.usefixtures(no_ranges.__name__)
+async def test_shift_tab_from_the_result_tabs_shows_the_question_it_lands_on_whole():
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.main.query_one(Tabs).focus()
+        await pilot.pause()
+        await pilot.press("shift+tab")
+        await pilot.pause(0.2)
+        row = app.main.form.row("objective")
+        assert app.focused is row.control
+        note = row.query_one(".note", Static)
+        assert note.display and _focus_is_seen(app)
+        form = app.main.form.region
+        # the row and the hint under it (what ←/→ do to the answer) are on screen, not below the fold
+        assert form.contains_region(row.control.region) and form.contains_region(note.region), (
+            form,
+            note.region,
+        )

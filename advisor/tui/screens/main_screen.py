@@ -175,6 +175,9 @@ class MainScreen(Screen[None]):
         self.selected_system = None
         self.form.show_all(scenario)
         self._title()
+        # the question that had the focus may now be hidden (a serving one): start again at the top,
+        # once the dialog that asked is gone (the screen gives its old focus back when it closes)
+        self.call_after_refresh(self.form.focus_question, "model")
 
     @property
     def unsaved(self) -> bool:
