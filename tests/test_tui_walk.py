@@ -16,7 +16,9 @@ from tests.test_tui_helpers import (
     no_ranges,
     pilot_test,
     plain,
+    screen_lines,
     settle,
+    until,
 )
 from tests.test_tui_serving import _choose
 
@@ -137,3 +139,25 @@ async def test_shift_tab_from_the_result_tabs_shows_the_question_it_lands_on_who
             form,
             note.region,
         )
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 45)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pilot_test
+@pytest.mark.usefixtures(no_ranges.__name__)
+async def test_the_tab_bar_says_there_are_more_tabs_and_the_footer_hints_fit(size):
+    app = app_for_test()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        tabs = app.main.query_one("#tabs Tabs", Tabs)
+        bar = lambda: screen_lines(app)[tabs.region.y]  # noqa: E731
+        narrow = size[0] < 100
+        assert bar().rstrip().endswith("…▸") == narrow, bar()
+        for tab in ("compare", "sensitivity"):  # Compare adds its own keys to the footer
+            app.main.show_tab(tab)
+            await pilot.pause(0.3)
+            footer = screen_lines(app)[-1]
+            for hint in ("^s Save", "^o Open", "^e Export", "esc ", "f1 Help", "f2 Settings"):
+                assert hint in footer, (hint, footer)
+        # at the last tab the bar has nothing more on the right, and says so on the left when narrow
+        await until(pilot, lambda: not bar().rstrip().endswith("…▸"), f"no '…▸' at the last tab: {bar()!r}")
+        assert ("◂…" in bar()) == narrow, bar()

@@ -115,7 +115,7 @@ class ComparisonView(AdviceView, Vertical):
     """The comparison table; `s` changes the sort column, `r` reverses it; Enter opens the breakdown."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "next_sort", "Sort by"),
+        Binding("s", "next_sort", "Sort"),
         Binding("r", "reverse_sort", "Reverse"),
     ]
 

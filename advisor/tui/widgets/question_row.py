@@ -115,6 +115,11 @@ class QuestionRow(Widget):
         the results lands on the last question, whose hint would otherwise open below the fold."""
         self.call_after_refresh(self.scroll_visible, animate=False)
 
+    def on_resize(self, _event: events.Resize) -> None:
+        """The hint opened (or an error grew) under the focused question: keep it all in view."""
+        if self.has_focus_within:
+            self.scroll_visible(animate=False)
+
     @on(Input.Submitted)
     def _next_question(self, event: Input.Submitted) -> None:
         """Enter moves on to the next question: the guided flow."""
