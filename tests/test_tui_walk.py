@@ -141,7 +141,7 @@ async def test_shift_tab_from_the_result_tabs_shows_the_question_it_lands_on_who
         )
 
 
-@pytest.mark.parametrize("size", [(80, 24), (160, 45)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (160, 45)], ids=lambda s: f"{s[0]}x{s[1]}")
 @pilot_test
 @pytest.mark.usefixtures(no_ranges.__name__)
 async def test_the_tab_bar_says_there_are_more_tabs_and_the_footer_hints_fit(size):

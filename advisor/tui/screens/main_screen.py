@@ -43,8 +43,9 @@ if TYPE_CHECKING:  # the core's computation loads after the first screen is draw
     from advisor.tui.widgets.sizing_view import SizingView
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
-COMPACT_FOOTER_WIDTH = 100
-"""Narrower than this, the footer's key hints are drawn compact (they were cut at 80: "f2 Set")."""
+COMPACT_FOOTER_WIDTH, SHORT_FOOTER_WIDTH = 120, 100
+"""Narrower than the first, the footer's key hints are drawn compact (they were cut at 80: "f2 Set");
+narrower than the second, Esc's hint is shorter and the palette's hint is left out."""
 """Smallest terminal the layout is made for; below it the screen says so instead."""
 REST_DELAY_S = 1.0
 """The later questions and the hidden tabs are mounted once the first advice is shown, or after this."""
@@ -365,11 +366,11 @@ class MainScreen(Screen[None]):
         too_small = width < MIN_WIDTH or height < MIN_HEIGHT
         for widget in self.query("#body, Header, Footer"):
             widget.display = not too_small
-        # narrower than COMPACT_FOOTER_WIDTH the key hints lose their padding and the palette's hint
-        # (Ctrl+P, also the header's ⭘ and in Help), and Esc says less, so every hint fits at 80 columns
+        # narrow: the key hints lose their padding, then the palette's hint (Ctrl+P, also the header's ⭘
+        # and in Help) and Esc says less, so every hint fits at 80 and 100 columns
         footer = self.query_one(Footer)
         footer.compact = width < COMPACT_FOOTER_WIDTH
-        footer.show_command_palette = not footer.compact
+        footer.show_command_palette = width >= SHORT_FOOTER_WIDTH
         self.refresh_bindings()
         message = self.query_one("#too-small", Static)
         message.display = too_small
@@ -381,5 +382,5 @@ class MainScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Esc has a long hint for a wide footer and a short one for a narrow footer; one shows."""
         if action == "switch_pane":
-            return (parameters == ("narrow",)) == (self.size.width < COMPACT_FOOTER_WIDTH)
+            return (parameters == ("narrow",)) == (self.size.width < SHORT_FOOTER_WIDTH)
         return True

@@ -15,6 +15,8 @@ from advisor.tui.widgets.headline import Headline
 from advisor.tui.widgets.why_view import WhyView
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
     from advisor.core.run import ScenarioResult
     from advisor.tui.advice import Advice
 
@@ -47,6 +49,8 @@ class ResultsPanel(Vertical):
     selected_system: reactive[str | None] = reactive(None)
     """The system picked in Compare (bound to the screen's)."""
 
+    _tab_scroll: Timer | None = None
+
     def compose(self) -> ComposeResult:
         yield Headline(id="headline").data_bind(
             ResultsPanel.advice, ResultsPanel.analysis, ResultsPanel.status
@@ -67,6 +71,14 @@ class ResultsPanel(Vertical):
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._tab_hints)
+
+    def on_tabbed_content_tab_activated(self, _event: TabbedContent.TabActivated) -> None:
+        """The bar shows the tab chosen (from the palette too) at 80 columns: TabbedContent flicks the bar
+        back to the old tab and forward again, and the old tab's scroll animation (0.2 s) can win; so
+        once the activations stop, the active tab is scrolled into view."""
+        if self._tab_scroll is not None:
+            self._tab_scroll.stop()
+        self._tab_scroll = self.set_timer(TAB_SCROLL_S, self._scroll_to_active_tab)
 
     def _scroll_to_active_tab(self) -> None:
         active = self.query_one(Tabs).active_tab
@@ -139,9 +151,6 @@ class ResultsPanel(Vertical):
 
     def _focus_tab(self, tab: str) -> None:
         tabs = self.query_one(TabbedContent)
-        # the bar shows the tab chosen (from the palette) even at 80 columns: TabbedContent flicks the
-        # bar back to the old tab and forward again, and the old tab's scroll animation (0.2 s) wins
-        self.set_timer(TAB_SCROLL_S, self._scroll_to_active_tab)
         focusable = [w for w in tabs.get_pane(tab).query("*") if w.focusable]
         if focusable:
             focusable[0].focus()
