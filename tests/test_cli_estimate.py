@@ -226,3 +226,20 @@ def test_python_dash_m_runs_the_command_line():
 
     done = subprocess.run([sys.executable, "-m", "advisor", "--version"], capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout.startswith("advisor ")
+
+
+def test_memory_row_is_per_gpu_not_summed(capsys):
+    # 70B sharded over 1024 GPUs: a few GiB each. The old row summed all GPUs ("fits (3,600 of 68,700 GiB)").
+    code, out, _ = run(
+        capsys, "estimate", "--model", "llama3-70b", "--tokens", "1e12", "--gpus", "1024", "--system", "h100"
+    )
+    assert code == 0
+    line = next(ln for ln in out.splitlines() if ln.strip().startswith("memory"))
+    assert "GiB per GPU" in line and "fits: " in line
+    need, have = (float(x) for x in line.split("fits: ")[1].split(" GiB")[0].split(" of "))
+    assert 1 < need < 10 and 60 < have < 80
+    code, out, _ = run(
+        capsys, "estimate", "--model", "llama3-70b", "--tokens", "1e12", "--gpus", "64", "--system", "h100"
+    )
+    line = next(ln for ln in out.splitlines() if ln.strip().startswith("memory"))
+    assert float(line.split("fits: ")[1].split(" of ")[0]) > 3 * need

@@ -242,6 +242,24 @@ def test_inputs_show_lora_serving_targets_and_deadline_sizing():
     assert rows["Deadline"] == "30 days, each system sized to meet it"
 
 
+def test_inputs_say_gpus_were_sized_to_the_deadline_and_how_many_the_winner_uses():
+    data = {
+        "schema": 1,
+        "systems": ["h100", "b200"],
+        "constraints": {"deadline_days": 30},
+        "workload": {"model": "llama3-70b", "tokens": "2T", "gpus": 8},
+    }
+    fixed = build_report(scenario_from_data(data), shipped_catalog(), rules(), today=TODAY, version=VERSION)
+    assert dict(input_rows(fixed))["GPUs"] == "8"
+    sized = scenario_from_data({**data, "size_to_deadline": True})
+    report = build_report(sized, shipped_catalog(), rules(), today=TODAY, version=VERSION)
+    winner = report.winner_estimate
+    assert winner is not None and winner.gpus > 8
+    assert dict(input_rows(report))["GPUs"] == (
+        f"sized to the deadline (each system its own count; the recommended uses {winner.gpus:,})"
+    )
+
+
 def test_assumptions_carry_sources_dates_and_flag_old_prices():
     rent = example_report("13b-from-scratch-8-gpus")
     rows = {(a.subject, a.topic): a for a in rent.assumptions}

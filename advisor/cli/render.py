@@ -42,7 +42,7 @@ def _rows(estimates: Sequence[Any]) -> list[tuple[str, Callable[[Any], str]]]:
         (
             "memory",
             lambda e: (
-                f"fits ({e.memory.required_gib:,.0f} of {e.memory.available_gib:,.0f} GiB)"
+                numbers.memory_per_gpu(e)
                 if e.memory.fits
                 else f"[{FAILED}]needs ≥ {e.memory.min_gpus} GPUs[/]"
                 if e.memory.min_gpus

@@ -100,11 +100,23 @@ VERDICT_STYLES = {"clear": PASSED, "close_call": WARNING, "none_feasible": FAILE
 """How each verdict is marked in the app and the CLI."""
 
 
-def verdict_line(rec: Recommendation, sens: Sensitivity | None) -> Text:
-    """Why it won and how decisively: the verdict, settled by the robustness once `sens` is computed."""
+def verdict_line(rec: Recommendation, sens: Sensitivity | None, *, checking: bool = False) -> Text:
+    """Why it won and how decisively: the verdict, settled by the robustness once `sens` is computed.
+
+    While the ranges are still `checking`, a clear verdict reads as provisional ("Clear on expected
+    values: …; checking ranges…"): the ranges can turn it into a close call, never the other way.
+    """
     share = sens.robustness.share if sens is not None and sens.robustness is not None else None
     verdict = with_robustness(rec.verdict, share)
     label, _, rest = verdict.short_sentence().partition(": ")
+    if checking and sens is None and verdict.kind == "clear" and verdict.runner_up is not None:
+        return Text.assemble(
+            "• ",
+            (f"{label} on expected values", f"bold {PENDING}"),
+            ": ",
+            rest,
+            ("; checking ranges…", PENDING),
+        )
     return Text.assemble("• ", (label, f"bold {VERDICT_STYLES[verdict.kind]}"), ": ", rest)
 
 

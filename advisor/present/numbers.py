@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from advisor.core.fmt import cents_or_dollars, count, duration, energy, money, percent, tonnes
 
 __all__ = [
@@ -13,6 +15,7 @@ __all__ = [
     "energy",
     "energy_span",
     "input_value",
+    "memory_per_gpu",
     "money",
     "money_span",
     "percent",
@@ -68,3 +71,16 @@ def input_value(name: str, value: float) -> str:
     if name == "electricity":
         return f"{value * 100:.2f}¢/kWh"
     return f"{value:.3g}"
+
+
+def memory_per_gpu(est: Any) -> str:
+    """Memory as one GPU sees it: "fits: 48.2 of 72.0 GiB per GPU" (usable HBM).
+
+    The sum over all GPUs says nothing about whether each one fits. Training shards its state over
+    every GPU of the run; a serving replica holds its weights and KV cache over its own GPUs.
+    """
+    memory = est.memory
+    holders = memory.min_gpus if est.serving is not None and memory.min_gpus else est.gpus
+    need = memory.required_gib / holders
+    have = memory.available_gib / est.gpus
+    return f"{'fits' if memory.fits else 'does not fit'}: {need:,.1f} of {have:,.1f} GiB per GPU"

@@ -28,7 +28,7 @@ def input_rows(report: ReportData) -> list[tuple[str, str]]:
         ("Parameters", _params(model.params_total, model.params_active)),
         ("Sequence length", f"{model.seq_len:,}"),
         ("Tokens", _tokens_text(w)),
-        ("GPUs", "sized per system to the target rate" if _serving_rate(w) else f"{w.gpus:,}"),
+        ("GPUs", _gpus_text(report)),
         ("Precision", w.precision.upper() + ("" if w.fp8_stack else " (software stack without FP8)")),
         ("Job", _job(w)),
         ("Pricing", "rent by the GPU-hour" if w.pricing == "rent" else "own (total cost of ownership)"),
@@ -56,6 +56,18 @@ def input_rows(report: ReportData) -> list[tuple[str, str]]:
     overrides = [a for a in report.assumptions if a.set_by_user and own_row.isdisjoint((a.subject, a.topic))]
     rows.append(("Assumption overrides", "; ".join(override_text(a) for a in overrides) or "none"))
     return rows
+
+
+def _gpus_text(report: ReportData) -> str:
+    """The scenario's GPU count, or how each system was sized when it was (the count asked is then unused)."""
+    w = report.scenario.workload
+    if _serving_rate(w):
+        return "sized per system to the target rate"
+    if not report.scenario.size_to_deadline:
+        return f"{w.gpus:,}"
+    winner = report.winner_estimate
+    used = f"; the recommended uses {winner.gpus:,}" if winner is not None else ""
+    return f"sized to the deadline (each system its own count{used})"
 
 
 def _tokens_text(w: WorkloadSpec) -> str:

@@ -147,6 +147,7 @@ def applicable(scenario: Scenario) -> dict[str, bool]:
         "finetune_method": w.kind == "finetune",
         **dict.fromkeys(SERVING_QUESTIONS, w.kind == "inference"),
         "mfu": w.kind != "inference",
+        "efficiency": w.kind != "inference",
         "price_usd_per_gpu_hour": w.pricing == "rent",
         "capex_usd_per_node": w.pricing == "own",
         "owned_gpus": w.pricing == "own",
@@ -155,6 +156,9 @@ def applicable(scenario: Scenario) -> dict[str, bool]:
 
 SERVING_QUESTIONS = tuple(q.key for q in QUESTIONS if q.section == SERVING)
 """The serving section's questions: asked (and shown) when the job is inference."""
+
+JOB_QUESTIONS = ("finetune_method", "mfu", "efficiency")
+"""Questions about one kind of job: hidden, not only greyed, for the other kinds (as the serving ones)."""
 
 NOT_ASKED_BECAUSE = {
     **dict.fromkeys(SERVING_QUESTIONS, "it is asked for a serving job (Job: inference)"),
@@ -165,6 +169,7 @@ NOT_ASKED_BECAUSE = {
     "active_params": "it is asked for a custom mixture-of-experts model",
     "finetune_method": "it is asked for a fine-tune job",
     "mfu": "it is asked for training (a serving job's speed is memory-bound, not set by MFU)",
+    "efficiency": "it is asked for training (serving speed comes from the serving model, not the stack)",
     "price_usd_per_gpu_hour": "it is asked when renting (Pricing: rent)",
     "capex_usd_per_node": "it is asked when buying (Pricing: own)",
     "owned_gpus": "it is asked when buying (Pricing: own)",

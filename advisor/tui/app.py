@@ -23,7 +23,7 @@ from advisor.present.sanitise import printable
 from advisor.report.formats import REPORT_FORMATS, format_names
 from advisor.tui.answers import new_scenario
 from advisor.tui.exporting import open_scenario
-from advisor.tui.questions import QUESTIONS, SECTIONS
+from advisor.tui.questions import QUESTIONS, SECTIONS, numbered_sections
 from advisor.tui.screens.main_screen import MainScreen
 from advisor.tui.settings import DARK_THEME, LIGHT_THEME, Settings, load_settings, save_settings
 from advisor.tui.widgets.results_panel import TABS
@@ -160,15 +160,19 @@ class AdvisorApp(App[None]):
         yield SystemCommand("Settings", "Theme, default pricing, electricity, PUE (F2)", self.action_settings)
         yield SystemCommand("Help", "Keys and how the app works (F1 or ?)", self.action_help)
         yield SystemCommand("Light or dark theme", "Switch between the two (Ctrl+T)", self.action_toggle_dark)
+        serving = main.scenario is not None and main.scenario.workload.kind == "inference"
         for tab, label in TABS.items():
+            if tab == "serving" and not serving:
+                continue  # the tab is hidden for a training job, as in the tab bar
             yield SystemCommand(
                 f"Show {label}", f"The {label} tab of the results", lambda t=tab: main.show_tab(t)
             )
+        sections = numbered_sections(serving)
         for question in QUESTIONS:
-            section = f"{question.section + 1} {SECTIONS[question.section]}"
+            section = sections.get(question.section, f"{SECTIONS[question.section]}, for a serving job")
             yield SystemCommand(
                 f"Go to question: {question.label}",
-                f"{section}: {question.hint}",
+                f"{' '.join(section.split())}: {question.hint}",
                 lambda key=question.key: main.form.focus_question(key),
                 discover=False,
             )

@@ -22,6 +22,18 @@ SERVING = SECTIONS.index("Serving")
 HOME_SECTION = {"workload": SECTIONS.index("Job"), "constraints": SECTIONS.index("Availability and risk")}
 HOME_SECTION |= {"assumptions": SECTIONS.index("Money"), "": SECTIONS.index("Availability and risk")}
 """Where a declared input not placed in LAYOUT is asked, by its table: a new input appears at once."""
+
+
+def numbered_sections(serving: bool) -> dict[int, str]:
+    """The sections shown, by index, with the number the form gives them: `{0: "1  Model", ...}`.
+
+    The Serving section is shown (and numbered) only for an inference job; the form's titles and the
+    command palette both number sections from here.
+    """
+    shown = [index for index in range(len(SECTIONS)) if serving or index != SERVING]
+    return {index: f"{number}  {SECTIONS[index]}" for number, index in enumerate(shown, start=1)}
+
+
 UNIT_SHOWN = {"USD": "$", "USD/kWh": "$/kWh", "USD/GPU-hour": "$/GPU-hour"}
 """How a declared unit reads in a label (others as declared)."""
 

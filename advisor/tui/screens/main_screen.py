@@ -43,6 +43,9 @@ if TYPE_CHECKING:  # the core's computation loads after the first screen is draw
     from advisor.tui.widgets.sizing_view import SizingView
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
+COMPACT_FOOTER_WIDTH, SHORT_FOOTER_WIDTH = 120, 100
+"""Narrower than the first, the footer's key hints are drawn compact (they were cut at 80: "f2 Set");
+narrower than the second, Esc's hint is shorter and the palette's hint is left out."""
 """Smallest terminal the layout is made for; below it the screen says so instead."""
 REST_DELAY_S = 1.0
 """The later questions and the hidden tabs are mounted once the first advice is shown, or after this."""
@@ -58,6 +61,7 @@ class MainScreen(Screen[None]):
         Binding("ctrl+o", "open", "Open"),
         Binding("ctrl+e", "export", "Export", priority=True),
         Binding("escape", "switch_pane", "Questions/Results"),
+        Binding("escape", "switch_pane('narrow')", "Switch pane"),  # the same, in a narrow footer
         # Moving on is decided as the key arrives (priority), before the keys typed after it are
         # handed to the focused field: else a fast "Tab 2" can put the 2 in the field being left.
         Binding("tab", "app.focus_next", "Next", show=False, priority=True),
@@ -175,6 +179,9 @@ class MainScreen(Screen[None]):
         self.selected_system = None
         self.form.show_all(scenario)
         self._title()
+        # the question that had the focus may now be hidden (a serving one): start again at the top,
+        # once the dialog that asked is gone (the screen gives its old focus back when it closes)
+        self.call_after_refresh(self.form.focus_question, "model")
 
     @property
     def unsaved(self) -> bool:
@@ -328,8 +335,8 @@ class MainScreen(Screen[None]):
             raise SkipAction()
         self.focus_next()
 
-    def action_switch_pane(self) -> None:
-        """Esc: from the questions to the results, and back."""
+    def action_switch_pane(self, _width: str = "") -> None:
+        """Esc: from the questions to the results, and back (`_width` names the footer hint shown)."""
         focused = self.focused
         if focused is not None and self.form in focused.ancestors_with_self:
             self.show_tab(self.query_one(ResultsPanel).active_tab)
@@ -359,9 +366,21 @@ class MainScreen(Screen[None]):
         too_small = width < MIN_WIDTH or height < MIN_HEIGHT
         for widget in self.query("#body, Header, Footer"):
             widget.display = not too_small
+        # narrow: the key hints lose their padding, then the palette's hint (Ctrl+P, also the header's ⭘
+        # and in Help) and Esc says less, so every hint fits at 80 and 100 columns
+        footer = self.query_one(Footer)
+        footer.compact = width < COMPACT_FOOTER_WIDTH
+        footer.show_command_palette = width >= SHORT_FOOTER_WIDTH
+        self.refresh_bindings()
         message = self.query_one("#too-small", Static)
         message.display = too_small
         message.update(
             f"advisor needs a terminal of at least {MIN_WIDTH} × {MIN_HEIGHT}; "
             f"this one is {width} × {height}.\nMake the window larger, or press Ctrl+Q to quit."
         )
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Esc has a long hint for a wide footer and a short one for a narrow footer; one shows."""
+        if action == "switch_pane":
+            return (parameters == ("narrow",)) == (self.size.width < SHORT_FOOTER_WIDTH)
+        return True

@@ -18,6 +18,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
+from advisor.core.decision.facts import JOB_VERBS
 from advisor.core.decision.recommendation import Candidate
 from advisor.present import numbers
 from advisor.present.reasons import reason_text
@@ -114,7 +115,7 @@ class ComparisonView(AdviceView, Vertical):
     """The comparison table; `s` changes the sort column, `r` reverses it; Enter opens the breakdown."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "next_sort", "Sort by"),
+        Binding("s", "next_sort", "Sort"),
         Binding("r", "reverse_sort", "Reverse"),
     ]
 
@@ -197,8 +198,10 @@ class ComparisonView(AdviceView, Vertical):
             current = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         table.clear(columns=True)
         arrow = " ▼" if self.sort_reverse else " ▲"
+        verb = JOB_VERBS[advice.scenario.workload.kind]  # the job's own time: train, fine-tune, serve
         for column in COLUMNS:
-            table.add_column(column.label + (arrow if column.key == self.sort_key else ""), key=column.key)
+            label = verb if column.key == "train" else column.label
+            table.add_column(label + (arrow if column.key == self.sort_key else ""), key=column.key)
         rows = self._sorted(advice)
         best = best_score(advice.recommendation.candidates)
         for candidate in rows:

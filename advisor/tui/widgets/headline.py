@@ -59,6 +59,7 @@ class Headline(Widget):
         if ranges is not None:
             lines.append(ranges)
         analysis = self.analysis if self.analysis and self.analysis.scenario == advice.scenario else None
-        lines.append(headline.verdict_line(advice.recommendation, analysis.sensitivity if analysis else None))
+        sens = analysis.sensitivity if analysis else None
+        lines.append(headline.verdict_line(advice.recommendation, sens, checking=analysis is None))
         lines.extend(headline.reason_lines(winner))
         return Group(*lines)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.message import Message
 from textual.reactive import reactive
@@ -109,6 +109,16 @@ class QuestionRow(Widget):
             return
         self._last = answer
         self.post_message(self.Answered(self.question.key, answer))
+
+    def on_descendant_focus(self, _event: events.DescendantFocus) -> None:
+        """The question with the focus is seen whole, with the hint that opens under it: Shift+Tab from
+        the results lands on the last question, whose hint would otherwise open below the fold."""
+        self.call_after_refresh(self.scroll_visible, animate=False)
+
+    def on_resize(self, _event: events.Resize) -> None:
+        """The hint opened (or an error grew) under the focused question: keep it all in view."""
+        if self.has_focus_within:
+            self.scroll_visible(animate=False)
 
     @on(Input.Submitted)
     def _next_question(self, event: Input.Submitted) -> None:

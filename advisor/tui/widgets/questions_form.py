@@ -13,8 +13,16 @@ from textual.widgets import Static
 from advisor.core.model.catalog import Catalog
 from advisor.core.scenario import Scenario
 from advisor.present import numbers
-from advisor.tui.answers import CUSTOM, NOT_ASKED_BECAUSE, applicable, placeholders, read_answers, same_answer
-from advisor.tui.questions import QUESTIONS, SECTIONS, SERVING
+from advisor.tui.answers import (
+    CUSTOM,
+    JOB_QUESTIONS,
+    NOT_ASKED_BECAUSE,
+    applicable,
+    placeholders,
+    read_answers,
+    same_answer,
+)
+from advisor.tui.questions import QUESTIONS, SECTIONS, SERVING, numbered_sections
 from advisor.tui.widgets.question_row import QuestionRow
 
 
@@ -133,13 +141,14 @@ class QuestionsForm(VerticalScroll):
         for row in self.rows:
             if row.question.section == SERVING:
                 row.display = serving
-        number = 0
+            elif row.question.key in JOB_QUESTIONS:
+                row.display = not row.disabled
+        titles = numbered_sections(serving)
         for title in self.query(".section-title").results(Static):
             index = int(str(title.id).removeprefix("section-"))
-            title.display = serving or index != SERVING
+            title.display = index in titles
             if title.display:
-                number += 1
-                title.update(f"{number}  {SECTIONS[index]}")
+                title.update(titles[index])
 
     def focus_question(self, key: str) -> None:
         """Move the focus to a question (from the command palette)."""

@@ -6,15 +6,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import Container, Vertical
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import TabbedContent, TabPane, Tabs
+from textual.widgets import Static, TabbedContent, TabPane, Tabs
 
 from advisor.tui.widgets.headline import Headline
 from advisor.tui.widgets.why_view import WhyView
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
     from advisor.core.run import ScenarioResult
     from advisor.tui.advice import Advice
 
@@ -29,6 +31,10 @@ TABS = {
     "sensitivity": "Sensitivity",
 }
 """Result tabs by id, in order (Serving only for an inference job)."""
+TAB_SCROLL_S = 0.25
+"""After the tab bar's own scroll animation (0.2 s), the chosen tab is scrolled into view."""
+MORE_TABS, LESS_TABS = " …▸", "◂… "
+"""Drawn over the tab bar's ends while tabs are scrolled out of sight beyond them."""
 
 
 class ResultsPanel(Vertical):
@@ -43,6 +49,8 @@ class ResultsPanel(Vertical):
     selected_system: reactive[str | None] = reactive(None)
     """The system picked in Compare (bound to the screen's)."""
 
+    _tab_scroll: Timer | None = None
+
     def compose(self) -> ComposeResult:
         yield Headline(id="headline").data_bind(
             ResultsPanel.advice, ResultsPanel.analysis, ResultsPanel.status
@@ -52,9 +60,42 @@ class ResultsPanel(Vertical):
                 yield WhyView(id="why-view").data_bind(ResultsPanel.advice)
             for tab in list(TABS)[1:]:
                 yield TabPane(TABS[tab], id=tab)
+        with Container(id="tab-hints"):  # no height of its own: the hints overlay the tab bar
+            yield Static(MORE_TABS, id="tabs-more", classes="tabs-hint")
+            yield Static(LESS_TABS, id="tabs-less", classes="tabs-hint")
 
     def on_mount(self) -> None:
         self.query_one(TabbedContent).hide_tab("serving")
+        self.watch(self.query_one("#tabs-scroll"), "scroll_x", self._tab_hints, init=False)
+        self.watch(self.query_one("#tabs-scroll"), "max_scroll_x", self._tab_hints, init=False)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._tab_hints)
+
+    def on_tabbed_content_tab_activated(self, _event: TabbedContent.TabActivated) -> None:
+        """The bar shows the tab chosen (from the palette too) at 80 columns: TabbedContent flicks the bar
+        back to the old tab and forward again, and the old tab's scroll animation (0.2 s) can win; so
+        once the activations stop, the active tab is scrolled into view."""
+        if self._tab_scroll is not None:
+            self._tab_scroll.stop()
+        self._tab_scroll = self.set_timer(TAB_SCROLL_S, self._scroll_to_active_tab)
+
+    def _scroll_to_active_tab(self) -> None:
+        active = self.query_one(Tabs).active_tab
+        if active is not None:
+            self.query_one("#tabs-scroll").scroll_to_center(active, force=True, animate=False)
+
+    def _tab_hints(self, _value: object = None) -> None:
+        """`…▸` at the end of the tab bar while tabs are beyond it (narrow screens), `◂…` at its start."""
+        scroll = self.query_one("#tabs-scroll")
+        tabs = self.query_one(Tabs)
+        hints = self.query_one("#tab-hints")
+        row = tabs.region.y - hints.region.y
+        more, less = self.query_one("#tabs-more", Static), self.query_one("#tabs-less", Static)
+        more.display = scroll.scroll_x < scroll.max_scroll_x - 0.5
+        less.display = scroll.scroll_x > 0.5
+        more.styles.offset = (tabs.region.right - hints.region.x - len(MORE_TABS), row)
+        less.styles.offset = (tabs.region.x - hints.region.x, row)
 
     def watch_advice(self, advice: Advice | None) -> None:
         """The Serving tab is there for an inference job only."""
@@ -69,6 +110,7 @@ class ResultsPanel(Vertical):
                 if tabs.active == "serving":
                     tabs.active = "why"
                 tabs.hide_tab("serving")
+            self.call_after_refresh(self._tab_hints)
 
     async def mount_views(self) -> None:
         """The hidden tabs' views (the screen mounts them once it is drawn: a faster start)."""

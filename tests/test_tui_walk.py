@@ -1,0 +1,163 @@
+"""Pilot tests of what a new user found walking the app (issue 13): the palette numbers sections as
+the form does, job-specific questions and columns follow the job, focus lands visibly, the tab bar
+and footer at 80x24, and a verdict that does not flip while the ranges compute."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import DataTable, Static, Tabs
+
+from advisor.tui.widgets.headline import Headline
+from tests.test_tui_helpers import (
+    LLAMA_70B,
+    SIZE,
+    app_for_test,
+    fewer_collections,
+    no_ranges,
+    pilot_test,
+    plain,
+    screen_lines,
+    settle,
+    until,
+)
+from tests.test_tui_serving import _choose
+
+pytestmark = pytest.mark.usefixtures(fewer_collections.__name__)
+
+
+def _palette(app) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    return {command.title: command.help for command in app.get_system_commands(app.main)}
+
+
+def _titles(app) -> list[str]:  # type: ignore[no-untyped-def]
+    form = app.main.form
+    return [plain(t).strip() for t in form.query(".section-title").results(Static) if t.display]
+
+
+@pilot_test
+@pytest.mark.usefixtures(no_ranges.__name__)
+async def test_the_palette_numbers_sections_as_the_form_and_offers_serving_for_inference_only():
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for kind in ("pre", "inf"):
+            await _choose(pilot, "kind", kind)
+            palette = _palette(app)
+            shown = {" ".join(title.split()) for title in _titles(app)}
+            risk = palette["Go to question: Risk appetite"]
+            number = next(title for title in shown if title.endswith("Availability and risk"))
+            assert risk.startswith(number + ":"), (risk, shown)
+            assert ("Show Serving" in palette) == (kind == "inf")
+        assert "5 Availability and risk" not in shown  # with Serving shown, risk is the 6th
+
+
+@pilot_test
+@pytest.mark.usefixtures(no_ranges.__name__)
+async def test_job_specific_questions_and_the_compare_time_column_follow_the_job():
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        form = app.main.form
+        shown = {"pre": ("mfu", "efficiency"), "fine": ("finetune_method", "mfu", "efficiency"), "inf": ()}
+        headed = {"pre": "train", "fine": "fine-tune", "inf": "serve"}
+        for kind, asked in shown.items():
+            await _choose(pilot, "kind", kind)
+            for key in ("finetune_method", "mfu", "efficiency"):
+                assert form.row(key).display == (key in asked), (kind, key)
+            app.main.show_tab("compare")
+            await pilot.pause(0.1)
+            table = app.main.query_one("#compare-table", DataTable)
+            labels = [str(column.label).rstrip(" ▲▼") for column in table.columns.values()]
+            assert labels[3] == headed[kind], labels
+
+
+@pilot_test
+async def test_a_clear_verdict_reads_as_provisional_until_the_ranges_settle_it(monkeypatch):
+    monkeypatch.setattr("advisor.tui.screens.main_screen.ANALYSIS_DELAY_S", 3600.0)  # ranges never come
+    app = app_for_test(scenario=LLAMA_70B)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.main.advice.recommendation.verdict.kind == "clear"
+        text = plain(app.main.query_one(Headline))
+        verdict = next(line for line in text.splitlines() if line.startswith("• Clear"))
+        assert verdict.startswith("• Clear on expected values: ") and verdict.endswith("checking ranges…")
+        assert "ranges: computing…" in text
+    monkeypatch.setattr("advisor.tui.screens.main_screen.ANALYSIS_DELAY_S", 0.05)
+    app = app_for_test(scenario=LLAMA_70B)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, analysis=True)
+        text = plain(app.main.query_one(Headline))
+        assert "checking ranges" not in text and "on expected values" not in text
+        assert "• Clear: " in text or "• Close call: " in text
+
+
+def _focus_is_seen(app) -> bool:  # type: ignore[no-untyped-def]
+    """The focused widget and every container above it are displayed (a user can see where it is)."""
+    focused = app.focused
+    if focused is None:
+        return False
+    return all(node.display for node in [focused, *focused.ancestors_with_self] if hasattr(node, "display"))
+
+
+@pilot_test
+@pytest.mark.usefixtures(no_ranges.__name__)
+async def test_a_new_scenario_puts_the_focus_on_the_first_question():
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await _choose(pilot, "kind", "inf")  # an unsaved change, and the focus in the serving section
+        app.main.form.focus_question("ttft_limit_ms")
+        await pilot.pause()
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        await pilot.click("#go")
+        await settle(pilot)
+        assert app.main.scenario.workload.kind == "pretrain"
+        assert app.focused is app.main.form.row("model").control, app.focused
+        assert _focus_is_seen(app)
+        await pilot.press("tab")
+        assert _focus_is_seen(app), app.focused
+
+
+@pilot_test
+@pytest.mark.usefixtures(no_ranges.__name__)
+async def test_shift_tab_from_the_result_tabs_shows_the_question_it_lands_on_whole():
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.main.query_one(Tabs).focus()
+        await pilot.pause()
+        await pilot.press("shift+tab")
+        await pilot.pause(0.2)
+        row = app.main.form.row("objective")
+        assert app.focused is row.control
+        note = row.query_one(".note", Static)
+        assert note.display and _focus_is_seen(app)
+        form = app.main.form.region
+        # the row and the hint under it (what ←/→ do to the answer) are on screen, not below the fold
+        assert form.contains_region(row.control.region) and form.contains_region(note.region), (
+            form,
+            note.region,
+        )
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (160, 45)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pilot_test
+@pytest.mark.usefixtures(no_ranges.__name__)
+async def test_the_tab_bar_says_there_are_more_tabs_and_the_footer_hints_fit(size):
+    app = app_for_test()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        tabs = app.main.query_one("#tabs Tabs", Tabs)
+        bar = lambda: screen_lines(app)[tabs.region.y]  # noqa: E731
+        narrow = size[0] < 100
+        assert bar().rstrip().endswith("…▸") == narrow, bar()
+        for tab in ("compare", "sensitivity"):  # Compare adds its own keys to the footer
+            app.main.show_tab(tab)
+            await pilot.pause(0.3)
+            footer = screen_lines(app)[-1]
+            for hint in ("^s Save", "^o Open", "^e Export", "esc ", "f1 Help", "f2 Settings"):
+                assert hint in footer, (hint, footer)
+        # at the last tab the bar has nothing more on the right, and says so on the left when narrow
+        await until(pilot, lambda: not bar().rstrip().endswith("…▸"), f"no '…▸' at the last tab: {bar()!r}")
+        assert ("◂…" in bar()) == narrow, bar()
