@@ -38,7 +38,7 @@ def _rows(estimates: Sequence[Any]) -> list[tuple[str, Callable[[Any], str]]]:
         ("energy", lambda e: numbers.energy(e.energy_kwh)),
         ("joules per token", lambda e: f"{e.joules_per_token:.3g} J"),
         ("US household-years", lambda e: f"{e.household_years:,.3g}"),
-        ("CO2", lambda e: f"{e.co2_tonnes:,.3g} t"),
+        ("CO2", lambda e: numbers.tonnes(e.co2_tonnes)),
         (
             "memory",
             lambda e: (
