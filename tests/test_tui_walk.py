@@ -154,6 +154,8 @@ async def test_the_tab_bar_says_there_are_more_tabs_and_the_footer_hints_fit(siz
         assert bar().rstrip().endswith("…▸") == narrow, bar()
         for tab in ("compare", "sensitivity"):  # Compare adds its own keys to the footer
             app.main.show_tab(tab)
+            # the footer is redrawn for the tab's keys; on a loaded machine it is blank for a moment
+            await until(pilot, lambda: screen_lines(app)[-1].strip() != "", f"the footer on {tab}")
             await pilot.pause(0.3)
             footer = screen_lines(app)[-1]
             for hint in ("^s Save", "^o Open", "^e Export", "esc ", "f1 Help", "f2 Settings"):
