@@ -133,6 +133,21 @@ def _breakdown(title: str, parts: dict[str, float], show: Callable[[float], str]
 
 def render_recommendation(rec: Any) -> None:
     """The winner, a table of every system, the reasons and what would change the answer."""
+    _print_answer(rec)
+    console.print(_candidates_table(rec))
+    console.print(
+        f"[dim]#: rank among feasible systems (no = infeasible); score: {rec.objective} relative to the best,"
+        " times rule weights; lower wins[/]"
+    )
+    job_gpus = job_gpus_note(rec, "the fleet in the serving table below")
+    if job_gpus is not None:
+        console.print(f"[dim]{escape(job_gpus)}[/]")
+    render_purchase([cand.estimate for cand in rec.candidates if cand.estimate is not None])
+    _print_reasons(rec)
+
+
+def _print_answer(rec: Any) -> None:
+    """The headline, the verdict, a cheaper option and the serving fleet, each on its line."""
     console.print(f"[bold]{escape(rec.headline)}[/]")
     style = VERDICT_STYLES[rec.verdict.kind]
     label, _, rest = rec.verdict.sentence().partition(": ")
@@ -142,20 +157,14 @@ def render_recommendation(rec: Any) -> None:
     fleet = serving_line(rec)
     if fleet is not None:
         console.print(f"[bold]{escape(fleet)}[/]")
+
+
+def _candidates_table(rec: Any) -> Table:
+    """Every system: rank, GPUs, time, cost, energy and score; the winner in bold."""
     table = Table(box=box.SIMPLE_HEAVY, pad_edge=False, show_edge=False, collapse_padding=True)
     kind = next((c.estimate.kind for c in rec.candidates if c.estimate), "pretrain")
-    for column, justify in (
-        ("#", "right"),
-        ("system", "left"),
-        ("GPUs", "right"),
-        (JOB_VERBS[kind], "right"),
-        ("to result", "right"),
-        ("cost", "right"),
-        ("/1M tok", "right"),
-        ("energy", "right"),
-        ("score", "right"),
-    ):
-        table.add_column(column, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    for column in ("#", "system", "GPUs", JOB_VERBS[kind], "to result", "cost", "/1M tok", "energy", "score"):
+        table.add_column(column, justify="left" if column == "system" else "right", no_wrap=True)
     for cand in rec.candidates:
         est = cand.estimate
         name = f"[bold]{escape(cand.system)}[/]" if cand.system == rec.winner else escape(cand.system)
@@ -173,15 +182,11 @@ def render_recommendation(rec: Any) -> None:
             numbers.energy(est.energy_kwh),
             _score(cand.score),
         )
-    console.print(table)
-    console.print(
-        f"[dim]#: rank among feasible systems (no = infeasible); score: {rec.objective} relative to the best,"
-        " times rule weights; lower wins[/]"
-    )
-    job_gpus = job_gpus_note(rec, "the fleet in the serving table below")
-    if job_gpus is not None:
-        console.print(f"[dim]{escape(job_gpus)}[/]")
-    render_purchase([cand.estimate for cand in rec.candidates if cand.estimate is not None])
+    return table
+
+
+def _print_reasons(rec: Any) -> None:
+    """Each system's reasons, the workload's rules, the other warnings and what would change it."""
     for cand in rec.candidates:
         if not cand.reasons:
             continue
