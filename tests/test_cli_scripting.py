@@ -35,23 +35,15 @@ def test_piped_model_listing_shows_every_id_whole_and_no_trailing_spaces(capsys)
     assert not [line for line in lines if line != line.rstrip()]
 
 
+TRAINING_HEADER = ["#", "system", "GPUs", "train", "to", "result", "cost", "/1M", "tok", "energy", "score"]
+"""The words of `recommend`'s systems table header for a training job."""
+
+
 def test_piped_recommendation_keeps_headers_and_reasons_on_one_line(capsys):
     code, out, _ = run(capsys, "recommend", *TRAIN_70B)
     assert code == 0
     header = next(line for line in out.splitlines() if "system" in line and "score" in line)
-    assert header.split() == [
-        "#",
-        "system",
-        "GPUs",
-        "train",
-        "to",
-        "result",
-        "cost",
-        "/1M",
-        "tok",
-        "energy",
-        "score",
-    ]
+    assert header.split() == TRAINING_HEADER
     assert "…" not in out
     assert not [line for line in out.splitlines() if line != line.rstrip()]
     # a reason is one line, not wrapped at 80 columns
@@ -235,19 +227,7 @@ def test_recommend_table_fits_an_80_column_terminal(capsys, monkeypatch):
     code, out, _ = run(capsys, "recommend", *argv)
     lines = out.split("#: rank")[0].splitlines()
     table = lines[next(i for i, line in enumerate(lines) if line.split()[:2] == ["#", "system"]) :]
-    assert code == 0 and table[0].split() == [
-        "#",
-        "system",
-        "GPUs",
-        "train",
-        "to",
-        "result",
-        "cost",
-        "/1M",
-        "tok",
-        "energy",
-        "score",
-    ]
+    assert code == 0 and table[0].split() == TRAINING_HEADER
     assert "…" not in "\n".join(table) and max(map(len, table)) <= 80
     assert "gb300-nvl72" in out and "2,048" in out
 
