@@ -69,7 +69,7 @@ def _catalog_choice(
 
 def _run_cost(offer: RentalOffer, run_hours: float) -> float:
     """Dollars per GPU for a run of `run_hours` at `offer`: a reservation pays at least its whole term."""
-    return offer.price_usd_per_gpu_hour * max(run_hours, offer.term_days * HOURS_PER_DAY)
+    return offer.price_usd_per_gpu_hour * _billed(offer.term_days, run_hours)
 
 
 def owned_rental_usd_per_gpu_hour(system: System, assumptions: Assumptions) -> float:
@@ -83,7 +83,11 @@ def owned_rental_usd_per_gpu_hour(system: System, assumptions: Assumptions) -> f
 
 def billed_rental_hours(choice: PriceOffer, run_hours: float) -> float:
     """Hours paid for: the run's, or a reservation's whole term when the run is shorter."""
-    return max(run_hours, choice.term_days * HOURS_PER_DAY)
+    return _billed(choice.term_days, run_hours)
+
+
+def _billed(term_days: float, run_hours: float) -> float:
+    return max(run_hours, term_days * HOURS_PER_DAY)
 
 
 def offer_label(choice: PriceOffer) -> str:
@@ -119,7 +123,7 @@ def reservation_warnings(
         return notes
     if not beyond:
         notes.append(f"{choice.why} ({offer_label(choice)})")
-    if run_hours < choice.term_days * HOURS_PER_DAY:
+    if _billed(choice.term_days, run_hours) > run_hours:
         notes.append(
             f"the reservation's {choice.term_days:g}-day term is paid in full: the run uses "
             f"{fmt.duration(run_hours)} of it on {workload.gpus:,} GPUs"
