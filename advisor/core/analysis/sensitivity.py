@@ -135,7 +135,10 @@ def robustness(
         verdict = f"{rec.winner} wins in most cases ({fmt.percent(share, 0)} of samples), not all"
     else:
         share_text = fmt.percent(share, 0)
-        verdict = f"{rec.winner} wins only at the expected values ({share_text} of samples): a close call"
+        # no label here: the verdict (decision.verdict.with_robustness) says whether that makes a close
+        # call, since a winner that also leads on the other measure stays clear
+        near = f"only near the expected values ({share_text} of samples)"
+        verdict = f"{rec.winner} wins on {rec.objective} {near}"
     return Robustness(rec.winner, share, samples, shares, verdict, on_time)
 
 
