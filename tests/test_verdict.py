@@ -233,6 +233,25 @@ def test_a_cheaper_option_meets_every_constraint(deadline):
     assert cheaper_option(rec, request) is None or cheaper_option(rec, request).cost_usd <= option.cost_usd
 
 
+def test_a_cheaper_option_is_never_a_system_the_rules_weigh_worse():
+    # A conservative team owning 4,096 H100 was offered "1,152x gb300-nvl72 for $2.54M" while the same
+    # answer penalised GB300 (unproven rack) and buying at all (x4.80 against the owned H100's x1.00).
+    data = {
+        "schema": 1,
+        "name": "owned, conservative",
+        "size_to_deadline": True,
+        "workload": {"model": "llama3-70b", "tokens": 15e12, "precision": "fp8", "pricing": "own"},
+        "constraints": {"deadline_days": 60, "risk": "conservative"},
+        "assumptions": {"hardware_in_days": 0, "owned_gpus": {"h100": 4096}},
+    }
+    rec = run_scenario(scenario(data), shipped_catalog(), rules(), today=TODAY).recommendation
+    winner = rec.winner_candidate
+    assert winner.system == "h100"
+    assert any(c.rule_factor > winner.rule_factor and c.feasible for c in rec.candidates)
+    option = rec.cheaper_option
+    assert option is None or rec.candidate(option.system).rule_factor <= winner.rule_factor
+
+
 # --- rule texts follow the figures, the job and the pricing ------------------------------------------
 
 

@@ -1,9 +1,11 @@
 """A cheaper configuration that also meets every hard constraint: each system at whole-node GPU counts
 (powers of two from the fewest that hold the job up to twice the count considered; renting, also 1, 2
 and 4 GPUs of an 8-GPU node, as clouds rent them), estimated with the recommendation's assumptions
-and checked against memory, deadline, budget and capacity wait. Configurations already ranked are not
-repeated; without a deadline, one taking over `MAX_SLOWDOWN` times as long to result is a different
-plan, not a cheaper option.
+and checked against memory, deadline, budget and capacity wait. Only systems the rules weigh no worse
+than the recommendation are searched: a system the rules penalise more (a conservative team's unproven
+rack, a purchase the team should not commit to) is not an option the buyer can take, however cheap.
+Configurations already ranked are not repeated; without a deadline, one taking over `MAX_SLOWDOWN`
+times as long to result is a different plan, not a cheaper option.
 
 Here rather than in `advise()`, which break-even searches call many times: the search estimates about
 a hundred configurations.
@@ -77,7 +79,8 @@ def cheaper_option(rec: Recommendation, request: AdviceRequest) -> CheaperOption
     longest = math.inf
     if request.constraints.deadline_days is None:
         longest = chosen.time_to_result_hours * MAX_SLOWDOWN
-    options = [option for cand in rec.candidates for option in _options(request, cand, longest)]
+    allowed = [cand for cand in rec.candidates if cand.rule_factor <= winner.rule_factor]
+    options = [option for cand in allowed for option in _options(request, cand, longest)]
     best = min(options, key=lambda e: (e.cost_usd, e.system, e.gpus), default=None)
     if best is None or best.cost_usd > chosen.cost_usd * (1 - MIN_SAVING):
         return None
