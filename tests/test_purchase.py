@@ -183,7 +183,9 @@ def test_buying_for_70b_in_60_days_never_sizes_beyond_capacity_and_says_what_wou
     assert "; renting, " in h100.reason and "would finish in" in h100.reason.split("; renting, ")[1]
     # The answer leads with them: the hardware on hand, then renting, then later deadlines.
     first, second, *rest = rec.what_would_change
-    assert first.startswith("buying works with the hardware on hand (--hardware-in-days 0, or --owned): ")
+    assert first.startswith(
+        "buying works with the hardware on hand (hardware in 0 days, or GPUs already owned): "
+    )
     assert second.startswith("renting meets the deadline: ")
     assert any("if the run may take" in line for line in rest)
     assert rec.verdict.kind == "none_feasible" and "buying works with the hardware on hand" in rec.verdict.why

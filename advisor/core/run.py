@@ -154,8 +154,8 @@ def with_buying_options(
     if on_hand:
         best = min(on_hand, key=lambda e: e.cost_usd * factor.get(e.system, 1.0))
         lines.append(
-            f"buying works with the hardware on hand (--hardware-in-days 0, or --owned): {best.system}, "
-            f"{best.gpus:,} GPUs, finishes in {fmt.duration(best.time_to_result_hours)} for "
+            "buying works with the hardware on hand (hardware in 0 days, or GPUs already owned): "
+            f"{best.system}, {best.gpus:,} GPUs, finishes in {fmt.duration(best.time_to_result_hours)} for "
             f"{fmt.money(best.cost_usd)}"
         )
     if rented:
