@@ -80,13 +80,13 @@ def test_outcome_moves_with_the_scenarios():
     header, *rows = markdown_table(md, "How the answer moves")
     assert header[1:] == list(comp.labels)
     shown = {row[0]: row[1:] for row in rows}
-    assert shown["Work"] == ["300B tokens", "60T tokens"]
+    assert shown["Work"] == ["300B tokens", "45T tokens"]
     for column in (*OUTCOME_COLUMNS, *PER_WORK_COLUMNS):
         first, second = shown[column.heading]
         assert agrees(first, column.raw(rent))
         value, _, change = second.partition(" (")
         assert agrees(value, column.raw(buy))
-        # 200x the tokens: a change in a total would say nothing; per token and per GPU-hour it does.
+        # 150x the tokens: a change in a total would say nothing; per token and per GPU-hour it does.
         expected = "" if column.json_key in TOTALS else change_text(column.raw(buy), column.raw(rent))
         assert change.rstrip(")") == expected
 
