@@ -16,6 +16,7 @@ from advisor.cli.main import main
 from advisor.core.analysis import fitting
 from advisor.core.analysis import validation as V
 from advisor.core.model.mfu import mfu_index
+from advisor.core.model.mfu_points import along_gpus, effective_doublings
 from advisor.io.evidence_files import evidence_dir, load_evidence
 from tests.conftest import shipped_catalog
 
@@ -240,3 +241,31 @@ def test_prediction_bounds_are_wider_than_the_sample_p10_p90_for_few_runs():
     assert fitting.prediction_bounds(ratios) == (0.7, 1.4)
     many = [i / 100 for i in range(1, 100)]
     assert fitting.prediction_bounds(many) == (0.1, 0.9)
+
+
+def test_loss_growth_is_fitted_from_series_that_lose_more_at_larger_clusters():
+    # Cases generated with a loss of 1% per doubling up to 2,048 GPUs that grows as (GPUs / 2,048)^1.
+    def probe(precision, gpus, doublings):
+        log_ratio = effective_doublings(gpus, doublings, 1.0) * math.log(1 - 0.01)
+        return fitting.Probe("dense", precision, 0.0, doublings, log_ratio, gpus)
+
+    cases = [probe(p, g, d) for p in ("fp8", "bf16") for g, d in ((512, 2), (2048, 3), (8192, 1), (16384, 2))]
+    losses, growth = fitting.fit_weak_scaling(cases, ["fp8", "bf16"])
+    assert growth == pytest.approx(1.0) and losses["fp8"] == losses["bf16"] == pytest.approx(0.01, abs=1e-4)
+    # Series that lose the same at every scale fit no growth.
+    flat = [fitting.Probe("dense", "fp8", 0.0, d, d * math.log(0.99), g) for g, d in ((512, 2), (16384, 2))]
+    assert fitting.fit_weak_scaling(flat, ["fp8"])[1] == 0.0
+
+
+def test_effective_doublings_count_once_below_2048_gpus_and_more_above():
+    assert effective_doublings(1024, 3, 1.25) == pytest.approx(3)  # 128 -> 1,024
+    assert effective_doublings(16384, 1, 0.0) == 1
+    assert effective_doublings(16384, 1, 1.0) == pytest.approx((8 - 4) / math.log(2))
+    assert effective_doublings(4096, 2, 1.0) == pytest.approx(1 + 1 / math.log(2))
+    assert effective_doublings(512, -2, 1.0) == pytest.approx(-2)
+    # However large the loss, adding GPUs never makes the step slower (MFU falls at most as 1/GPUs).
+    group = tuple(
+        c for c in mfu_index(CATALOG).calibrated_points() if c.point.stack.startswith("Megatron-LM 2")
+    )
+    assert len(group) == 4
+    assert along_gpus(group, 10**6, 0.5, 2.0) == pytest.approx(group[-1].mfu * group[-1].point.gpus / 10**6)
