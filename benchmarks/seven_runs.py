@@ -68,6 +68,12 @@ def quantity(est: dict, name: str) -> float:
     return speed * est["flops_per_token"] / 1e12
 
 
+def error(est: dict, name: str, published: float) -> float:
+    """Relative error of the estimate in the published quantity (TFLOP/s: + = the model is slower)."""
+    model = quantity(est, name)
+    return model / published - 1 if name != "tflops_per_gpu" else published / model - 1
+
+
 def main() -> None:
     extra = sys.argv[1:]
     worst = 0.0
@@ -77,12 +83,12 @@ def main() -> None:
         out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
         est = json.loads(out)
         est = est[0] if isinstance(est, list) else est
-        model = quantity(est, name)
-        error = model / published - 1 if name != "tflops_per_gpu" else published / model - 1
-        worst = max(worst, abs(error))
+        err = error(est, name, published)
+        worst = max(worst, abs(err))
         basis = est["mfu_basis"]["basis"]
         release = basis[basis.rfind("software release") :] if "software release" in basis else basis[-60:]
-        print(f"{title:38} {published:12,.6g} {model:12,.6g} {error:+7.1%}  {est['mfu']:.3f}  {release}")
+        model = quantity(est, name)
+        print(f"{title:38} {published:12,.6g} {model:12,.6g} {err:+7.1%}  {est['mfu']:.3f}  {release}")
     print(f"worst |error| {worst:.1%} (error in the published quantity; TFLOP/s: + = the model is slower)")
 
 

@@ -18,6 +18,7 @@ from advisor.core.analysis import validation as V
 from advisor.core.model.mfu import mfu_index
 from advisor.core.model.mfu_points import along_gpus, effective_doublings
 from advisor.io.evidence_files import evidence_dir, load_evidence
+from benchmarks import seven_runs
 from tests.conftest import shipped_catalog
 
 CATALOG = shipped_catalog()
@@ -269,3 +270,18 @@ def test_effective_doublings_count_once_below_2048_gpus_and_more_above():
     )
     assert len(group) == 4
     assert along_gpus(group, 10**6, 0.5, 2.0) == pytest.approx(group[-1].mfu * group[-1].point.gpus / 10**6)
+
+
+@pytest.mark.parametrize(
+    ("title", "args", "quantity", "published"), seven_runs.RUNS, ids=lambda v: str(v)[:12]
+)
+def test_the_seven_runs_of_issue_11_are_within_20_percent_in_the_default_mode(
+    capsys, title, args, quantity, published
+):
+    # Issue 11: each estimated exactly as a user would (`advisor estimate … --json`, no --software,
+    # --efficiency or --goodput), against the published figure (benchmarks/seven_runs.py prints them).
+    assert main(["estimate", *args.split(), "--json"]) == 0
+    est = json.loads(capsys.readouterr().out)
+    assert est["efficiency"] == "production" and est["software"] is None
+    assert "the latest published for each configuration" in est["mfu_basis"]["basis"]  # it says which
+    assert abs(seven_runs.error(est, quantity, published)) <= 0.20, title
