@@ -28,6 +28,7 @@ def _values(fitted: dict) -> dict[str, dict[tuple[str, str], object]]:
     for key in ("throughput_factor", "size_exponent", "spread_low", "spread_high", "runs"):
         if key in production:
             scaling[("production", key)] = production[key]
+    scaling[("", "loss_growth")] = fitted["loss_growth"]
     for table in ("loss_per_doubling", "small_model_exponent", "scale_up_ratio"):
         for key, value in fitted[table].items():
             scaling[(table, key)] = value
@@ -36,8 +37,10 @@ def _values(fitted: dict) -> dict[str, dict[tuple[str, str], object]]:
 
 
 def _rewrite(text: str, table: str, key: str, value: object) -> str:
-    """`key = …` inside `[table]` set to `value`, the rest of the line (a comment) kept."""
-    section = re.search(rf"^\[{re.escape(table)}\]\n(.*?)(?=^\[|\Z)", text, flags=re.M | re.S)
+    """`key = …` inside `[table]` (before the first table when `table` is "") set to `value`, the rest of
+    the line (a comment) kept."""
+    pattern = r"\A(.*?)(?=^\[)" if not table else rf"^\[{re.escape(table)}\]\n(.*?)(?=^\[|\Z)"
+    section = re.search(pattern, text, flags=re.M | re.S)
     if section is None:
         raise SystemExit(f"no [{table}] table")
     body = section.group(1)

@@ -148,7 +148,10 @@ def _render(result: Any) -> None:
             f"^{p.size_exponent:.3f}; spread x{p.spread_low:.3f}-x{p.spread_high:.3f}."
         )
     losses = ", ".join(f"{k} {v:.2%}" for k, v in result.scaling.loss_per_doubling.items())
-    console.print(f"Weak-scaling loss per doubling beyond a published cluster size: {losses}.")
+    console.print(
+        f"Weak-scaling loss per doubling beyond a published cluster size, at 1,024 GPUs: {losses}; "
+        f"x (GPUs / 1,024)^{result.scaling.loss_growth:.2f}."
+    )
     exponents = ", ".join(f"{k} {v:.3f}" for k, v in result.scaling.small_model_exponent.items())
     console.print(f"Small-model MFU exponent (below the smallest published model): {exponents}.")
     domains = ", ".join(

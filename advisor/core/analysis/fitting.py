@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from advisor.core.analysis.uncertainty import percentile
 from advisor.core.model.catalog import ProductionEfficiency
+from advisor.core.model.mfu_points import LOSS_PIVOT_GPUS, effective_doublings
 
 if TYPE_CHECKING:
     from advisor.core.analysis.serving_fit import ServingValidation
@@ -84,6 +85,12 @@ class Probe:
     (0 across models, or when the prediction rests on another release: software moved it too)."""
     log_ratio: float
     """log(published ÷ predicted speed)."""
+    gpus: float = LOSS_PIVOT_GPUS
+    """The cluster size predicted (where the doublings beyond end)."""
+
+    def beyond(self, growth: float) -> float:
+        """`doublings_beyond` weighted by cluster size as `growth` weighs them (`effective_doublings`)."""
+        return effective_doublings(self.gpus, self.doublings_beyond, growth)
 
 
 NO_SMALL_MODEL_LOSS = {"dense": 0.0, "moe": 0.0}
@@ -104,12 +111,13 @@ MIN_SCALING_CASES = 4
 
 
 def fit_loss_per_doubling(
-    cases: Sequence[Probe], precisions: Iterable[str], skip: int | None = None
+    cases: Sequence[Probe], precisions: Iterable[str], skip: int | None = None, growth: float = 0.0
 ) -> dict[str, float]:
-    """Per precision, the weak-scaling loss: log(published/predicted) ≈ doublings·log(1 − loss)."""
+    """Per precision, the weak-scaling loss at 1,024 GPUs: log(published/predicted) ≈
+    effective doublings·log(1 − loss), the doublings weighted by (GPUs / 1,024)^`growth`."""
 
     def loss(chosen: list[Probe]) -> float:
-        xs, ys = [c.doublings_beyond for c in chosen], [c.log_ratio for c in chosen]
+        xs, ys = [c.beyond(growth) for c in chosen], [c.log_ratio for c in chosen]
         return round(-math.expm1(_slope_through_origin(xs, ys, math.log(0.8), 0.0)), 4) + 0.0
 
     beyond = [c for i, c in enumerate(cases) if c.doublings_beyond != 0 and i != skip]
@@ -119,6 +127,27 @@ def fit_loss_per_doubling(
         own = [c for c in beyond if c.precision == precision]
         out[precision] = loss(own) if len(own) >= MIN_SCALING_CASES else pooled
     return out
+
+
+LOSS_GROWTHS = tuple(round(0.05 * i, 2) for i in range(41))
+"""The growths tried when fitting how the loss per doubling grows with the cluster (0 to 2)."""
+
+
+def fit_weak_scaling(
+    cases: Sequence[Probe], precisions: Sequence[str], skip: int | None = None
+) -> tuple[dict[str, float], float]:
+    """The loss per doubling at 1,024 GPUs per precision and the growth (one, shared) that together
+    leave the least squared log error on the cases beyond a published range (ties: the smallest growth)."""
+    beyond = [c for i, c in enumerate(cases) if c.doublings_beyond != 0 and i != skip]
+
+    def sse(growth: float) -> float:
+        losses = fit_loss_per_doubling(beyond, precisions, growth=growth)
+        pooled = fit_loss_per_doubling(beyond, ["all"], growth=growth)["all"]
+        fitted = [c.beyond(growth) * math.log1p(-losses.get(c.precision, pooled)) for c in beyond]
+        return sum((c.log_ratio - f) ** 2 for c, f in zip(beyond, fitted, strict=True))
+
+    growth = min(LOSS_GROWTHS, key=lambda g: (round(sse(g), 9), g))
+    return fit_loss_per_doubling(cases, precisions, skip, growth), growth
 
 
 def fit_production(

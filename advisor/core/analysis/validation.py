@@ -20,9 +20,9 @@ from typing import Any
 from advisor.core.analysis.fitting import (
     NO_SMALL_MODEL_LOSS,
     Probe,
-    fit_loss_per_doubling,
     fit_production,
     fit_small_model_exponents,
+    fit_weak_scaling,
     prediction_bound,
     production_efficiency,
 )
@@ -194,7 +194,9 @@ def _probe(run: EvidenceRun, point: MfuPoint, catalog: Catalog, **scaling: Any) 
     predicted = quantity_of(est, run.published.quantity, _peak(loo, est))
     ratio = speed_ratio(run.published.value, predicted, run.published.quantity)
     beyond = 0.0 if found.other_release else found.doublings_beyond
-    return Probe(workload.model.family, precision, math.log(found.size_ratio), beyond, math.log(ratio))
+    return Probe(
+        workload.model.family, precision, math.log(found.size_ratio), beyond, math.log(ratio), run.gpus
+    )
 
 
 # --- validation ------------------------------------------------------------------------------------
@@ -241,28 +243,32 @@ def _benchmark_cases(
         _probe(r, p, catalog, loss_per_doubling=no_loss, small_model_exponent=NO_SMALL_MODEL_LOSS)
         for r, p in calibration
     ]
-    losses = fit_loss_per_doubling(scale, precisions)
+    losses, growth = fit_weak_scaling(scale, precisions)
     size = [
-        _probe(r, p, catalog, loss_per_doubling=losses, small_model_exponent=NO_SMALL_MODEL_LOSS)
+        _probe(
+            r,
+            p,
+            catalog,
+            loss_per_doubling=losses,
+            loss_growth=growth,
+            small_model_exponent=NO_SMALL_MODEL_LOSS,
+        )
         for r, p in calibration
     ]
-    fit = ScalingFit(losses, fit_small_model_exponents(size), scale_up_fit(catalog))
+    fit = ScalingFit(losses, fit_small_model_exponents(size), scale_up_fit(catalog), growth)
     out = []
     for i, (run, point) in enumerate(calibration):
         without = _without_point(catalog, point)
+        loo_losses, loo_growth = fit_weak_scaling(scale, precisions, i)
         loo = _with_scaling(
             without,
-            loss_per_doubling=fit_loss_per_doubling(scale, precisions, i),
+            loss_per_doubling=loo_losses,
+            loss_growth=loo_growth,
             small_model_exponent=fit_small_model_exponents(size, i),
             scale_up_ratio=scale_up_fit(without),
         )
         out.append((run, loo))
-    fitted = _with_scaling(
-        catalog,
-        loss_per_doubling=fit.loss_per_doubling,
-        small_model_exponent=fit.small_model_exponent,
-        scale_up_ratio=fit.scale_up_ratio,
-    )
+    fitted = _with_scaling(catalog, **fit.scaling_values())
     out += [(run, fitted) for run in runs if run.kind == "benchmark"]
     return out, fit
 
@@ -305,12 +311,7 @@ def validate(runs: Sequence[EvidenceRun], catalog: Catalog) -> Validation:
         for (run, loo), case in zip(benchmarks, first, strict=True)
     ]
     fitted_catalog = _with_reference_spreads(
-        _with_scaling(
-            catalog,
-            loss_per_doubling=scaling.loss_per_doubling,
-            small_model_exponent=scaling.small_model_exponent,
-            scale_up_ratio=scaling.scale_up_ratio,
-        ),
+        _with_scaling(catalog, **scaling.scaling_values()),
         spreads,
     )
     production, efficiency = _production_cases(runs, fitted_catalog)
@@ -326,6 +327,7 @@ def held_out(runs: Sequence[EvidenceRun], catalog: Catalog) -> Validation:
         {str(k): v for k, v in catalog.mfu_scaling.loss_per_doubling.items()},
         {str(k): v for k, v in catalog.mfu_scaling.small_model_exponent.items()},
         dict(catalog.mfu_scaling.scale_up_ratio),
+        catalog.mfu_scaling.loss_growth,
     )
     cases = tuple(predict(run, catalog) for run in runs)
     return Validation(cases, catalog.mfu_scaling.production, scaling, spreads, held_out=True)

@@ -107,6 +107,17 @@ class ScalingFit:
     small_model_exponent: dict[str, float]
     scale_up_ratio: dict[str, float]
     """MFU on a smaller NVLink domain ÷ on a larger one, per family (see mfu_domain)."""
+    loss_growth: float = 0.0
+    """The loss per doubling grows as (GPUs / 1,024)^this (see mfu_points.effective_doublings)."""
+
+    def scaling_values(self) -> dict[str, Any]:
+        """The fitted values as `MfuScaling` fields (to put into a catalog)."""
+        return {
+            "loss_per_doubling": self.loss_per_doubling,
+            "loss_growth": self.loss_growth,
+            "small_model_exponent": self.small_model_exponent,
+            "scale_up_ratio": self.scale_up_ratio,
+        }
 
 
 @dataclass(frozen=True)
@@ -152,6 +163,7 @@ class Validation:
             "fitted": {
                 "production": self.production.model_dump() if self.production else None,
                 "loss_per_doubling": self.scaling.loss_per_doubling,
+                "loss_growth": self.scaling.loss_growth,
                 "small_model_exponent": self.scaling.small_model_exponent,
                 "scale_up_ratio": self.scaling.scale_up_ratio,
                 "uncertainty": self.reference_spreads,

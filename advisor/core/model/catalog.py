@@ -312,6 +312,11 @@ class MfuScaling(Sourced):
     )
 
     loss_per_doubling: dict[Precision, Annotated[float, Field(ge=0, lt=1)]]
+    loss_growth: Annotated[float, Field(ge=0, le=2)] = Field(
+        0.0,
+        description="Above 2,048 GPUs a doubling loses as (GPUs / 2,048)^this doublings do (0: the same "
+        "at any scale; see mfu_points.effective_doublings).",
+    )
     precision_ratio_to_fp8: dict[Precision, Positive]
     moe_per_dense: Fraction
     seq_window: Annotated[float, Field(ge=1)]

@@ -10,7 +10,8 @@ The method (also in docs/methodology.md, "How MFU is chosen"):
    proxy system (`mfu_proxy_system`), carried across NVLink domain sizes by the measured
    `scale_up_ratio` (`mfu_domain`). A matching GPU count gives that point's MFU exactly; otherwise MFU is
    interpolated in log2(GPUs) between the configuration's points and extrapolated beyond them by the
-   weak-scaling loss per doubling of the cluster (`loss_per_doubling`). Without a `software` month each
+   weak-scaling loss per doubling of the cluster (`loss_per_doubling`, which grows with the cluster as
+   (GPUs / 1,024)^`loss_growth`). Without a `software` month each
    configuration's latest release counts.
 2. Otherwise, other models. Points of the system at the precision that will run (FP8 on a GPU without
    it runs BF16); a `software` release keeps points published at or before it. Points are grouped by
@@ -249,7 +250,7 @@ class MfuIndex:
         if at and factor == 1.0 and proxy is None and group[0].seq_len == seq_len:
             return exact(at, precision, notes, software)
         loss = self._scaling.loss_per_doubling.get(rung.precision, 0.0)  # type: ignore[call-overload]
-        mfu = min(1.0, along_gpus(group, gpus, loss) * factor)
+        mfu = min(1.0, along_gpus(group, gpus, loss, self._scaling.loss_growth) * factor)
         transferred = factor != 1.0 or proxy is not None
         same_model = not transferred and group[0].seq_len == seq_len
         return interpolated(
@@ -297,7 +298,7 @@ class MfuIndex:
         pool = near or same_family
         loss = self._scaling.loss_per_doubling.get(precision, 0.0)
         exponent = self._scaling.small_model_exponent.get(family, 0.0)  # type: ignore[call-overload]
-        value, used = across_models(pool, params_active, gpus, loss, exponent)
+        value, used = across_models(pool, params_active, gpus, (loss, self._scaling.loss_growth), exponent)
         mfu = min(1.0, value * factor)
         smallest = min(g[0].params_active for g in pool)
         transferred = bool(basis_note) or any(c.proxy_of for c in used)

@@ -38,14 +38,43 @@ def label(cal: Calibrated) -> str:
     return f"{cal.point.model} on {cal.point.gpus} GPUs, {cal.point.stack}{proxy}{carried}{domain}"
 
 
-def along_gpus(group: Group, gpus: int, loss_per_doubling: float) -> float:
-    """MFU of one configuration at `gpus`: log2 interpolation between points, weak-scaling loss beyond."""
+LOSS_PIVOT_GPUS = 2048
+"""Above this cluster size the loss per doubling grows (`loss_growth`); an assumption: the largest weak-
+scaling benchmark series (NVIDIA's, SemiAnalysis's) end at 2,048-2,304 GPUs, with the global batch grown
+with the cluster, while a real run's batch is bounded by convergence."""
+
+
+def _doublings_weight_integral(gpus: float, growth: float) -> float:
+    """∫ max(1, n / pivot)^growth d(log2 n) from the pivot to `gpus` (negative below the pivot)."""
+    if gpus <= LOSS_PIVOT_GPUS or growth == 0:
+        return math.log2(gpus / LOSS_PIVOT_GPUS)
+    return ((gpus / LOSS_PIVOT_GPUS) ** growth - 1) / (growth * math.log(2))
+
+
+def effective_doublings(gpus: float, doublings: float, growth: float) -> float:
+    """The doublings from gpus / 2^doublings to `gpus`, those above 2,048 GPUs weighted by
+    (cluster size / 2,048)^growth: with growth 0 every doubling counts once; with growth > 0 a doubling at
+    16,384 GPUs counts 8^growth times one below 2,048. At a fixed global batch the tokens per GPU per step
+    halve with each doubling, so the exposed gradient reduction and pipeline fill grow as a share of the
+    step. Negative doublings (below a published range) count negatively."""
+    if growth == 0 or doublings == 0:
+        return doublings
+    start = gpus / 2**doublings
+    return _doublings_weight_integral(gpus, growth) - _doublings_weight_integral(start, growth)
+
+
+def along_gpus(group: Group, gpus: int, loss_per_doubling: float, growth: float = 0.0) -> float:
+    """MFU of one configuration at `gpus`: log2 interpolation between points, weak-scaling loss beyond
+    (`loss_per_doubling` per doubling up to 2,048 GPUs, growing as (GPUs / 2,048)^`growth` above)."""
     counts = [c.point.gpus for c in group]
     mfus = [c.mfu for c in group]
     if gpus <= counts[0]:
-        return mfus[0] * (1 - loss_per_doubling) ** math.log2(gpus / counts[0])
+        beyond = effective_doublings(gpus, math.log2(gpus / counts[0]), growth)
+        return mfus[0] * (1 - loss_per_doubling) ** beyond
     if gpus >= counts[-1]:
-        return mfus[-1] * (1 - loss_per_doubling) ** math.log2(gpus / counts[-1])
+        beyond = effective_doublings(gpus, math.log2(gpus / counts[-1]), growth)
+        # At worst added GPUs do not shorten the step (tokens per GPU-second fall as 1/GPUs), never worse.
+        return mfus[-1] * max((1 - loss_per_doubling) ** beyond, counts[-1] / gpus)
     hi = bisect.bisect_left(counts, gpus)
     lo = hi - 1
     t = math.log2(gpus / counts[lo]) / math.log2(counts[hi] / counts[lo])
@@ -53,9 +82,14 @@ def along_gpus(group: Group, gpus: int, loss_per_doubling: float) -> float:
 
 
 def across_models(
-    pool: list[Group], params_active: float, gpus: int, loss: float, small_exponent: float
+    pool: list[Group],
+    params_active: float,
+    gpus: int,
+    loss: tuple[float, float],
+    small_exponent: float,
 ) -> tuple[float, list[Calibrated]]:
-    """Interpolate in log(active parameters) between the nearest smaller and larger configurations."""
+    """Interpolate in log(active parameters) between the nearest smaller and larger configurations;
+    `loss` is (loss per doubling, its growth) for each configuration's cluster size (`along_gpus`)."""
     by_size: dict[float, list[Group]] = {}
     for group in pool:
         by_size.setdefault(group[0].params_active, []).append(group)
@@ -63,7 +97,7 @@ def across_models(
 
     def at(size: float) -> float:
         groups = by_size[size]
-        return sum(along_gpus(g, gpus, loss) for g in groups) / len(groups)
+        return sum(along_gpus(g, gpus, *loss) for g in groups) / len(groups)
 
     def members(size: float) -> list[Calibrated]:
         return [c for g in by_size[size] for c in g]
