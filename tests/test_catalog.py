@@ -128,7 +128,7 @@ def test_user_overlay_overrides_and_adds(tmp_path):
     (overlay / "systems").mkdir(parents=True)
     h100 = (ROOT / "catalog/systems/h100.toml").read_text()
     (overlay / "systems/h100.toml").write_text(
-        h100.replace("price_usd_per_gpu_hour = 3.99", "price_usd_per_gpu_hour = 5.95", 1)
+        h100.replace("price_usd_per_gpu_hour = 3.90", "price_usd_per_gpu_hour = 5.95", 1)
     )
     (overlay / "systems/h100-cheap.toml").write_text(h100.replace('id = "h100"', 'id = "h100-cheap"'))
     (overlay / "economics.toml").write_text("[facility]\npue = 1.1\n")

@@ -136,7 +136,10 @@ def test_human_output_is_a_table(capsys):
             "--model 'llama9': unknown model (did you mean 'llama3-8b'?); see `advisor models`",
         ),
         (["--system", "h10"], "--system 'h10': unknown system (did you mean 'h100'?)"),
-        (["--rental-offer", "on-demand (asumed)"], "unknown offer (did you mean 'on-demand (assumed)'?)"),
+        (
+            ["--rental-offer", "on-demand (Crusoe, Sep 2062)"],
+            "unknown offer (did you mean 'on-demand (Crusoe, Sep 2026)'?)",
+        ),
         (["--tokens", "0"], "argument --tokens: '0' is out of range: must be >= 1"),
         (["--tokens", "-5"], "argument --tokens: '-5' is out of range"),
         (["--tokens", "lots"], "argument --tokens: 'lots' is not a number"),

@@ -45,7 +45,7 @@ def test_goodput_one_switches_downtime_off(catalog):
 def test_downtime_adds_time_and_cost(catalog):
     w = Workload(model=catalog.model("llama3-70b"), tokens=1e12, gpus=16384, precision="fp8")
     # Billed by the hour: a reservation's 30-day term would be paid in full however short the run.
-    by_the_hour = "on-demand, market median (Aug-Sep 2026)"
+    by_the_hour = "on-demand, neocloud median (May-Nov 2026)"
     with_failures = estimate(w, "h100", catalog, Assumptions(rental_offer=by_the_hour))
     without = estimate(w, "h100", catalog, Assumptions(goodput=1.0, rental_offer=by_the_hour))
     assert with_failures.time_to_train_hours > without.time_to_train_hours

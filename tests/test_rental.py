@@ -46,7 +46,7 @@ def test_within_on_demand_capacity_a_short_run_pays_the_on_demand_price():
 
 
 def test_beyond_on_demand_capacity_the_reserved_price_applies_and_says_why():
-    # The case a new user found: 2,048 H100 for a 70B model priced at the $3.99 on-demand median.
+    # The case a new user found: 2,048 H100 for a 70B model priced at the $3.90 on-demand median.
     est = estimate(rent(2048), "h100", CATALOG)
     offer = est.price_offer
     assert offer is not None and offer.offer == RESERVED.offer and offer.reserved
@@ -63,15 +63,15 @@ def test_within_capacity_a_long_run_is_reserved_when_its_term_costs_less_than_on
     assert long.price_offer is not None and long.price_offer.reserved
     assert re.fullmatch(
         r"reserved 30-day price: for a run of 4\d\.\d days, the 30-day term at \$2\.72 costs less than "
-        r"on demand at \$3\.99",
+        r"on demand at \$3\.90",
         long.price_offer.why,
     )
-    assert "on demand at $3.99 costs less than the 30-day term at $2.72" in short.price_offer.why
+    assert "on demand at $3.90 costs less than the 30-day term at $2.72" in short.price_offer.why
     assert long.effective_price_usd_per_gpu_hour < short.effective_price_usd_per_gpu_hour
 
 
 def test_more_tokens_never_cost_less_across_the_switch_to_a_reservation():
-    # On demand up to about 20.5 days (30 x 2.72 / 3.99), then the whole 30-day term: never cheaper.
+    # On demand up to about 20.9 days (30 x 2.72 / 3.90), then the whole 30-day term: never cheaper.
     costs = []
     for tokens in range(500, 2501, 50):
         est = estimate(rent(64, tokens=tokens * 1e9, model="llama3-8b"), "h100", CATALOG)

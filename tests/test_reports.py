@@ -264,9 +264,10 @@ def test_assumptions_carry_sources_dates_and_flag_old_prices():
     rent = example_report("13b-from-scratch-8-gpus")
     rows = {(a.subject, a.topic): a for a in rent.assumptions}
     h100_price = rows[("h100", "rental")]
-    assert h100_price.as_of == "2026-09" and not h100_price.stale
-    assert dict(h100_price.values)["price_usd_per_gpu_hour"] == 3.99  # the Aug-Sep 2026 market median
-    assert h100_price.urls == ("https://www.coreweave.com/pricing",)
+    assert h100_price.as_of == "2026-11" and not h100_price.stale
+    # The median of the seven neocloud on-demand quotes of May-Nov 2026 (catalog/systems/h100.toml).
+    assert dict(h100_price.values)["price_usd_per_gpu_hour"] == 3.90
+    assert h100_price.urls == ("https://docs.digitalocean.com/products/droplets/details/pricing/",)
     field_test = example_report("13b-from-scratch-8-gpus", rental_offer="field test (2024)")
     old = {(a.subject, a.topic): a for a in field_test.assumptions}[("h100", "rental")]
     assert old.as_of == "2024" and old.stale and old.assumption and not old.urls

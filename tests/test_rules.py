@@ -220,8 +220,8 @@ CASES = {
     "h100-over-a100-long-runs": ((*S13, "a100"), {}, (*S7, "a100"), {}),
     "h100-over-a100-fp8-stack": ((*S13, "a100"), {"precision": "fp8"}, (*S13, "a100"), {}),
     "h100-over-a100-iteration-speed": ((*S13, "a100"), {"speed": True}, (*S13, "a100"), {}),
-    # Only where A100 serves more tokens per dollar: at $1.00 against H100's $3.99 (BF16: H100 is about
-    # 2x as fast), not at the catalog's $2.70, where H100's speed outweighs its price.
+    # Only where A100 serves more tokens per dollar: at $1.00 against H100's $3.90 (BF16: H100 is about
+    # 2x as fast), not at the catalog's $2.30, where H100's speed outweighs its price.
     "a100-for-inference": (
         (*S7, "a100"),
         {"kind": "inference", "a100_price": 1.0},

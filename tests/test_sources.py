@@ -6,6 +6,7 @@ reference sheets, where figures were only gathered.
 
 from __future__ import annotations
 
+import statistics
 import tomllib
 from collections.abc import Iterator
 from datetime import date
@@ -15,6 +16,7 @@ from typing import Any
 import pytest
 
 from advisor.core.decision.rules import parse_rule
+from advisor.core.model.catalog import RentalOffer, System
 from advisor.core.model.sourced import url_in
 from advisor.core.run import run_scenario
 from advisor.core.scenario import Scenario
@@ -118,27 +120,70 @@ def test_a_rule_url_must_be_a_web_address():
     assert rule is not None and rule.url == "https://example.org/x" and rule.as_of == "2024-05"
 
 
-# --- rental offers: one dated market snapshot by default, others by name ---------------------------
+# --- rental offers: one rule prices every default alike (docs/methodology.md, Rental prices) ------
 
-DEFAULT_OFFER_EXCEPTIONS: dict[str, str] = dict.fromkeys(
-    ("b300", "gb300-nvl72", "mi300x", "mi325x", "mi355x"),
-    "not in the shared snapshot (CoreWeave's price list of Sep 2026)",
-)
-"""System id -> why its default offer cannot come from the shared snapshot (the systems newer than it)."""
+QUOTE_MONTHS = ("2026-05", "2026-11")
+"""The months whose published on-demand list prices the default offers are taken from."""
+MIN_QUOTES = 3
+"""Fewer quotes than this and the default is an assumption scaled from a sibling part."""
 
 
-def test_every_default_offer_comes_from_one_dated_market_snapshot():
-    systems = [s for s in shipped_catalog().systems.values() if s.id not in DEFAULT_OFFER_EXCEPTIONS]
-    months = {s.id: s.default_rental.as_of[:7] for s in systems}
-    urls = {s.id: s.default_rental.url for s in systems}
-    assert len(set(months.values())) == 1, f"default offers from different months: {months}"
-    assert all(len(m) == 7 for m in months.values()), f"default offers must name their month: {months}"
-    assert len(set(urls.values())) == 1 and all(urls.values()), (
-        f"default offers from different sources: {urls}"
-    )
-    for system_id, why in DEFAULT_OFFER_EXCEPTIONS.items():
-        offer = shipped_catalog().system(system_id).default_rental
-        assert why and why in offer.note, f"{system_id}: the default offer's note must say {why!r}"
+def _quotes(system: System) -> list[RentalOffer]:
+    """The providers' on-demand quotes a default is computed from: named `on-demand ...`, not the default."""
+    return [
+        offer
+        for offer in system.rental
+        if offer.offer.startswith("on-demand") and not offer.default and not offer.reserved
+    ]
+
+
+@pytest.mark.parametrize("system_id", sorted(shipped_catalog().systems))
+def test_every_default_offer_follows_the_one_rule(system_id):
+    system = shipped_catalog().system(system_id)
+    default, quotes = system.default_rental, _quotes(system)
+    assert default.default, f"{system_id}: no offer sets default = true"
+    for quote in quotes:
+        assert QUOTE_MONTHS[0] <= quote.as_of[:7] <= QUOTE_MONTHS[1], f"{quote.offer}: as_of {quote.as_of}"
+        assert quote.url or quote.assumption, f"{quote.offer}: a quote names its page"
+    assert len({q.offer.split("(")[-1].split(",")[0] for q in quotes}) == len(quotes), "one quote a provider"
+    prices = [q.price_usd_per_gpu_hour for q in quotes]
+    low, high = default.low_usd_per_gpu_hour, default.high_usd_per_gpu_hour
+    assert low is not None and high is not None, f"{system_id}: the default states its range"
+    if len(quotes) >= MIN_QUOTES:
+        assert default.price_usd_per_gpu_hour == pytest.approx(statistics.median(prices), abs=5e-4)
+        assert (low, high) == (min(prices), max(prices)), f"{system_id}: range = cheapest to dearest quote"
+        assert not default.assumption
+        assert f"Median of the {len(quotes)} neocloud on-demand quotes" in default.source
+    else:
+        assert default.assumption and "[A]" in default.source, f"{system_id}: too few quotes is an assumption"
+        assert f"fewer than the {MIN_QUOTES} the median needs" in default.source
+        assert all(low <= price <= high for price in prices), f"{system_id}: the range takes in every quote"
+        assert high / low >= 2.2, f"{system_id}: an assumed price has a wide range ({low}-{high})"
+
+
+def test_a_scaled_default_is_its_siblings_median_times_the_stated_ratio():
+    catalog = shipped_catalog()
+    for system in catalog.systems.values():
+        default = system.default_rental
+        if not default.offer.startswith("on-demand, scaled from "):
+            continue
+        sibling = catalog.system(default.offer.removeprefix("on-demand, scaled from ").split(" ")[0])
+        assert len(_quotes(sibling)) >= MIN_QUOTES, f"{system.id}: scaled from a part with its own median"
+        ratio = float(default.source.split(" x ")[1].split(",")[0])
+        expected = sibling.default_rental.price_usd_per_gpu_hour * ratio
+        assert default.price_usd_per_gpu_hour == pytest.approx(expected, abs=0.006), system.id
+
+
+@pytest.mark.parametrize("system_id", sorted(shipped_catalog().systems))
+def test_a_reserved_price_never_exceeds_the_on_demand_default(system_id):
+    system = shipped_catalog().system(system_id)
+    reserved, on_demand = system.reserved_rental, system.default_rental.price_usd_per_gpu_hour
+    assert reserved is not None, f"{system_id}: lists a reserved offer"
+    assert reserved.price_usd_per_gpu_hour < on_demand
+    assert reserved.high_usd_per_gpu_hour == pytest.approx(on_demand), "the range tops out at on demand"
+    if reserved.assumption:  # the assumed discount: 15% off the on-demand default
+        assert reserved.price_usd_per_gpu_hour == pytest.approx(0.85 * on_demand, abs=0.006)
+        assert f"${on_demand:.2f})" in reserved.source
 
 
 def _rent_scenario(**assumptions: Any) -> Scenario:

@@ -309,14 +309,14 @@ def test_stale_prices_are_one_line():
 
 
 def test_rules_overruling_the_objective_make_a_close_call():
-    # The 7B fine-tune example: the field test's rules prefer A100 (x0.81) though MI325X is cheaper; the
+    # The 7B fine-tune example priced at CoreWeave's list (A100 $2.70; systems it does not list keep
+    # their default): the field test's rules prefer A100 (x0.81) though MI300X ($1.92) is cheaper; the
     # numbers and the rules disagree, so the answer is a close call, and maturity favours A100.
-    found = run_scenario(
-        load_scenario(ROOT / "examples/7b-finetune.toml", shipped_catalog()),
-        shipped_catalog(),
-        rules(),
-        today=TODAY,
-    )
+    scenario = load_scenario(ROOT / "examples/7b-finetune.toml", shipped_catalog())
+    coreweave = "on-demand, 8x HGX (CoreWeave, Sep 2026)"
+    assumptions = scenario.assumptions.model_copy(update={"rental_offer": coreweave})
+    scenario = scenario.model_copy(update={"assumptions": assumptions})
+    found = run_scenario(scenario, shipped_catalog(), rules(), today=TODAY)
     verdict = found.recommendation.verdict
     assert verdict.kind == "close_call" and verdict.winner == "a100"
     assert verdict.metric_margin is not None and verdict.metric_margin < 0 < verdict.margin
