@@ -55,7 +55,7 @@ class WorkloadInputs(Frozen):
     gpus: Annotated[
         HumanCount,
         Field(gt=0, le=1_000_000, description="GPUs in the cluster."),
-        Input("GPUs", "GPUs in the cluster, e.g. 2048 or 2k", "GPUs"),
+        Input("GPUs", "GPUs in the cluster, e.g. 2048 or 2k", "GPUs", fact=True),
     ] = 8
     precision: Annotated[
         Precision,
@@ -64,6 +64,7 @@ class WorkloadInputs(Frozen):
             "Precision",
             "Training number format; FP8/FP4 run BF16 where unsupported",
             choice_labels=PRECISION_LABELS,
+            fact=True,
         ),
     ] = "bf16"
     kind: Annotated[
@@ -73,12 +74,13 @@ class WorkloadInputs(Frozen):
             "Job",
             "Pretrain, fine-tune, or serve (inference: tokens generated)",
             choice_labels={"finetune": "fine-tune"},
+            fact=True,
         ),
     ] = "pretrain"
     pricing: Annotated[
         Pricing,
         Field(description="Rent by the GPU-hour, or own the hardware (total cost of ownership)."),
-        Input("Rent or own", "Rent by the GPU-hour, or buy and own (TCO)"),
+        Input("Rent or own", "Rent by the GPU-hour, or buy and own (TCO)", fact=True),
     ] = "rent"
     software: Annotated[
         Release | None,
@@ -97,6 +99,7 @@ class WorkloadInputs(Frozen):
             "Whether our software stack runs FP8 (else FP8 runs as BF16)",
             flag="--no-fp8-stack",
             check_label="we support FP8",
+            fact=True,
         ),
     ] = True
     finetune_method: Annotated[
@@ -315,6 +318,7 @@ class Constraints(Frozen):
             "Optional: the run must finish within; Sizing then proposes GPUs",
             "days",
             blank="none",
+            fact="The run must finish within this many days (unset: no deadline).",
         ),
     ] = None
     sizing_margin: Annotated[
@@ -329,7 +333,13 @@ class Constraints(Frozen):
     ] = 0.1
     budget_usd: Annotated[
         Annotated[HumanPositive, Field(le=1e13)] | None,
-        Input("Budget", "Optional: the most the run may cost, e.g. $250k", "USD", blank="none"),
+        Input(
+            "Budget",
+            "Optional: the most the run may cost, e.g. $250k",
+            "USD",
+            blank="none",
+            fact="The run must cost at most this (unset: no budget).",
+        ),
     ] = None
     need_within_days: Annotated[
         Annotated[Days, Field(ge=0)] | None,
@@ -338,6 +348,7 @@ class Constraints(Frozen):
             "Optional days until capacity must be running",
             "days",
             blank="any time",
+            fact="Capacity is needed within this many days (unset: no limit).",
         ),
     ] = None
     guaranteed_capacity: Annotated[
@@ -346,6 +357,7 @@ class Constraints(Frozen):
             "Guaranteed",
             "Capacity must be reserved or owned, not on demand",
             check_label="must be guaranteed",
+            fact="Capacity must be guaranteed (reserved or owned).",
         ),
     ] = False
     risk: Annotated[
@@ -354,6 +366,7 @@ class Constraints(Frozen):
             "Risk appetite",
             "Conservative avoids systems unproven at scale",
             choice_labels={"early-adopter": "early adopter"},
+            fact="The team's risk appetite.",
         ),
     ] = "balanced"
     iteration_speed_matters: Annotated[
@@ -363,5 +376,6 @@ class Constraints(Frozen):
             "Finishing sooner matters more than the last dollar",
             flag="--iteration-speed",
             check_label="matters most",
+            fact="Iteration speed matters more than marginal cost.",
         ),
     ] = False
