@@ -32,6 +32,12 @@ def stale_line(status: str) -> Text:
     return Text.assemble((" STALE ", STALE_STYLE), " ", status)
 
 
+def run_label(f: HeadlineFigures, fleet: str) -> Text:
+    """`Rent 8× h100` standing out, then what buying it costs up front, if anything: `(512 already owned,
+    $16M up front)`."""
+    return Text.assemble((f"{f.verb} {fleet}", "bold reverse"), f" ({f.outlay})" if f.outlay else "")
+
+
 def figure_lines(winner: Candidate, scenario: Scenario) -> list[Text]:
     """`Rent 8× h100  5.2 days to train · $12.3k · 54.2¢/1M tokens`, then energy and time to result."""
     est = winner.estimate
@@ -41,8 +47,7 @@ def figure_lines(winner: Candidate, scenario: Scenario) -> list[Text]:
         return serving_lines(f, f.serving)
     return [
         Text.assemble(
-            (f"{f.verb} {f.gpus:,}× {winner.system}", "bold reverse"),
-            f" ({f.outlay})" if f.outlay else "",
+            run_label(f, f"{f.gpus:,}× {winner.system}"),
             " ",
             (f.train, EMPHASIS),
             f" {f.to_do} · ",
@@ -64,8 +69,7 @@ def serving_lines(f: HeadlineFigures, s: ServingFigures) -> list[Text]:
     per output token against its limit and a month's energy (the core's headline, styled and shorter)."""
     return [
         Text.assemble(
-            (f"{f.verb} {s.replicas:,} × {s.replica_gpus} {f.system}", "bold reverse"),
-            f" ({f.outlay})" if f.outlay else "",
+            run_label(f, f"{s.replicas:,} × {s.replica_gpus} {f.system}"),
             f" to serve {s.rate} · ",
             (s.per_month, EMPHASIS),
             "/month · ",
