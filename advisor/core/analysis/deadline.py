@@ -148,14 +148,8 @@ def _on_hand(sizer: _Sizer, top: Estimate) -> GpuCount:
     own = sizer.workload.pricing == "own"
     waits = dict(sizer.assumptions.wait_hours) if sizer.assumptions else {}
     base = sizer.assumptions or Assumptions()
-    on_hand = _Sizer(
-        sizer.workload,
-        sizer.system,
-        sizer.catalog,
-        base.model_copy(update={"wait_hours": {**waits, sizer.system.id: 0.0}}),
-        sizer.deadline_days,
-        sizer.margin,
-        sizer.max_gpus,
+    on_hand = replace(
+        sizer, assumptions=base.model_copy(update={"wait_hours": {**waits, sizer.system.id: 0.0}})
     )
     found = on_hand.smallest(sizer.target_days)
     gpus = found.gpus if found else sizer.top_units * sizer.node
