@@ -25,6 +25,10 @@ HumanCount = Annotated[int, BeforeValidator(human_integer)]
 """A whole number that may be written "2k" or "2048.0"; the field adds its range."""
 Days = Annotated[float, BeforeValidator(human_number), Field(le=36_500, allow_inf_nan=False)]
 """Days, up to a century."""
+RequestTokens = Annotated[HumanCount, Field(gt=0, le=10_000_000)]
+"""Tokens of one serving request (its prompt or its output), up to 10M."""
+LatencyLimitMs = Annotated[HumanPositive | None, Field(le=3_600_000)]
+"""A serving latency limit in milliseconds, up to an hour (None: no limit)."""
 SERVING_PERIOD_HOURS = HOURS_PER_MONTH
 """A serving job at a target rate is costed for a month (730 hours, a twelfth of 365 days)."""
 PRECISION_LABELS = {"bf16": "BF16", "fp8": "FP8", "fp4": "FP4"}
@@ -122,10 +126,8 @@ class WorkloadInputs(Frozen):
         ),
     ] = 0.01
     prompt_tokens: Annotated[
-        HumanCount,
-        Field(
-            gt=0, le=10_000_000, description="Inference: prompt tokens per request (default: a chat turn)."
-        ),
+        RequestTokens,
+        Field(description="Inference: prompt tokens per request (default: a chat turn)."),
         Input(
             "Prompt tokens",
             "Inference: prompt tokens per request",
@@ -133,8 +135,8 @@ class WorkloadInputs(Frozen):
         ),
     ] = 500
     output_tokens: Annotated[
-        HumanCount,
-        Field(gt=0, le=10_000_000, description="Inference: generated tokens per request."),
+        RequestTokens,
+        Field(description="Inference: generated tokens per request."),
         Input(
             "Output tokens",
             "Inference: generated tokens per request",
@@ -179,8 +181,8 @@ class WorkloadInputs(Frozen):
         ),
     ] = None
     ttft_limit_ms: Annotated[
-        HumanPositive | None,
-        Field(le=3_600_000, description="Inference: most milliseconds to the first token of a request."),
+        LatencyLimitMs,
+        Field(description="Inference: most milliseconds to the first token of a request."),
         Input(
             "TTFT limit",
             "Inference: time to first token may not exceed, in ms (e.g. 2000; MLPerf interactive 450)",
@@ -189,8 +191,8 @@ class WorkloadInputs(Frozen):
         ),
     ] = None
     tpot_limit_ms: Annotated[
-        HumanPositive | None,
-        Field(le=3_600_000, description="Inference: most milliseconds per output token after the first."),
+        LatencyLimitMs,
+        Field(description="Inference: most milliseconds per output token after the first."),
         Input(
             "TPOT limit",
             "Inference: time per output token may not exceed, in ms (e.g. 200; MLPerf interactive 40)",
