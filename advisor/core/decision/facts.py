@@ -59,6 +59,8 @@ WORKLOAD_INPUT_FACTS = tuple(i for i in declared_inputs(WorkloadInputs).values()
 """The workload's inputs rules may test, as facts of their names (`Input(fact=...)`)."""
 CONSTRAINT_FACTS = tuple(i for i in declared_inputs(Constraints).values() if i.fact)
 """Likewise the constraints'."""
+_WORKLOAD_INPUT_NAMES = tuple(item.name for item in WORKLOAD_INPUT_FACTS)
+_CONSTRAINT_NAMES = tuple(item.name for item in CONSTRAINT_FACTS)
 
 
 def _input(item: DeclaredInput) -> Fact:
@@ -158,8 +160,8 @@ def workload_facts(
         "active_params_b": model.params_active / 1e9,
         "is_moe": model.family == "moe",
         "tokens_b": workload.tokens / 1e9,
-        **{item.name: getattr(workload, item.name) for item in WORKLOAD_INPUT_FACTS},
-        **{item.name: getattr(constraints, item.name) for item in CONSTRAINT_FACTS},
+        **{name: getattr(workload, name) for name in _WORKLOAD_INPUT_NAMES},
+        **{name: getattr(constraints, name) for name in _CONSTRAINT_NAMES},
         "has_deadline": constraints.deadline_days is not None,
         "has_budget": constraints.budget_usd is not None,
         "objective": objective,
