@@ -191,6 +191,56 @@ def test_a_rule_fact_of_a_choice_offers_the_declared_choices(item):
         assert fact.choices == item.choices
 
 
+def test_an_input_fact_means_what_its_declaration_says_and_needs_a_meaning():
+    from typing import Annotated
+
+    from pydantic import BaseModel, Field
+
+    from advisor.core.model.inputs import Input, declared_inputs
+
+    class Model(BaseModel):
+        described: Annotated[int, Field(description="Racks."), Input("Racks", "Racks", fact=True)] = 1
+        worded: Annotated[bool, Input("Quiet", "Quiet", fact="The hall must be quiet.")] = False
+        hidden: Annotated[bool, Field(description="Not for rules."), Input("Hidden", "Hidden")] = False
+
+    facts = {name: item.fact for name, item in declared_inputs(Model).items()}
+    assert facts == {"described": "Racks.", "worded": "The hall must be quiet.", "hidden": ""}
+
+    class Undescribed(BaseModel):
+        bare: Annotated[int, Input("Bare", "Bare", fact=True)] = 1
+
+    with pytest.raises(TypeError, match="bare: a fact means what the field's description says"):
+        declared_inputs(Undescribed)
+
+
+def test_every_fact_gets_a_value_of_its_type():
+    from advisor.core.costing.estimate import estimate
+    from advisor.core.decision.facts import candidate_facts, workload_facts
+    from advisor.core.model.workload import Constraints, Workload
+
+    catalog = shipped_catalog()
+    workload = Workload(model=catalog.model("llama3-8b"), tokens=1e11, gpus=64)
+    constraints = Constraints(deadline_days=30, budget_usd=1e6, need_within_days=10)
+    base, est = (estimate(workload, system, catalog) for system in ("h100", "b200"))
+    workload_values = workload_facts(workload, constraints, "cost")
+    assert set(workload_values) == {name for name, fact in FACTS.items() if fact.scope == "workload"}
+    values = {
+        **workload_values,
+        **candidate_facts(est, catalog.system("b200"), base, constraints, 40.0, "2026-01-01"),
+        "price_is_assumption": False,  # `advise` adds it: whether the price is the catalog's assumption
+    }
+    assert set(values) == set(FACTS)
+    python_types = {"number": (int, float), "bool": (bool,), "text": (str,)}
+    wrong = {
+        name: value
+        for name, value in values.items()
+        if not isinstance(value, python_types[FACTS[name].type])
+        or (FACTS[name].type == "number" and isinstance(value, bool))
+        or (FACTS[name].choices and value not in FACTS[name].choices)
+    }
+    assert not wrong, f"facts whose value is not of their declared type or choices: {wrong}"
+
+
 @pytest.mark.parametrize(
     ("limits", "integer", "text"),
     [

@@ -32,6 +32,18 @@ def stale_line(status: str) -> Text:
     return Text.assemble((" STALE ", STALE_STYLE), " ", status)
 
 
+def run_label(f: HeadlineFigures, fleet: str) -> Text:
+    """`Rent 8× h100` standing out, then what buying it costs up front, if anything: `(512 already owned,
+    $16M up front)`."""
+    return Text.assemble((f"{f.verb} {fleet}", "bold reverse"), f" ({f.outlay})" if f.outlay else "")
+
+
+def figures(*parts: tuple[str, str]) -> Text:
+    """The headline's figures, each emphasised and followed by its words, between ` · `: `$12.3k · 54.2¢/1M
+    tokens` from `("$12.3k", "")` and `("54.2¢", "/1M tokens")` (a part without a figure is words only)."""
+    return Text(" · ").join(Text.assemble((figure, EMPHASIS), words) for figure, words in parts)
+
+
 def figure_lines(winner: Candidate, scenario: Scenario) -> list[Text]:
     """`Rent 8× h100  5.2 days to train · $12.3k · 54.2¢/1M tokens`, then energy and time to result."""
     est = winner.estimate
@@ -41,20 +53,13 @@ def figure_lines(winner: Candidate, scenario: Scenario) -> list[Text]:
         return serving_lines(f, f.serving)
     return [
         Text.assemble(
-            (f"{f.verb} {f.gpus:,}× {winner.system}", "bold reverse"),
-            f" ({f.outlay})" if f.outlay else "",
+            run_label(f, f"{f.gpus:,}× {winner.system}"),
             " ",
-            (f.train, EMPHASIS),
-            f" {f.to_do} · ",
-            (f.cost, EMPHASIS),
-            " · ",
-            (f.per_million_tokens, EMPHASIS),
-            "/1M tokens",
+            figures((f.train, f" {f.to_do}"), (f.cost, ""), (f.per_million_tokens, "/1M tokens")),
         ),
-        Text.assemble(
-            (f.energy, EMPHASIS),
-            f" = {est.household_years:,.3g} household-years · ",
-            f"{numbers.duration(est.time_to_result_hours)} to result incl. wait",
+        figures(
+            (f.energy, f" = {est.household_years:,.3g} household-years"),
+            ("", f"{numbers.duration(est.time_to_result_hours)} to result incl. wait"),
         ),
     ]
 
@@ -62,23 +67,14 @@ def figure_lines(winner: Candidate, scenario: Scenario) -> list[Text]:
 def serving_lines(f: HeadlineFigures, s: ServingFigures) -> list[Text]:
     """`Rent 15 × 2 mi325x to serve 50k tokens/s · $42.7k/month · 32.5¢/1M output tokens`, then the time
     per output token against its limit and a month's energy (the core's headline, styled and shorter)."""
+    starts = [("", f"starts in {s.starts}")] if s.starts else []
     return [
         Text.assemble(
-            (f"{f.verb} {s.replicas:,} × {s.replica_gpus} {f.system}", "bold reverse"),
-            f" ({f.outlay})" if f.outlay else "",
+            run_label(f, f"{s.replicas:,} × {s.replica_gpus} {f.system}"),
             f" to serve {s.rate} · ",
-            (s.per_month, EMPHASIS),
-            "/month · ",
-            (s.per_million_output_tokens, EMPHASIS),
-            "/1M output tokens",
+            figures((s.per_month, "/month"), (s.per_million_output_tokens, "/1M output tokens")),
         ),
-        Text.assemble(
-            (s.tpot, EMPHASIS),
-            f" per output token ({s.tpot_limit}) · ",
-            (f.energy, EMPHASIS),
-            " a month",
-            f" · starts in {s.starts}" if s.starts else "",
-        ),
+        figures((s.tpot, f" per output token ({s.tpot_limit})"), (f.energy, " a month"), *starts),
     ]
 
 

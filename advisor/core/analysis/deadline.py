@@ -72,6 +72,11 @@ class _Sizer:
         return self.system.interconnect.gpus_per_node
 
     @property
+    def target_days(self) -> float:
+        """What a size must finish within: the deadline less the margin's share of it."""
+        return self.deadline_days * (1 - self.margin)
+
+    @property
     def owned(self) -> int:
         """GPUs of the system already owned (`owned_gpus`; 0 when renting)."""
         if self.assumptions is None or self.workload.pricing != "own":
@@ -124,7 +129,7 @@ def _size_words(sizer: _Sizer, gpus: int) -> str:
 
 def _met(sizer: _Sizer, est: Estimate, budget_usd: float | None) -> GpuCount:
     """The smallest size that meets the deadline with the margin: what bound it, memory or the deadline."""
-    gpus, target = est.gpus, sizer.deadline_days * (1 - sizer.margin)
+    gpus, target = est.gpus, sizer.target_days
     binding: Binding = "deadline"
     if gpus > sizer.node and (est.memory.min_gpus or 0) > gpus - sizer.node:
         smaller = sizer.run(gpus - sizer.node)
@@ -143,16 +148,10 @@ def _on_hand(sizer: _Sizer, top: Estimate) -> GpuCount:
     own = sizer.workload.pricing == "own"
     waits = dict(sizer.assumptions.wait_hours) if sizer.assumptions else {}
     base = sizer.assumptions or Assumptions()
-    on_hand = _Sizer(
-        sizer.workload,
-        sizer.system,
-        sizer.catalog,
-        base.model_copy(update={"wait_hours": {**waits, sizer.system.id: 0.0}}),
-        sizer.deadline_days,
-        sizer.margin,
-        sizer.max_gpus,
+    on_hand = replace(
+        sizer, assumptions=base.model_copy(update={"wait_hours": {**waits, sizer.system.id: 0.0}})
     )
-    found = on_hand.smallest(sizer.deadline_days * (1 - sizer.margin))
+    found = on_hand.smallest(sizer.target_days)
     gpus = found.gpus if found else sizer.top_units * sizer.node
     deadline = sizer.deadline_days
     route = "buying takes" if own else "a reservation takes"
@@ -188,7 +187,7 @@ def rent_workload(workload: Workload) -> Workload:
 def _renting(sizer: _Sizer) -> Estimate | None:
     """Buying misses the deadline: whether renting meets it (sized the same way), and at what cost."""
     renter = replace(sizer, workload=rent_workload(sizer.workload))
-    return renter.smallest(sizer.deadline_days * (1 - sizer.margin))
+    return renter.smallest(sizer.target_days)
 
 
 def _short(sizer: _Sizer, top: Estimate) -> GpuCount:
@@ -229,11 +228,11 @@ def gpus_for_deadline(
     sizer = _Sizer(workload, catalog.system(system_id), catalog, assumptions, deadline_days, margin, max_gpus)
     if sizer.owned >= sizer.node:  # GPUs already owned need no lead time: size within them first
         within = replace(sizer, max_gpus=min(max_gpus, sizer.owned))
-        on_owned = within.smallest(deadline_days * (1 - margin))
+        on_owned = within.smallest(sizer.target_days)
         if on_owned is not None:
             met = _met(sizer, on_owned, budget_usd)
             return replace(met, reason=f"{met.reason}, on GPUs already owned")
-    found = sizer.smallest(deadline_days * (1 - margin))
+    found = sizer.smallest(sizer.target_days)
     if found is not None:
         return _met(sizer, found, budget_usd)
     top = sizer.run(sizer.top_units * sizer.node)

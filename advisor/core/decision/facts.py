@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from advisor.core import fmt
 from advisor.core.model.catalog import System
-from advisor.core.model.inputs import choices_of
+from advisor.core.model.inputs import DeclaredInput, choices_of, declared_inputs
 from advisor.core.model.units import HOURS_PER_DAY
 from advisor.core.model.workload import Constraints, Objective, WorkloadInputs
 
@@ -47,6 +47,27 @@ def _c(name: str, type_: FactType, unit: str, description: str, choices: tuple[s
     return Fact(name, type_, unit, "candidate", description, choices)
 
 
+FACT_TYPES: dict[str, FactType] = {
+    "number": "number",
+    "integer": "number",
+    "check": "bool",
+    "choice": "text",
+    "text": "text",
+}
+"""The fact type of each kind of input a rule may test."""
+WORKLOAD_INPUT_FACTS = tuple(i for i in declared_inputs(WorkloadInputs).values() if i.fact)
+"""The workload's inputs rules may test, as facts of their names (`Input(fact=...)`)."""
+CONSTRAINT_FACTS = tuple(i for i in declared_inputs(Constraints).values() if i.fact)
+"""Likewise the constraints'."""
+_WORKLOAD_INPUT_NAMES = tuple(item.name for item in WORKLOAD_INPUT_FACTS)
+_CONSTRAINT_NAMES = tuple(item.name for item in CONSTRAINT_FACTS)
+
+
+def _input(item: DeclaredInput) -> Fact:
+    """The workload fact of an input rules may test: its type, unit and choices are the input's."""
+    return _w(item.name, FACT_TYPES[item.kind], item.meta.unit, item.fact, item.choices)
+
+
 FACTS: dict[str, Fact] = {
     f.name: f
     for f in (
@@ -54,35 +75,9 @@ FACTS: dict[str, Fact] = {
         _w("active_params_b", "number", "billion parameters", "Parameters active per token (MoE: fewer)."),
         _w("is_moe", "bool", "", "The model is a mixture of experts."),
         _w("tokens_b", "number", "billion tokens", "Tokens to train (or generate, for inference)."),
-        _w("kind", "text", "", "What the job is.", choices_of(WorkloadInputs, "kind")),
-        _w("precision", "text", "", "Precision requested.", PRECISIONS),
-        _w("fp8_stack", "bool", "", "The software stack supports FP8 (Transformer Engine or equivalent)."),
-        _w("gpus", "number", "GPUs", "GPUs in the cluster."),
-        _w(
-            "deadline_days",
-            "number",
-            "days",
-            "The run must finish within this many days (unset: no deadline).",
-        ),
-        _w("budget_usd", "number", "USD", "The run must cost at most this (unset: no budget)."),
+        *(_input(item) for item in WORKLOAD_INPUT_FACTS + CONSTRAINT_FACTS),
         _w("has_deadline", "bool", "", "A deadline is set."),
         _w("has_budget", "bool", "", "A budget is set."),
-        _w(
-            "pricing",
-            "text",
-            "",
-            "Rent by the GPU-hour or own the hardware.",
-            choices_of(WorkloadInputs, "pricing"),
-        ),
-        _w(
-            "need_within_days",
-            "number",
-            "days",
-            "Capacity is needed within this many days (unset: no limit).",
-        ),
-        _w("guaranteed_capacity", "bool", "", "Capacity must be guaranteed (reserved or owned)."),
-        _w("risk", "text", "", "The team's risk appetite.", choices_of(Constraints, "risk")),
-        _w("iteration_speed_matters", "bool", "", "Iteration speed matters more than marginal cost."),
         _w("objective", "text", "", "What the ranking minimises.", get_args(Objective)),
         _w("job", "text", "", "The job as a verb, for rule texts.", tuple(JOB_VERBS.values())),
         _w(
@@ -165,19 +160,10 @@ def workload_facts(
         "active_params_b": model.params_active / 1e9,
         "is_moe": model.family == "moe",
         "tokens_b": workload.tokens / 1e9,
-        "kind": workload.kind,
-        "precision": workload.precision,
-        "fp8_stack": workload.fp8_stack,
-        "gpus": workload.gpus,
-        "deadline_days": constraints.deadline_days,
-        "budget_usd": constraints.budget_usd,
+        **{name: getattr(workload, name) for name in _WORKLOAD_INPUT_NAMES},
+        **{name: getattr(constraints, name) for name in _CONSTRAINT_NAMES},
         "has_deadline": constraints.deadline_days is not None,
         "has_budget": constraints.budget_usd is not None,
-        "pricing": workload.pricing,
-        "need_within_days": constraints.need_within_days,
-        "guaranteed_capacity": constraints.guaranteed_capacity,
-        "risk": constraints.risk,
-        "iteration_speed_matters": constraints.iteration_speed_matters,
         "objective": objective,
         "job": JOB_VERBS[workload.kind],
         "price_basis": PRICE_BASES[workload.pricing],

@@ -31,7 +31,7 @@ from advisor.core.decision.conditions import (
     show_value,
 )
 from advisor.core.decision.facts import FACTS, Fact
-from advisor.core.model.sourced import url_in
+from advisor.core.model.sourced import AS_OF_PATTERN, url_in
 from advisor.errors import RuleError
 
 EffectKind = Literal["exclude", "prefer", "penalize", "warn", "note"]
@@ -53,7 +53,6 @@ _RULE_KEYS = (
     "enabled",
 )
 _URL = re.compile(r"^https?://\S+$")
-_AS_OF = re.compile(r"^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$")
 MAX_FORMAT_WIDTH = 40
 """The widest width or precision a `because` placeholder may ask for (`{x:>999999999}` would build 1 GB)."""
 _SPEC_NUMBER = re.compile(r"[0-9]+")
@@ -268,7 +267,7 @@ def _check_provenance(raw: Mapping[str, Any], where: _Where) -> None:
     if not isinstance(url, str) or (url and not _URL.match(url)):
         raise where.fail("url", "must be an http:// or https:// address")
     as_of = raw.get("as_of", "")
-    if not isinstance(as_of, str) or (as_of and not _AS_OF.match(as_of)):
+    if not isinstance(as_of, str) or (as_of and not AS_OF_PATTERN.match(as_of)):
         raise where.fail("as_of", "must be a date: YYYY, YYYY-MM or YYYY-MM-DD")
     if not isinstance(raw.get("assumption", False), bool):
         raise where.fail("assumption", "must be true or false")

@@ -51,6 +51,9 @@ class Input:
     """False for inputs the app deliberately leaves to scenario files and flags."""
     every_system: bool = True
     """A per-system map: a bare value applies to every system; False when each value must name one."""
+    fact: bool | str = False
+    """Rules may test the input as a workload fact of its name: True means what the field's description
+    says; a text says it where the field has none."""
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,8 @@ class DeclaredInput:
     """The field's whole type with its constraints, to validate one value alone (`TypeAdapter`)."""
     value_kind: InputKind = "number"
     """How one value is answered: the kind itself, or for a per-system map its values' kind."""
+    fact: str = ""
+    """What the input means as a rule fact ("" when rules do not see it)."""
 
     @property
     def key(self) -> str:
@@ -223,9 +228,19 @@ def describe(table: str, name: str, info: FieldInfo) -> DeclaredInput | None:
     required = info.is_required()
     default = None if required else info.get_default(call_default_factory=True)
     whole = Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation  # type: ignore[valid-type]
+    fact = _fact_meaning(name, meta, info)
     return DeclaredInput(
-        table, name, meta, kind, choices, limits, optional, required, default, whole, value_kind
+        table, name, meta, kind, choices, limits, optional, required, default, whole, value_kind, fact
     )
+
+
+def _fact_meaning(name: str, meta: Input, info: FieldInfo) -> str:
+    """What the input means as a rule fact: `Input.fact`'s text, or the field's description."""
+    if isinstance(meta.fact, str):
+        return meta.fact
+    if meta.fact and not info.description:
+        raise TypeError(f"{name}: a fact means what the field's description says, and it has none")
+    return (info.description or "") if meta.fact else ""
 
 
 def unnamed_system(value: str) -> str:

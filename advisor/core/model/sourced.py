@@ -39,7 +39,8 @@ def with_url_from_source(data: object) -> object:
     return data
 
 
-_AS_OF = re.compile(r"^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$")
+AS_OF_PATTERN = re.compile(r"^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$")
+"""A source's date: YYYY, YYYY-MM or YYYY-MM-DD (catalog sections and rules alike)."""
 RELEASE_PATTERN = re.compile(r"^[0-9]{4}-[0-9]{2}$")
 
 
@@ -65,7 +66,7 @@ class Sourced(Frozen):
     @field_validator("as_of")
     @classmethod
     def _check_as_of(cls, value: str) -> str:
-        if not _AS_OF.match(value):
+        if not AS_OF_PATTERN.match(value):
             raise ValueError(f"as_of {value!r} must be YYYY, YYYY-MM or YYYY-MM-DD")
         return value
 

@@ -25,6 +25,10 @@ HumanCount = Annotated[int, BeforeValidator(human_integer)]
 """A whole number that may be written "2k" or "2048.0"; the field adds its range."""
 Days = Annotated[float, BeforeValidator(human_number), Field(le=36_500, allow_inf_nan=False)]
 """Days, up to a century."""
+RequestTokens = Annotated[HumanCount, Field(gt=0, le=10_000_000)]
+"""Tokens of one serving request (its prompt or its output), up to 10M."""
+LatencyLimitMs = Annotated[HumanPositive | None, Field(le=3_600_000)]
+"""A serving latency limit in milliseconds, up to an hour (None: no limit)."""
 SERVING_PERIOD_HOURS = HOURS_PER_MONTH
 """A serving job at a target rate is costed for a month (730 hours, a twelfth of 365 days)."""
 PRECISION_LABELS = {"bf16": "BF16", "fp8": "FP8", "fp4": "FP4"}
@@ -55,7 +59,7 @@ class WorkloadInputs(Frozen):
     gpus: Annotated[
         HumanCount,
         Field(gt=0, le=1_000_000, description="GPUs in the cluster."),
-        Input("GPUs", "GPUs in the cluster, e.g. 2048 or 2k", "GPUs"),
+        Input("GPUs", "GPUs in the cluster, e.g. 2048 or 2k", "GPUs", fact=True),
     ] = 8
     precision: Annotated[
         Precision,
@@ -64,6 +68,7 @@ class WorkloadInputs(Frozen):
             "Precision",
             "Training number format; FP8/FP4 run BF16 where unsupported",
             choice_labels=PRECISION_LABELS,
+            fact=True,
         ),
     ] = "bf16"
     kind: Annotated[
@@ -73,12 +78,13 @@ class WorkloadInputs(Frozen):
             "Job",
             "Pretrain, fine-tune, or serve (inference: tokens generated)",
             choice_labels={"finetune": "fine-tune"},
+            fact=True,
         ),
     ] = "pretrain"
     pricing: Annotated[
         Pricing,
         Field(description="Rent by the GPU-hour, or own the hardware (total cost of ownership)."),
-        Input("Rent or own", "Rent by the GPU-hour, or buy and own (TCO)"),
+        Input("Rent or own", "Rent by the GPU-hour, or buy and own (TCO)", fact=True),
     ] = "rent"
     software: Annotated[
         Release | None,
@@ -97,6 +103,7 @@ class WorkloadInputs(Frozen):
             "Whether our software stack runs FP8 (else FP8 runs as BF16)",
             flag="--no-fp8-stack",
             check_label="we support FP8",
+            fact=True,
         ),
     ] = True
     finetune_method: Annotated[
@@ -119,10 +126,8 @@ class WorkloadInputs(Frozen):
         ),
     ] = 0.01
     prompt_tokens: Annotated[
-        HumanCount,
-        Field(
-            gt=0, le=10_000_000, description="Inference: prompt tokens per request (default: a chat turn)."
-        ),
+        RequestTokens,
+        Field(description="Inference: prompt tokens per request (default: a chat turn)."),
         Input(
             "Prompt tokens",
             "Inference: prompt tokens per request",
@@ -130,8 +135,8 @@ class WorkloadInputs(Frozen):
         ),
     ] = 500
     output_tokens: Annotated[
-        HumanCount,
-        Field(gt=0, le=10_000_000, description="Inference: generated tokens per request."),
+        RequestTokens,
+        Field(description="Inference: generated tokens per request."),
         Input(
             "Output tokens",
             "Inference: generated tokens per request",
@@ -176,8 +181,8 @@ class WorkloadInputs(Frozen):
         ),
     ] = None
     ttft_limit_ms: Annotated[
-        HumanPositive | None,
-        Field(le=3_600_000, description="Inference: most milliseconds to the first token of a request."),
+        LatencyLimitMs,
+        Field(description="Inference: most milliseconds to the first token of a request."),
         Input(
             "TTFT limit",
             "Inference: time to first token may not exceed, in ms (e.g. 2000; MLPerf interactive 450)",
@@ -186,8 +191,8 @@ class WorkloadInputs(Frozen):
         ),
     ] = None
     tpot_limit_ms: Annotated[
-        HumanPositive | None,
-        Field(le=3_600_000, description="Inference: most milliseconds per output token after the first."),
+        LatencyLimitMs,
+        Field(description="Inference: most milliseconds per output token after the first."),
         Input(
             "TPOT limit",
             "Inference: time per output token may not exceed, in ms (e.g. 200; MLPerf interactive 40)",
@@ -315,6 +320,7 @@ class Constraints(Frozen):
             "Optional: the run must finish within; Sizing then proposes GPUs",
             "days",
             blank="none",
+            fact="The run must finish within this many days (unset: no deadline).",
         ),
     ] = None
     sizing_margin: Annotated[
@@ -329,7 +335,13 @@ class Constraints(Frozen):
     ] = 0.1
     budget_usd: Annotated[
         Annotated[HumanPositive, Field(le=1e13)] | None,
-        Input("Budget", "Optional: the most the run may cost, e.g. $250k", "USD", blank="none"),
+        Input(
+            "Budget",
+            "Optional: the most the run may cost, e.g. $250k",
+            "USD",
+            blank="none",
+            fact="The run must cost at most this (unset: no budget).",
+        ),
     ] = None
     need_within_days: Annotated[
         Annotated[Days, Field(ge=0)] | None,
@@ -338,6 +350,7 @@ class Constraints(Frozen):
             "Optional days until capacity must be running",
             "days",
             blank="any time",
+            fact="Capacity is needed within this many days (unset: no limit).",
         ),
     ] = None
     guaranteed_capacity: Annotated[
@@ -346,6 +359,7 @@ class Constraints(Frozen):
             "Guaranteed",
             "Capacity must be reserved or owned, not on demand",
             check_label="must be guaranteed",
+            fact="Capacity must be guaranteed (reserved or owned).",
         ),
     ] = False
     risk: Annotated[
@@ -354,6 +368,7 @@ class Constraints(Frozen):
             "Risk appetite",
             "Conservative avoids systems unproven at scale",
             choice_labels={"early-adopter": "early adopter"},
+            fact="The team's risk appetite.",
         ),
     ] = "balanced"
     iteration_speed_matters: Annotated[
@@ -363,5 +378,6 @@ class Constraints(Frozen):
             "Finishing sooner matters more than the last dollar",
             flag="--iteration-speed",
             check_label="matters most",
+            fact="Iteration speed matters more than marginal cost.",
         ),
     ] = False
