@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from advisor.core.analysis.fitting import serving_spread
@@ -108,16 +108,12 @@ class ScalingFit:
     scale_up_ratio: dict[str, float]
     """MFU on a smaller NVLink domain ÷ on a larger one, per family (see mfu_domain)."""
     loss_growth: float = 0.0
-    """The loss per doubling grows as (GPUs / 1,024)^this (see mfu_points.effective_doublings)."""
+    """Above `LOSS_PIVOT_GPUS` the loss per doubling grows as (GPUs / pivot)^this (see
+    mfu_points.effective_doublings)."""
 
     def scaling_values(self) -> dict[str, Any]:
-        """The fitted values as `MfuScaling` fields (to put into a catalog)."""
-        return {
-            "loss_per_doubling": self.loss_per_doubling,
-            "loss_growth": self.loss_growth,
-            "small_model_exponent": self.small_model_exponent,
-            "scale_up_ratio": self.scale_up_ratio,
-        }
+        """The fitted values as `MfuScaling` fields (to put into a catalog): every field is one."""
+        return asdict(self)
 
 
 @dataclass(frozen=True)
