@@ -236,6 +236,24 @@ def scenario_data_from_args(
         for key in ("workload", "constraints", "assumptions"):
             data[key] = dict(base.get(key, {}))
     w, a = data["workload"], data["assumptions"]
+    _overlay_model(args, w)
+    _overlay_inputs(args, data, system if system and system != "all" else None)
+    if getattr(args, "goodput", None) is not None:
+        a["goodput"] = args.goodput
+    if not {"model", "custom", "model_config"} & w.keys():
+        raise UsageError("which model? give --model <preset> or --params <count> (or a scenario file)")
+    if "tokens" not in w and not _serving_rate_given(w):
+        raise UsageError(
+            "how many tokens? give --tokens (e.g. 15T, 300e9); to serve at a rate, give --kind inference "
+            "and --target-tokens-per-second or --requests-per-second (a month of serving)"
+        )
+    if not (base and base.get("name")):
+        data["name"] = _name_from_workload(w)
+    return data
+
+
+def _overlay_model(args: argparse.Namespace, w: dict[str, Any]) -> None:
+    """The model flags laid over the workload `w`: a preset or config.json, or a custom model."""
 
     def given(name: str) -> bool:
         return getattr(args, name, None) is not None
@@ -268,19 +286,6 @@ def scenario_data_from_args(
             **w["custom"],
             **{k: getattr(args, k) for k in ("active_params", "layers", "hidden") if given(k)},
         }
-    _overlay_inputs(args, data, system if system and system != "all" else None)
-    if given("goodput"):
-        a["goodput"] = args.goodput
-    if not {"model", "custom", "model_config"} & w.keys():
-        raise UsageError("which model? give --model <preset> or --params <count> (or a scenario file)")
-    if "tokens" not in w and not _serving_rate_given(w):
-        raise UsageError(
-            "how many tokens? give --tokens (e.g. 15T, 300e9); to serve at a rate, give --kind inference "
-            "and --target-tokens-per-second or --requests-per-second (a month of serving)"
-        )
-    if not (base and base.get("name")):
-        data["name"] = _name_from_workload(w)
-    return data
 
 
 def _serving_rate_given(workload: dict[str, Any]) -> bool:

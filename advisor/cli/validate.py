@@ -104,9 +104,21 @@ def _published_table(what: str, held_out: bool, case: str, figures: tuple[str, .
 
 
 def _render(result: Any) -> None:
-    from rich import box
-    from rich.table import Table
+    from advisor.cli.render import console
 
+    _render_runs(result)
+    _render_summary(result)
+    _render_constants(result)
+    console.print(
+        "Held out: each row was predicted with the shipped constants, none of them fitted on these runs."
+        if result.held_out
+        else "Each row was predicted with constants fitted without it (leave-one-out)."
+    )
+    if result.serving is not None:
+        _render_serving(result.serving)
+
+
+def _render_runs(result: Any) -> None:
     from advisor.cli.render import console
     from advisor.present.sanitise import plain_markup as escape
 
@@ -128,6 +140,14 @@ def _render(result: Any) -> None:
             "in" if case.inside else "[red]out[/]",
         )
     console.print(table)
+
+
+def _render_summary(result: Any) -> None:
+    from rich import box
+    from rich.table import Table
+
+    from advisor.cli.render import console
+
     summary = Table(title="Summary (absolute error)", box=box.SIMPLE_HEAVY, title_justify="left")
     for name in ("group", "runs", "median", "worst", "inside P10-P90"):
         summary.add_column(name, justify="left" if name == "group" else "right")
@@ -140,6 +160,12 @@ def _render(result: Any) -> None:
             f"{group.coverage:.0%}",
         )
     console.print(summary)
+
+
+def _render_constants(result: Any) -> None:
+    from advisor.cli.render import console
+    from advisor.core.model.mfu_points import LOSS_PIVOT_GPUS
+
     p = result.production
     if p is not None:
         console.print(
@@ -149,8 +175,8 @@ def _render(result: Any) -> None:
         )
     losses = ", ".join(f"{k} {v:.2%}" for k, v in result.scaling.loss_per_doubling.items())
     console.print(
-        f"Weak-scaling loss per doubling beyond a published cluster size, at 1,024 GPUs: {losses}; "
-        f"x (GPUs / 1,024)^{result.scaling.loss_growth:.2f}."
+        f"Weak-scaling loss per doubling beyond a published cluster size: {losses} up to "
+        f"{LOSS_PIVOT_GPUS:,} GPUs; above, x (GPUs / {LOSS_PIVOT_GPUS:,})^{result.scaling.loss_growth:.2f}."
     )
     exponents = ", ".join(f"{k} {v:.3f}" for k, v in result.scaling.small_model_exponent.items())
     console.print(f"Small-model MFU exponent (below the smallest published model): {exponents}.")
@@ -161,13 +187,6 @@ def _render(result: Any) -> None:
     console.print(f"MFU on a smaller NVLink domain ÷ on a larger one, for proxy systems: {domains}.")
     shares = ", ".join(f"{k.removeprefix('mfu_')} ±{v:.1%}" for k, v in result.reference_spreads.items())
     console.print(f"Reference MFU spread by how the MFU was found: {shares}.")
-    console.print(
-        "Held out: each row was predicted with the shipped constants, none of them fitted on these runs."
-        if result.held_out
-        else "Each row was predicted with constants fitted without it (leave-one-out)."
-    )
-    if result.serving is not None:
-        _render_serving(result.serving)
 
 
 def _render_serving(serving: Any) -> None:
