@@ -215,8 +215,9 @@ def test_scaling_constants_are_the_published_arithmetic(catalog):
 
 
 def test_another_release_is_carried_by_the_ratio_measured_on_configurations_in_both():
-    from advisor.core.model.mfu_release import Figure, ReleaseRatios
+    from advisor.core.model.mfu_release import PRIOR_PAIRS, Figure, ReleaseRatios
 
+    assert 0 < PRIOR_PAIRS < 1  # shrunk toward 1, by less than one pair's weight
     figures = [
         Figure("b200", "fp8", ("a", 4096, 64), "2025-11", 0.10),
         Figure("b200", "fp8", ("a", 4096, 64), "2026-05", 0.15),
@@ -228,11 +229,13 @@ def test_another_release_is_carried_by_the_ratio_measured_on_configurations_in_b
     ]
     ratios = ReleaseRatios(figures)
     ratio, pairs = ratios.ratio("b200", "fp8", "2025-11", "2026-05")
-    assert pairs == 2 and ratio == pytest.approx((1.5 * 1.0) ** 0.5)
+    # The geometric mean of the pairs' ratios, shrunk toward 1: the log mean over n + PRIOR_PAIRS.
+    assert pairs == 2 and ratio == pytest.approx((1.5 * 1.0) ** (1 / (2 + PRIOR_PAIRS)))
+    assert 1 < ratio < (1.5 * 1.0) ** 0.5
     assert ratios.ratio("b200", "fp8", "2026-05", "2025-11")[0] == pytest.approx(1 / ratio)
     # No pair at this precision: every precision of the system; none on the system: as published.
     assert ratios.ratio("b200", "fp4", "2025-11", "2026-05") == (
-        pytest.approx((1.5 * 1.0 * 2.0) ** (1 / 3)),
+        pytest.approx((1.5 * 1.0 * 2.0) ** (1 / (3 + PRIOR_PAIRS))),
         3,
     )
     assert ratios.ratio("h100", "fp8", "2025-11", "2026-05") == (1.0, 0)
@@ -242,7 +245,8 @@ def test_another_release_is_carried_by_the_ratio_measured_on_configurations_in_b
 def test_a_figure_of_another_release_is_carried_closer_to_what_that_release_published(catalog):
     # Without Megatron-Bridge 26.04's gpt-oss-120b BF16 point on 64 B200 (13,568 tokens/s), asking for
     # that release finds the 25.11 figure (8,213) and carries it by the ratio B200's DeepSeek-V3 FP8 shows
-    # between the two releases: off by about 6% instead of 40%.
+    # between the two releases, shrunk toward 1 (one pair: PRIOR_PAIRS): off by about 19% instead of 40%
+    # (6% unshrunk; the shrinkage helps more cases than it costs, docs/calibration.md).
     def is_new(p):
         return (p.system, p.precision, p.model, p.software) == ("b200", "bf16", "gpt-oss-120b", "2026-05")
 
@@ -255,7 +259,7 @@ def test_a_figure_of_another_release_is_carried_closer_to_what_that_release_publ
     found = resolve_mfu(without, "b200", "bf16", catalog.model("gpt-oss-120b"), 64, "2026-05")
     old = resolve_mfu(without, "b200", "bf16", catalog.model("gpt-oss-120b"), 64, "2025-11")
     assert found.other_release and "carried" in found.basis and not old.other_release
-    assert abs(found.mfu / published - 1) < 0.1 < abs(old.mfu / published - 1)
+    assert abs(found.mfu / published - 1) < 0.2 < abs(old.mfu / published - 1)
 
 
 def test_a_throughput_that_implies_mfu_above_100_percent_is_refused_by_name():
