@@ -4,9 +4,9 @@ A configuration's figure from another release than the one asked for is carried 
 same two releases show on the system's other configurations (same model, sequence length and GPU count
 published in both): the geometric mean of their MFU ratios shrunk toward 1 by `PRIOR_PAIRS` (one
 configuration's change between two releases is partly its own recipe's), at the same precision if any
-pair exists there, else over every precision of the system. Releases within `RELEASE_TOLERANCE_MONTHS` of each
-other count as one (a container is dated by its month of publication, which differs by a month between
-tables). Without a pair the figure is used as published (ratio 1).
+pair exists there, else over every precision of the system. Releases within `RELEASE_TOLERANCE_MONTHS`
+of each other count as one (a container is dated by its month of publication, which differs by a month
+between tables). Without a pair the figure is used as published (ratio 1).
 """
 
 from __future__ import annotations
