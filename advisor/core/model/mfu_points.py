@@ -84,7 +84,13 @@ def releases_note(used: Sequence[Calibrated], software: str | None) -> str:
     """The software releases the figure rests on, and why those (the default, or the month asked for)."""
     releases = ", ".join(sorted({c.point.software for c in used}))
     why = "the latest published for each configuration" if software is None else f"asked for {software}"
-    return f"; software release {releases} ({why})"
+    carried = (
+        "; carried: the release ratio measured on the system's configurations published in both "
+        "releases, shrunk toward 1 (their mean log ratio over their number + 0.5)"
+        if any(c.carried != 1.0 for c in used)
+        else ""
+    )
+    return f"; software release {releases} ({why}){carried}"
 
 
 def published_at(groups: list[Group], model_id: str, seq_len: int, gpus: int) -> list[Calibrated]:
