@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from advisor.core.costing.estimate import estimate
@@ -396,3 +398,28 @@ def test_by_default_an_old_recipe_gives_way_to_the_models_newer_figure_at_anothe
     old = resolve_mfu(catalog, "gb200-nvl72", "bf16", model, 256, "2025-05")
     assert "figures at 8,192-token sequences" in latest.basis and latest.mfu > 0.3
     assert old.exact and old.mfu < 0.1
+
+
+def test_a_moe_model_between_two_published_moe_models_is_placed_by_total_parameters():
+    from types import SimpleNamespace
+
+    from advisor.core.model.mfu_points import Calibrated, across_models
+
+    def group(active: float, total: float, mfu: float, family: str = "moe") -> tuple[Calibrated, ...]:
+        point = SimpleNamespace(gpus=64)
+        return (Calibrated(point, mfu, 4096, active, family, "s", params_total=total),)  # type: ignore[arg-type]
+
+    pool = [group(3e9, 30e9, 0.10), group(37e9, 671e9, 0.20)]
+    # 5B active of 117B: by active parameters 17% of the way from the small model; by total, 44%.
+    value, _ = across_models(pool, (5e9, 117e9), 64, 0.0, 0.5)
+    assert value == pytest.approx(0.10 + 0.10 * math.log(117 / 30) / math.log(671 / 30))
+    # Below the smallest by active parameters: the small-model exponent on active parameters.
+    value, _ = across_models(pool, (1.5e9, 117e9), 64, 0.0, 0.5)
+    assert value == pytest.approx(0.10 * 0.5**0.5)
+    # Outside the total range (above the largest): active parameters.
+    value, _ = across_models(pool, (20e9, 1000e9), 64, 0.0, 0.5)
+    assert value == pytest.approx(0.10 + 0.10 * math.log(20 / 3) / math.log(37 / 3))
+    # Dense models: active (= total) parameters.
+    dense = [group(8e9, 8e9, 0.40, "dense"), group(70e9, 70e9, 0.50, "dense")]
+    value, _ = across_models(dense, (20e9, 20e9), 64, 0.0, 0.0)
+    assert value == pytest.approx(0.40 + 0.10 * math.log(20 / 8) / math.log(70 / 8))
