@@ -24,7 +24,9 @@ The method (also in docs/methodology.md, "How MFU is chosen"):
    the same family at another precision is used, scaled by the published ratio
    (`precision_ratio_to_fp8`); only then the other family, scaled by `moe_per_dense`.
 4. Across groups, MFU is interpolated in log(active parameters) between the nearest smaller and larger
-   models of the family, among groups whose sequence length is within `seq_window`x of the workload's.
+   models of the family (a MoE model between the published MoE models by both measures: in log(total
+   parameters), `mfu_points._placed`), among groups whose sequence length is within `seq_window`x of
+   the workload's.
    Above the largest model its value holds; below the smallest, MFU falls as (active parameters /
    smallest's)^`small_model_exponent[family]` (smaller GEMMs, larger shares of communication and of
    non-matrix work), an exponent fitted leave-one-out on the published points (`advisor validate`).
@@ -85,7 +87,15 @@ class MfuIndex:
                             f"tokens_per_s_per_gpu = {point.tokens_per_s_per_gpu:g} implies MFU "
                             f"{mfu:.1%}, above 100% of the {peak:g} TFLOPS peak"
                         )
-                cal = Calibrated(point, mfu, seq_len, model.params_active, model.family, table.source)
+                cal = Calibrated(
+                    point,
+                    mfu,
+                    seq_len,
+                    model.params_active,
+                    model.family,
+                    table.source,
+                    params_total=model.params_total,
+                )
                 self._by_key.setdefault((point.system, point.precision), []).append(cal)
         self._releases = ReleaseRatios(
             Figure(
@@ -272,12 +282,13 @@ class MfuIndex:
         precision: Precision,
         model_id: str,
         family: str,
-        params_active: float,
+        params: tuple[float, float],
         seq_len: int,
         gpus: int,
         software: str | None,
     ) -> MfuResult:
-        """See the module docstring; `lru_cache`d per catalog as `resolve`."""
+        """See the module docstring (`params`: active, total); `lru_cache`d per catalog as `resolve`."""
+        params_active = params[0]
         rung = self._same_configuration(system_id, precision, model_id, seq_len, software)
         if rung is not None:
             return self._from_rung(rung, system_id, precision, (family, seq_len, gpus), software)
@@ -298,7 +309,7 @@ class MfuIndex:
         pool = near or same_family
         loss = self._scaling.loss_per_doubling.get(precision, 0.0)
         exponent = self._scaling.small_model_exponent.get(family, 0.0)  # type: ignore[call-overload]
-        value, used = across_models(pool, params_active, gpus, (loss, self._scaling.loss_growth), exponent)
+        value, used = across_models(pool, params, gpus, (loss, self._scaling.loss_growth), exponent)
         mfu = min(1.0, value * factor)
         smallest = min(g[0].params_active for g in pool)
         transferred = bool(basis_note) or any(c.proxy_of for c in used)
@@ -336,5 +347,12 @@ def resolve_mfu(
 ) -> MfuResult:
     """MFU of `model` on `gpus` GPUs of `system_id` at `precision` (already a precision the system runs)."""
     return mfu_index(catalog).resolve(
-        system_id, precision, model.id, model.family, model.params_active, model.seq_len, gpus, software
+        system_id,
+        precision,
+        model.id,
+        model.family,
+        (model.params_active, model.params_total),
+        model.seq_len,
+        gpus,
+        software,
     )
