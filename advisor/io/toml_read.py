@@ -49,12 +49,16 @@ def read_bytes(path: Path, error: type[Exception], limit: int = MAX_FILE_BYTES) 
     except OSError as exc:
         raise error(f"{shown(path)}: cannot read ({os_reason(exc)})") from None
     try:
-        mode = os.fstat(handle).st_mode
+        status = os.fstat(handle)
+        mode = status.st_mode
         if not stat.S_ISREG(mode):
             what = "a folder" if stat.S_ISDIR(mode) else "not a regular file (a FIFO, device or socket)"
             raise error(f"{shown(path)}: is {what}; give a file")
         with os.fdopen(handle, "rb", closefd=False) as stream:
-            data = stream.read(limit + 1)
+            # read(n) allocates n bytes first: ask for the file's size (and the rest if it grew meanwhile)
+            data = stream.read(min(limit, status.st_size) + 1)
+            if status.st_size < len(data) <= limit:
+                data += stream.read(limit + 1 - len(data))
     except OSError as exc:
         raise error(f"{shown(path)}: cannot read ({os_reason(exc)})") from None
     finally:
