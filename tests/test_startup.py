@@ -81,6 +81,9 @@ def test_estimate_json_run_loads_no_app_or_tables(tmp_path) -> None:  # type: ig
     assert "advisor.core.costing.estimate" in modules  # it did run the estimate
     assert offending(modules) == []
     assert "advisor.core.costing.serving" not in modules  # a training run needs no serving model
+    cached = loaded_after(code)  # the catalog now comes from the cache: no TOML read, no id misspelt
+    assert "advisor.core.costing.estimate" in cached
+    assert {"tomllib", "tomli_w", "difflib"} & cached == set()
 
 
 TEARDOWN_MARK = (

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import difflib
 import math
 import os
 import re
 import stat
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +69,8 @@ def read_bytes(path: Path, error: type[Exception], limit: int = MAX_FILE_BYTES) 
 def read_toml(path: Path, error: type[Exception]) -> tuple[dict[str, Any], str]:
     """Parse `path`; a missing, unreadable or malformed file, or one past the limits on nesting, string
     length and numbers (finite only), raises `error` naming the file, line and key."""
+    import tomllib  # not at import: a command served from the catalog cache parses no TOML
+
     text = read_text(path, error)
     try:
         data = tomllib.loads(text)
@@ -181,6 +181,8 @@ def key_path(loc: tuple[str | int, ...]) -> str:
 
 def suggest(name: str, valid: list[str]) -> str:
     """` (did you mean 'x'?)` when a close match exists, else the valid names."""
+    import difflib
+
     close = difflib.get_close_matches(name, valid, n=1, cutoff=0.6)
     if close:
         return f" (did you mean {close[0]!r}?)"
