@@ -115,8 +115,9 @@ def test_exit_now_flushes_and_ends_the_process_with_its_status_skipping_teardown
         "import atexit\natexit.register(lambda: sys.stderr.write('handler ran\\n'))",
         "import threading, time\nthreading.Thread(target=time.sleep, args=(0.2,)).start()",
         "import tempfile\nfolder = tempfile.TemporaryDirectory()",
+        "from concurrent.futures import ThreadPoolExecutor as Pool\nwith Pool(1) as pool:\n    pool.submit(int)",
     ],
-    ids=["atexit handler", "another thread", "temporary folder"],
+    ids=["atexit handler", "another thread", "temporary folder", "thread pool"],
 )
 def test_exit_now_leaves_the_normal_exit_when_something_is_owed_at_exit(owed: str) -> None:
     done = run_python(

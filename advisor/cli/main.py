@@ -134,16 +134,19 @@ def _status_of(run: Callable[[list[str]], int], argv: list[str]) -> int:
 def exit_now(status: int) -> None:
     """End the process with `status` now, output flushed, skipping the interpreter's teardown (freeing
     every module and object), unless something is owed at exit: an `atexit` handler (coverage, logging
-    and temporary folders register one), another thread, `-X dev` (it reports unclosed files at
-    teardown) or `python -i`; then, or if the output cannot be flushed, it returns."""
+    and temporary folders register one), another thread or a handler for their end, `-X dev` (it
+    reports unclosed files at teardown) or `python -i`; then, or if the output cannot be flushed, it
+    returns."""
     import atexit
 
     threading = sys.modules.get("threading")
     handlers = getattr(atexit, "_ncallbacks", None)  # CPython; elsewhere the normal exit
     if handlers is None or handlers() or sys.flags.dev_mode or sys.flags.inspect:
         return
-    if threading is not None and threading.active_count() > 1:
-        return
+    if threading is not None and (
+        threading.active_count() > 1 or getattr(threading, "_threading_atexits", 0)
+    ):
+        return  # another thread, or a handler for the threads' end (concurrent.futures registers one)
     try:
         sys.stdout.flush()
         sys.stderr.flush()
