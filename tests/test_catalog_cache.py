@@ -143,3 +143,39 @@ def test_an_unusable_cache_dir_still_loads(base, tmp_path, monkeypatch):
     assert load_catalog(base, user_dir=False).systems
     monkeypatch.setenv("ADVISOR_CACHE_DIR", "off")
     assert load_catalog(base, user_dir=False).systems
+
+
+@pytest.mark.parametrize("size", [0, 1, 999, 1000, 1001, 5000])
+def test_read_bytes_returns_every_byte_up_to_the_limit_and_refuses_more(tmp_path, size):
+    # The cache key and every catalog file go through read_bytes, which reads the file's size, not the limit.
+    from advisor.io.toml_read import read_bytes
+
+    path = tmp_path / "file.toml"
+    data = bytes(index % 251 for index in range(size))
+    path.write_bytes(data)
+    if size <= 1000:
+        assert read_bytes(path, ValueError, limit=1000) == data
+    else:
+        with pytest.raises(ValueError, match="too large"):
+            read_bytes(path, ValueError, limit=1000)
+
+
+def test_read_bytes_reads_a_file_that_grew_after_its_size_was_taken(tmp_path, monkeypatch):
+    import os
+
+    from advisor.io import toml_read
+
+    path = tmp_path / "file.toml"
+    path.write_bytes(b"x" * 900)
+    real = os.fstat
+
+    def stale(fd):  # the size as it was before the last 600 bytes were written
+        fields = list(real(fd))
+        fields[6] -= 600  # st_size
+        return os.stat_result(fields)
+
+    monkeypatch.setattr(toml_read.os, "fstat", stale)
+    assert toml_read.read_bytes(path, ValueError, limit=1000) == b"x" * 900
+    path.write_bytes(b"x" * 1200)
+    with pytest.raises(ValueError, match="too large"):
+        toml_read.read_bytes(path, ValueError, limit=1000)

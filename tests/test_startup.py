@@ -81,3 +81,80 @@ def test_estimate_json_run_loads_no_app_or_tables(tmp_path) -> None:  # type: ig
     assert "advisor.core.costing.estimate" in modules  # it did run the estimate
     assert offending(modules) == []
     assert "advisor.core.costing.serving" not in modules  # a training run needs no serving model
+    cached = loaded_after(code)  # the catalog now comes from the cache: no TOML read, no id misspelt
+    assert "advisor.core.costing.estimate" in cached
+    assert {"tomllib", "tomli_w", "difflib"} & cached == set()
+
+
+TEARDOWN_MARK = (
+    "import sys\n"
+    "class Mark:\n"
+    "    def __del__(self):\n"
+    "        sys.stderr.write('teardown ran\\n')\n"
+    "mark = Mark()\n"  # a module global: freed only by the interpreter's teardown
+)
+"""Code whose object says so on stderr when the interpreter's teardown frees it."""
+
+
+def run_python(code: str, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, timeout=120
+    )
+
+
+def test_exit_now_flushes_and_ends_the_process_with_its_status_skipping_teardown() -> None:
+    done = run_python(
+        TEARDOWN_MARK + "from advisor.cli.main import exit_now\nsys.stdout.write('no newline')\nexit_now(3)"
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (3, "no newline", "")
+
+
+@pytest.mark.parametrize(
+    "owed",
+    [
+        "import atexit\natexit.register(lambda: sys.stderr.write('handler ran\\n'))",
+        "import threading, time\nthreading.Thread(target=time.sleep, args=(0.2,)).start()",
+        "import tempfile\nfolder = tempfile.TemporaryDirectory()",
+        "from concurrent.futures import ThreadPoolExecutor as Pool\nwith Pool(1) as pool:\n    pool.submit(int)",
+    ],
+    ids=["atexit handler", "another thread", "temporary folder", "thread pool"],
+)
+def test_exit_now_leaves_the_normal_exit_when_something_is_owed_at_exit(owed: str) -> None:
+    done = run_python(
+        TEARDOWN_MARK + owed + "\nfrom advisor.cli.main import exit_now\nexit_now(3)\nsys.exit(4)"
+    )
+    assert done.returncode == 4 and "teardown ran" in done.stderr
+
+
+def test_the_advisor_process_prints_every_byte_and_its_status_then_skips_teardown(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`main()` as the process's entry (argv None) ends with `exit_now`; `main(argv)` returns."""
+    env = {
+        **__import__("os").environ,
+        "ADVISOR_CACHE_DIR": str(tmp_path / "c"),
+        "ADVISOR_CONFIG_DIR": str(tmp_path),
+    }
+    entry = (
+        TEARDOWN_MARK + "from advisor.cli.main import main\nsys.argv[0] = 'advisor'\nraise SystemExit(main())"
+    )
+    args = (
+        "estimate",
+        "--model",
+        "llama3-70b",
+        "--tokens",
+        "1T",
+        "--system",
+        "h100",
+        "--gpus",
+        "64",
+        "--json",
+    )
+    done = run_python(entry, *args, env=env)
+    assert done.returncode == 0 and done.stderr == ""
+    assert json.loads(done.stdout)["system"] == "h100"
+    too_small = run_python(entry, *args[:-2], "8", "--json", env=env)  # 70B does not fit on 8 H100s: status 1
+    assert too_small.returncode == 1 and too_small.stderr.startswith("advisor: ")
+    assert "teardown ran" not in too_small.stderr + done.stderr
+    returned = run_python(
+        TEARDOWN_MARK + "from advisor.cli.main import main\nsys.exit(main(['systems']))", env=env
+    )
+    assert returned.returncode == 0 and "teardown ran" in returned.stderr

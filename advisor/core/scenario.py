@@ -8,7 +8,6 @@ human strings ("15T", "$2.10"). The TOML shape is documented in docs/scenarios.m
 
 from __future__ import annotations
 
-import difflib
 from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field, PrivateAttr, field_validator, model_validator
@@ -149,6 +148,8 @@ def _tidy(value: Any) -> Any:
 
 def unknown_system(key: str, catalog: Catalog) -> str:
     """`unknown system 'h10' (did you mean 'h100'?); valid: a100, ...`."""
+    import difflib
+
     close = difflib.get_close_matches(key, list(catalog.systems), n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     return f"unknown system {shown(key, 40)!r}{hint}; valid: {', '.join(sorted(catalog.systems))}, *"

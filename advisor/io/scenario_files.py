@@ -8,7 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import tomli_w
 from pydantic import ValidationError
 
 from advisor.core.model.catalog import Catalog
@@ -106,6 +105,8 @@ def _unknown_ids(scenario: Scenario, catalog: Catalog) -> list[tuple[tuple[str |
 
 def scenario_toml(scenario: Scenario, results: dict[str, Any] | None = None) -> str:
     """The scenario as TOML text (with a `[results]` table when given)."""
+    import tomli_w
+
     data = scenario.to_data()
     if results is not None:
         data[RESULTS_KEY] = results

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import difflib
 import math
 import os
 import re
 import stat
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -49,12 +47,16 @@ def read_bytes(path: Path, error: type[Exception], limit: int = MAX_FILE_BYTES) 
     except OSError as exc:
         raise error(f"{shown(path)}: cannot read ({os_reason(exc)})") from None
     try:
-        mode = os.fstat(handle).st_mode
+        status = os.fstat(handle)
+        mode = status.st_mode
         if not stat.S_ISREG(mode):
             what = "a folder" if stat.S_ISDIR(mode) else "not a regular file (a FIFO, device or socket)"
             raise error(f"{shown(path)}: is {what}; give a file")
         with os.fdopen(handle, "rb", closefd=False) as stream:
-            data = stream.read(limit + 1)
+            # read(n) allocates n bytes first: ask for the file's size (and the rest if it grew meanwhile)
+            data = stream.read(min(limit, status.st_size) + 1)
+            if status.st_size < len(data) <= limit:
+                data += stream.read(limit + 1 - len(data))
     except OSError as exc:
         raise error(f"{shown(path)}: cannot read ({os_reason(exc)})") from None
     finally:
@@ -67,6 +69,8 @@ def read_bytes(path: Path, error: type[Exception], limit: int = MAX_FILE_BYTES) 
 def read_toml(path: Path, error: type[Exception]) -> tuple[dict[str, Any], str]:
     """Parse `path`; a missing, unreadable or malformed file, or one past the limits on nesting, string
     length and numbers (finite only), raises `error` naming the file, line and key."""
+    import tomllib  # not at import: a command served from the catalog cache parses no TOML
+
     text = read_text(path, error)
     try:
         data = tomllib.loads(text)
@@ -177,6 +181,8 @@ def key_path(loc: tuple[str | int, ...]) -> str:
 
 def suggest(name: str, valid: list[str]) -> str:
     """` (did you mean 'x'?)` when a close match exists, else the valid names."""
+    import difflib
+
     close = difflib.get_close_matches(name, valid, n=1, cutoff=0.6)
     if close:
         return f" (did you mean {close[0]!r}?)"
