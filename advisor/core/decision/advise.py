@@ -20,7 +20,13 @@ from advisor.core.decision.constraints import constraint_reasons
 from advisor.core.decision.facts import candidate_facts, workload_facts
 from advisor.core.decision.headline import headline_figures, headline_sentence
 from advisor.core.decision.owned import owned_fleet_fits, owned_trade_off, owned_when_renting
-from advisor.core.decision.recommendation import Candidate, FiredRule, Reason, Recommendation
+from advisor.core.decision.recommendation import (
+    Candidate,
+    FiredRule,
+    PriceToWin,
+    Reason,
+    Recommendation,
+)
 from advisor.core.decision.request import AdviceRequest
 from advisor.core.decision.rules import Rule, RuleResult, evaluate
 from advisor.core.decision.verdict import NONE_FEASIBLE, Ranked, Verdict, judge_verdict, objective_metric
@@ -279,7 +285,8 @@ def advise(request: AdviceRequest) -> Recommendation:
         assert win_est is not None
         trace.warnings.extend(win_est.warnings)
         trace.warnings.extend(r.text for r in judged[winner].reasons if r.kind == "warn")
-    changes = tuple(_what_would_change(request, judged, ranking))
+    close_lines, price_to_win = _close_call(request, judged, ranking)
+    changes = (*_blocked_lines(request, judged, ranking), *close_lines)
     return Recommendation(
         winner=winner,
         objective=request.objective,
@@ -292,6 +299,7 @@ def advise(request: AdviceRequest) -> Recommendation:
         verdict=_verdict(request, candidates, changes),
         baseline=request.baseline if base_est is not None else None,
         constraints=request.constraints,
+        price_to_win=price_to_win,
     )
 
 
@@ -339,13 +347,6 @@ def _relaxations(est: Estimate, blockers: set[str | None], constraints: Constrai
     return parts
 
 
-def _what_would_change(
-    request: AdviceRequest, judged: Mapping[str, _Judgement], ranking: _Ranking
-) -> list[str]:
-    """One line per near alternative: the constraint or price that would flip the answer."""
-    return _blocked_lines(request, judged, ranking) + _close_call_lines(request, judged, ranking)
-
-
 def _blocked_lines(request: AdviceRequest, judged: Mapping[str, _Judgement], ranking: _Ranking) -> list[str]:
     """Systems kept out only by the deadline, budget or capacity wait, and the values that let them in."""
     winner, scores, best = ranking.winner, ranking.scores, ranking.best
@@ -373,24 +374,21 @@ def _blocked_lines(request: AdviceRequest, judged: Mapping[str, _Judgement], ran
     return lines
 
 
-def _close_call_lines(
+def _close_call(
     request: AdviceRequest, judged: Mapping[str, _Judgement], ranking: _Ranking
-) -> list[str]:
-    """The runner-up, when it is within `CLOSE_CALL` of the winner: the price at which it would win."""
+) -> tuple[list[str], PriceToWin | None]:
+    """The runner-up, when it is within `CLOSE_CALL` of the winner: how near, and on cost the price at
+    which it would win."""
     winner, ranked, scores = ranking.winner, ranking.ranked, ranking.scores
     if winner is None or len(ranked) < 2 or judged[winner].estimate is None:
-        return []
+        return [], None
     runner = ranked[1]
     ratio = scores[runner] / scores[winner]
     run_est = judged[runner].estimate
     assert run_est is not None
     if ratio >= 1 + CLOSE_CALL:
-        return []
+        return [], None
     if request.objective != "cost":
-        return [f"{runner} is within {fmt.percent(ratio - 1)} of {winner} on {request.objective}"]
-    price = run_est.price_usd_per_gpu_hour / ratio
-    condition = "it rented" if request.workload.pricing == "rent" else "its owner's TCO were"
-    return [
-        f"{runner} wins if {condition} below ${price:.2f}/GPU-hour instead of "
-        f"${run_est.price_usd_per_gpu_hour:.2f} (it is {fmt.percent(ratio - 1)} behind {winner})"
-    ]
+        return [f"{runner} is within {fmt.percent(ratio - 1)} of {winner} on {request.objective}"], None
+    price = PriceToWin(runner, winner, request.workload.pricing, run_est.price_usd_per_gpu_hour, ratio)
+    return [price.sentence], price
