@@ -299,6 +299,9 @@ CASES = {
     # The field test's 2024 prices are over a year old; the default offers date from Sep 2026.
     "price-older-than-a-year": ((*S13, "h100"), {"offer": FIELD_TEST}, (*S13, "h100"), {}),
     "price-is-an-assumption": ((*S13, "h100"), {"offer": FIELD_TEST}, (*S13, "h100"), {}),
+    # 64 MI325X are beyond the 32 rented on demand: the reserved price, TensorWave's published $1.95 less
+    # an assumed 15%; 8 rent on demand at the published price.
+    "price-derived-by-assumed-discount": (("llama2-13b", 26e9, 64, "mi325x"), {}, (*S13, "mi325x"), {}),
     "goodput-low": (
         ("llama3-70b", 1e12, 16128, "gb200-nvl72"),
         {},
@@ -396,3 +399,19 @@ def test_the_7b_class_is_one_threshold():
     assert "a100-small-finetune" in fired and "h100-over-a100-large-models" not in fired
     fired = _fired("llama3-8b", 5e8, 8, "a100", kind="finetune")
     assert "h100-over-a100-large-models" in fired and "a100-small-finetune" not in fired
+
+
+def test_a_price_derived_from_a_published_quote_is_not_called_unquoted():
+    # MI325X's reserved price is TensorWave's published on-demand $1.95 less an assumed 15%: flagged as
+    # derived, naming the quote and the discount, not penalised as a price no one has quoted. MI355X's
+    # reserved price comes off an assumed on-demand price: no published quote behind it at all.
+    fired = _fired("llama2-13b", 26e9, 64, "mi325x")
+    assert "price-derived-by-assumed-discount" in fired and "price-is-an-assumption" not in fired
+    fired = _fired("llama2-13b", 26e9, 64, "mi355x")
+    assert "price-is-an-assumption" in fired and "price-derived-by-assumed-discount" not in fired
+    catalog = shipped_catalog()
+    workload = Workload(model=catalog.model("llama2-13b"), tokens=26e9, gpus=64)
+    rec = advise(AdviceRequest(workload, catalog, load_rules(), Constraints(), systems=["mi325x"]))
+    (reason,) = [r for r in rec.candidate("mi325x").reasons if r.rule == "price-derived-by-assumed-discount"]
+    assert reason.kind == "warn"
+    assert "'on-demand (TensorWave)' price, $1.95/GPU-hour, less an assumed 15% discount" in reason.text

@@ -20,6 +20,7 @@ from advisor.core.decision.constraints import constraint_reasons
 from advisor.core.decision.facts import candidate_facts, workload_facts
 from advisor.core.decision.headline import headline_figures, headline_sentence
 from advisor.core.decision.owned import owned_fleet_fits, owned_trade_off, owned_when_renting
+from advisor.core.decision.price_facts import price_facts, price_source
 from advisor.core.decision.recommendation import (
     Candidate,
     FiredRule,
@@ -31,7 +32,6 @@ from advisor.core.decision.request import AdviceRequest
 from advisor.core.decision.rules import Rule, RuleResult, evaluate
 from advisor.core.decision.verdict import NONE_FEASIBLE, Ranked, Verdict, judge_verdict, objective_metric
 from advisor.core.model.assumptions import Assumptions
-from advisor.core.model.catalog import RentalOffer, System
 from advisor.core.model.sourced import as_of_end
 from advisor.core.model.units import HOURS_PER_DAY
 from advisor.core.model.workload import Constraints, Objective, Workload
@@ -39,30 +39,6 @@ from advisor.errors import AdvisorError
 
 CLOSE_CALL = 0.15
 """A runner-up within this share of the winner's score gets a 'what would change' line."""
-
-
-def _rental_offer(est: Estimate, system: System) -> RentalOffer | None:
-    """The catalog offer the estimate rents at, None when the user set the price."""
-    chosen = est.price_offer
-    return system.rental_offer(chosen.offer) if chosen and chosen.offer is not None else None
-
-
-def _price_source(workload: Workload, system: System, assumptions: Assumptions, est: Estimate) -> str | None:
-    """The `as_of` of the price behind the estimate, None when the user set it."""
-    if workload.pricing == "rent":
-        offer = _rental_offer(est, system)
-        return offer.as_of if offer else None
-    if assumptions.for_system("capex_usd_per_node", system.id) is not None:
-        return None
-    return system.capex.as_of
-
-
-def _price_assumed(workload: Workload, system: System, assumptions: Assumptions, est: Estimate) -> bool:
-    """Whether the catalog's price behind the estimate is an assumption, not a published quote."""
-    if workload.pricing == "rent":
-        offer = _rental_offer(est, system)
-        return offer.assumption if offer else False
-    return assumptions.for_system("capex_usd_per_node", system.id) is None and system.capex.assumption
 
 
 def _metric(est: Estimate, objective: Objective) -> float:
@@ -185,13 +161,13 @@ def _candidate_facts(
     workload, constraints, today = request.workload, request.constraints, request.today
     sized = request.sized_workload(sid)
     system = request.catalog.system(sid)
-    as_of = _price_source(workload, system, assumptions, est)
+    as_of = price_source(workload, system, assumptions, est)
     age = (today - as_of_end(as_of)).days if (today and as_of) else None
     fits = wl_facts["owned_fleet_fits"]
     return {
         **(wl_facts if sized is workload else workload_facts(sized, constraints, request.objective, fits)),
         **candidate_facts(est, system, base_est, constraints, age, as_of or "set by you"),
-        "price_is_assumption": _price_assumed(workload, system, assumptions, est),
+        **price_facts(workload, system, assumptions, est),
     }
 
 

@@ -103,6 +103,14 @@ class RentalOffer(Sourced):
         "",
         description="The file the user imported this offer from (`advisor prices import`); empty if shipped.",
     )
+    discount_from: str | None = Field(
+        None,
+        description="The offer (by name) this price is derived from by an assumed `discount`; unset for a "
+        "price as published, or assumed outright.",
+    )
+    discount: Annotated[float, Field(gt=0, lt=1)] | None = Field(
+        None, description="The assumed share taken off `discount_from`'s price (0.15: 15% off)."
+    )
 
     @model_validator(mode="after")
     def _check_range(self) -> RentalOffer:
@@ -110,6 +118,10 @@ class RentalOffer(Sourced):
         high = self.high_usd_per_gpu_hour or self.price_usd_per_gpu_hour
         if not low <= self.price_usd_per_gpu_hour <= high:
             raise ValueError("need low_usd_per_gpu_hour <= price_usd_per_gpu_hour <= high_usd_per_gpu_hour")
+        if (self.discount_from is None) != (self.discount is None):
+            raise ValueError(
+                "discount_from and discount go together: the offer derived from, and the share off"
+            )
         if self.default_reserved and not self.term_days:
             raise ValueError("default_reserved needs term_days > 0 (a reservation has a term)")
         return self
@@ -188,7 +200,14 @@ class System(Frozen):
             raise ValueError("rental: at most one offer may set default = true")
         if sum(offer.default_reserved for offer in self.rental) > 1:
             raise ValueError("rental: at most one offer may set default_reserved = true")
+        for offer in self.rental:
+            if offer.discount_from is not None and offer.discount is not None:
+                _check_derived(offer, self.rental)
         return self
+
+    def derived_from(self, offer: RentalOffer) -> RentalOffer | None:
+        """The offer `offer`'s price is derived from by an assumed discount, None for a price as listed."""
+        return next((o for o in self.rental if o.offer == offer.discount_from), None)
 
     @property
     def default_rental(self) -> RentalOffer:
@@ -203,6 +222,25 @@ class System(Frozen):
     def rental_offer(self, name: str | None) -> RentalOffer:
         """The offer called `name` where this system lists one, else the default offer."""
         return next((offer for offer in self.rental if offer.offer == name), self.default_rental)
+
+
+def _check_derived(offer: RentalOffer, offers: tuple[RentalOffer, ...]) -> None:
+    """A derived price names a listed offer and is that offer's price less the discount, to the cent."""
+    assert offer.discount is not None
+    base = next((o for o in offers if o.offer == offer.discount_from), None)
+    if base is None or base is offer:
+        names = ", ".join(repr(o.offer) for o in offers if o is not offer)
+        raise ValueError(
+            f"rental offer {offer.offer!r}: discount_from = {offer.discount_from!r} is not another offer "
+            f"listed ({names})"
+        )
+    derived = base.price_usd_per_gpu_hour * (1 - offer.discount)
+    if abs(derived - offer.price_usd_per_gpu_hour) > 0.005 + 1e-9:
+        raise ValueError(
+            f"rental offer {offer.offer!r}: price_usd_per_gpu_hour = {offer.price_usd_per_gpu_hour:g} is not "
+            f"{offer.discount_from!r} (${base.price_usd_per_gpu_hour:g}) less {offer.discount:.0%} "
+            f"(${derived:.2f})"
+        )
 
 
 # --- model presets -------------------------------------------------------------------------------
