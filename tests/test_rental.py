@@ -214,6 +214,10 @@ def test_derived_prices_name_the_offer_they_come_from():
     derived = {s.id: s.derived_from(o) for s in CATALOG.systems.values() for o in s.rental if o.discount}
     assert derived["mi325x"] is not None and derived["mi325x"].offer == "on-demand (TensorWave)"
     assert all(base is not None and base.default for base in derived.values())
+    # Every assumed reserved price is the on-demand one less an assumed discount, and says so: the
+    # rules tell a price derived from a published quote from one no one has quoted.
+    assumed = {s.id for s in CATALOG.systems.values() if s.reserved_rental and s.reserved_rental.assumption}
+    assert assumed == set(derived)
 
 
 def test_a_short_reservations_cost_range_keeps_the_term_paid():
