@@ -13,6 +13,7 @@ from typing import Annotated, Literal, TypeVar
 from pydantic import Field, model_validator
 
 from advisor.core.model.economics import Economics
+from advisor.core.model.rental_offer import RentalOffer, check_derived
 from advisor.core.model.sourced import (
     Fraction,
     Frozen,
@@ -82,54 +83,6 @@ class Capex(Sourced):
     """All-in purchase price of one node or rack: servers, network, storage, installation."""
 
     all_in_usd_per_node: Positive
-
-
-class RentalOffer(Sourced):
-    """A dated rental price per GPU-hour, with its published range where there is one."""
-
-    offer: str
-    price_usd_per_gpu_hour: Positive
-    low_usd_per_gpu_hour: Positive | None = None
-    high_usd_per_gpu_hour: Positive | None = None
-    default: bool = False
-    term_days: NonNegative = Field(
-        0, description="A reservation's shortest term, paid in full if unused; 0 on demand (paid by use)."
-    )
-    default_reserved: bool = Field(
-        False,
-        description="The reserved offer a rental takes beyond on-demand capacity or when it costs less.",
-    )
-    imported_from: str = Field(
-        "",
-        description="The file the user imported this offer from (`advisor prices import`); empty if shipped.",
-    )
-    discount_from: str | None = Field(
-        None,
-        description="The offer (by name) this price is derived from by an assumed `discount`; unset for a "
-        "price as published, or assumed outright.",
-    )
-    discount: Annotated[float, Field(gt=0, lt=1)] | None = Field(
-        None, description="The assumed share taken off `discount_from`'s price (0.15: 15% off)."
-    )
-
-    @model_validator(mode="after")
-    def _check_range(self) -> RentalOffer:
-        low = self.low_usd_per_gpu_hour or self.price_usd_per_gpu_hour
-        high = self.high_usd_per_gpu_hour or self.price_usd_per_gpu_hour
-        if not low <= self.price_usd_per_gpu_hour <= high:
-            raise ValueError("need low_usd_per_gpu_hour <= price_usd_per_gpu_hour <= high_usd_per_gpu_hour")
-        if (self.discount_from is None) != (self.discount is None):
-            raise ValueError(
-                "discount_from and discount go together: the offer derived from, and the share off"
-            )
-        if self.default_reserved and not self.term_days:
-            raise ValueError("default_reserved needs term_days > 0 (a reservation has a term)")
-        return self
-
-    @property
-    def reserved(self) -> bool:
-        """A reservation: a term is committed to, not paid by use."""
-        return self.term_days > 0
 
 
 class Setup(Sourced):
@@ -202,7 +155,7 @@ class System(Frozen):
             raise ValueError("rental: at most one offer may set default_reserved = true")
         for offer in self.rental:
             if offer.discount_from is not None and offer.discount is not None:
-                _check_derived(offer, self.rental)
+                check_derived(offer, self.rental)
         return self
 
     def derived_from(self, offer: RentalOffer) -> RentalOffer | None:
@@ -222,25 +175,6 @@ class System(Frozen):
     def rental_offer(self, name: str | None) -> RentalOffer:
         """The offer called `name` where this system lists one, else the default offer."""
         return next((offer for offer in self.rental if offer.offer == name), self.default_rental)
-
-
-def _check_derived(offer: RentalOffer, offers: tuple[RentalOffer, ...]) -> None:
-    """A derived price names a listed offer and is that offer's price less the discount, to the cent."""
-    assert offer.discount is not None
-    base = next((o for o in offers if o.offer == offer.discount_from), None)
-    if base is None or base is offer:
-        names = ", ".join(repr(o.offer) for o in offers if o is not offer)
-        raise ValueError(
-            f"rental offer {offer.offer!r}: discount_from = {offer.discount_from!r} is not another offer "
-            f"listed ({names})"
-        )
-    derived = base.price_usd_per_gpu_hour * (1 - offer.discount)
-    if abs(derived - offer.price_usd_per_gpu_hour) > 0.005 + 1e-9:
-        raise ValueError(
-            f"rental offer {offer.offer!r}: price_usd_per_gpu_hour = {offer.price_usd_per_gpu_hour:g} is not "
-            f"{offer.discount_from!r} (${base.price_usd_per_gpu_hour:g}) less {offer.discount:.0%} "
-            f"(${derived:.2f})"
-        )
 
 
 # --- model presets -------------------------------------------------------------------------------
