@@ -295,7 +295,8 @@ CASES = {
         ("llama3-70b", 1e11, 1024, "b300"),
         {"pricing": "own", "owned": "h100"},
     ),
-    "memory-tight": (("llama3-70b", 1e9, 18, "h100"), {}, ("llama3-70b", 1e9, 64, "h100"), {}),
+    # 16 H100 hold 1,152 GiB usable (72 GiB each): 70B's state and activations need 95% of it.
+    "memory-tight": (("llama3-70b", 1e9, 16, "h100"), {}, ("llama3-70b", 1e9, 64, "h100"), {}),
     # The field test's 2024 prices are over a year old; the default offers date from Sep 2026.
     "price-older-than-a-year": ((*S13, "h100"), {"offer": FIELD_TEST}, (*S13, "h100"), {}),
     "price-is-an-assumption": ((*S13, "h100"), {"offer": FIELD_TEST}, (*S13, "h100"), {}),
