@@ -20,6 +20,7 @@ from advisor.core.costing.estimate import estimate
 from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.flops import custom_model, infer_architecture, training_flops_per_token
 from advisor.core.model.workload import Workload
+from advisor.present.numbers import memory_per_gpu
 
 
 def test_capital_recovery_factor():
@@ -237,3 +238,19 @@ def test_a_buy_headline_names_the_outlay(catalog):
     est = estimate(w, "h100", catalog)
     sentence = headline_sentence(headline_figures(est, "own"), "cost")
     assert sentence.startswith("Buy 64x h100 ($2M up front): ")
+
+
+def test_training_and_serving_count_the_same_usable_memory_in_gib(catalog):
+    # An H100's "80 GB" of HBM is 80 GiB (nvidia-smi: 81,559 MiB); 90% of it is usable. Training and
+    # serving once disagreed: 67.1 for training (80 x 10^9 bytes shown in GiB), 72.0 for serving.
+    training = estimate(Workload(model=catalog.model("llama3-70b"), tokens=1e12, gpus=64), "h100", catalog)
+    serving_workload = Workload(
+        model=catalog.model("llama3-70b"), gpus=64, kind="inference", target_tokens_per_second=5000
+    )
+    serving = estimate(serving_workload, "h100", catalog)
+    usable_gib = 80 * catalog.economics.memory.usable_hbm_fraction
+    for est in (training, serving):
+        assert est.memory.available_gib / est.gpus == pytest.approx(usable_gib)
+        assert "of 72.0 GiB per GPU" in memory_per_gpu(est)
+    # The serving plan's replica holds its weights and KV cache within its GPUs' usable GiB.
+    assert serving.memory.required_gib <= serving.memory.min_gpus * usable_gib

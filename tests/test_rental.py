@@ -191,6 +191,35 @@ def test_a_system_lists_at_most_one_default_reserved_offer():
         System.model_validate(data)
 
 
+@pytest.mark.parametrize(
+    ("derived", "message"),
+    [
+        ({"discount_from": "nowhere", "discount": 0.15}, "discount_from = 'nowhere' is not another offer"),
+        (
+            {"discount_from": "on-demand, neocloud median (May-Nov 2026)", "discount": 0.15},
+            r"less 15% \(\$3\.3[12]\)",
+        ),
+        ({"discount": 0.15}, "discount_from and discount go together"),
+    ],
+)
+def test_a_derived_price_names_its_offer_and_is_its_price_less_the_discount(derived, message):
+    # H100's market median is $3.99: less 15% is $3.39, not the $2.00 listed.
+    data = H100.model_dump()
+    data["rental"] = [*data["rental"], _offer(offer="y", **derived)]
+    with pytest.raises(ValidationError, match=message):
+        System.model_validate(data)
+
+
+def test_derived_prices_name_the_offer_they_come_from():
+    derived = {s.id: s.derived_from(o) for s in CATALOG.systems.values() for o in s.rental if o.discount}
+    assert derived["mi325x"] is not None and derived["mi325x"].offer == "on-demand, scaled from mi300x (assumed)"
+    assert all(base is not None and base.default for base in derived.values())
+    # Every assumed reserved price is the on-demand one less an assumed discount, and says so: the
+    # rules tell a price derived from a published quote from one no one has quoted.
+    assumed = {s.id for s in CATALOG.systems.values() if s.reserved_rental and s.reserved_rental.assumption}
+    assert assumed == set(derived)
+
+
 def test_a_short_reservations_cost_range_keeps_the_term_paid():
     # A faster run still pays the whole term: the favourable end of the cost range is the term's price.
     workload = rent(2048, model="llama3-8b")

@@ -295,10 +295,14 @@ CASES = {
         ("llama3-70b", 1e11, 1024, "b300"),
         {"pricing": "own", "owned": "h100"},
     ),
-    "memory-tight": (("llama3-70b", 1e9, 18, "h100"), {}, ("llama3-70b", 1e9, 64, "h100"), {}),
+    # 16 H100 hold 1,152 GiB usable (72 GiB each): 70B's state and activations need 95% of it.
+    "memory-tight": (("llama3-70b", 1e9, 16, "h100"), {}, ("llama3-70b", 1e9, 64, "h100"), {}),
     # The field test's 2024 prices are over a year old; the default offers date from Sep 2026.
     "price-older-than-a-year": ((*S13, "h100"), {"offer": FIELD_TEST}, (*S13, "h100"), {}),
     "price-is-an-assumption": ((*S13, "h100"), {"offer": FIELD_TEST}, (*S13, "h100"), {}),
+    # 64 MI325X are beyond the 32 rented on demand: the reserved price, TensorWave's published $1.95 less
+    # an assumed 15%; 8 rent on demand at the published price.
+    "price-derived-by-assumed-discount": (("llama2-13b", 26e9, 64, "mi300x"), {}, (*S13, "mi300x"), {}),
     "goodput-low": (
         ("llama3-70b", 1e12, 16128, "gb200-nvl72"),
         {},
@@ -396,3 +400,22 @@ def test_the_7b_class_is_one_threshold():
     assert "a100-small-finetune" in fired and "h100-over-a100-large-models" not in fired
     fired = _fired("llama3-8b", 5e8, 8, "a100", kind="finetune")
     assert "h100-over-a100-large-models" in fired and "a100-small-finetune" not in fired
+
+
+def test_a_price_derived_from_a_published_quote_is_not_called_unquoted():
+    # MI300X's reserved price is the median of its published on-demand quotes ($1.92) less an assumed
+    # 15%: flagged as derived, naming the offer and the discount, not penalised as a price no one has
+    # quoted. MI325X's reserved price comes off an on-demand price that is itself an assumption.
+    fired = _fired("llama2-13b", 26e9, 64, "mi300x")
+    assert "price-derived-by-assumed-discount" in fired and "price-is-an-assumption" not in fired
+    fired = _fired("llama2-13b", 26e9, 64, "mi325x")
+    assert "price-is-an-assumption" in fired and "price-derived-by-assumed-discount" not in fired
+    catalog = shipped_catalog()
+    workload = Workload(model=catalog.model("llama2-13b"), tokens=26e9, gpus=64)
+    rec = advise(AdviceRequest(workload, catalog, load_rules(), Constraints(), systems=["mi300x"]))
+    (reason,) = [r for r in rec.candidate("mi300x").reasons if r.rule == "price-derived-by-assumed-discount"]
+    assert reason.kind == "warn"
+    assert (
+        "'on-demand, neocloud median (May-Nov 2026)' price, $1.92/GPU-hour, less an assumed 15% discount"
+        in reason.text
+    )

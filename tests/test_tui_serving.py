@@ -8,6 +8,8 @@ from textual.widgets import DataTable, Static
 
 from advisor.present import numbers
 from advisor.tui.widgets.choice_field import ChoiceField
+from advisor.tui.widgets.drawn_when_shown import PENDING_NOTE, PendingNote
+from advisor.tui.widgets.serving_view import plan_row
 from tests.test_tui_helpers import (
     SIZE,
     app_for_test,
@@ -165,3 +167,48 @@ async def test_the_serving_questions_drive_the_one_headline():
         await _choose(pilot, "kind", "pre")
         await settle(pilot)
         assert any("how many tokens" in str(e) for e in app.main.errors.values()), app.main.errors
+
+
+@pilot_test
+async def test_the_serving_tab_says_computing_until_drawn_never_empty_or_stale():
+    # The Serving tab appears with an inference job's answer; chosen, its view is drawn a frame or two
+    # later. Those frames once showed the bare column headings (empty), or the plan of the answer
+    # before (stale). Now they show the view's cover note, and every frame after shows this answer.
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await _choose(pilot, "kind", "inf")
+        view = app.screen.query_one("#serving-view")
+        table = app.screen.query_one("#serving-table", DataTable)
+
+        async def frames_show_cover_or_this_answer() -> None:
+            drawn = 0
+            for _ in range(8):
+                if not view.region.area:  # not laid out on screen yet
+                    await pilot.pause(0)
+                    continue
+                widget, _ = app.screen.get_widget_at(view.region.x + 1, view.region.y + 1)
+                if view.loading:
+                    assert isinstance(widget, PendingNote) and plain(widget) == PENDING_NOTE
+                else:
+                    expected = [
+                        plan_row(c, c.estimate.serving)[:2]
+                        for c in app.main.advice.recommendation.candidates
+                        if c.estimate and c.estimate.serving
+                    ]
+                    shown = [[str(cell) for cell in table.get_row_at(i)[:2]] for i in range(table.row_count)]
+                    assert shown == expected
+                    drawn += 1
+                await pilot.pause(0)
+            assert drawn, "the view was drawn"
+
+        app.main.show_tab("serving")
+        await frames_show_cover_or_this_answer()
+        # A new answer while another tab is shown: back on Serving, not the plan before.
+        app.main.show_tab("why")
+        await pilot.pause()
+        await type_into(pilot, "#input-target_tokens_per_second", "50k")
+        await settle(pilot)
+        assert app.main.scenario.workload.target_tokens_per_second == 50_000
+        app.main.show_tab("serving")
+        await frames_show_cover_or_this_answer()

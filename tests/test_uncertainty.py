@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from advisor.core.analysis.breakeven import repriced
 from advisor.core.analysis.sensitivity import sensitivity
 from advisor.core.analysis.uncertainty import estimate_range, input_spreads, sampled_outputs
 from advisor.core.costing.estimate import estimate
@@ -177,12 +178,17 @@ def _run(spec, constraints, assumptions=None):
     return workload, sensitivity(request, samples=400)
 
 
-def _with(assumptions: Assumptions, name: str, system: str, value: float) -> Assumptions:
+def _moved(request: AdviceRequest, item, value: float) -> AdviceRequest:
+    """`request` with the break-even's input at `value`, as the break-even moves it: a catalog price in
+    the catalog (it stays a quote or an assumption), anything else as the user's value."""
+    name, system = item.input, item.system
+    if name in ("price", "capex"):
+        moved = repriced(CATALOG.system(system), name == "price", item.current, value)
+        return replace(request, catalog=CATALOG.rebuilt(systems={**CATALOG.systems, system: moved}))
     if name in ("electricity", "pue"):
         key = "electricity_usd_per_kwh" if name == "electricity" else "pue"
-        return assumptions.model_copy(update={key: value})
-    key = {"price": "price_usd_per_gpu_hour", "capex": "capex_usd_per_node"}.get(name, name)
-    return assumptions.model_copy(update={key: {system: value}})
+        return replace(request, assumptions=Assumptions(**{key: value}))
+    return replace(request, assumptions=Assumptions(**{name: {system: value}}))
 
 
 @pytest.mark.parametrize(("spec", "constraints"), SCENARIOS, ids=["13b-rent", "405b-own", "7b-serving"])
@@ -198,11 +204,11 @@ def test_break_even_points_fed_back_flip_the_winner(spec, constraints):
         pair = AdviceRequest(
             workload, CATALOG, RULES, constraints, today=TODAY, systems=[rec.winner, sens.runner_up]
         )
-        flipped = advise(replace(pair, assumptions=_with(Assumptions(), item.input, item.system, beyond)))
+        flipped = advise(_moved(pair, item, beyond))
         assert flipped.winner != rec.winner, item.sentence
         # ... and just short of it, it does not.
         short = item.threshold * (0.99 if item.threshold > item.current else 1.01)
-        kept = advise(replace(pair, assumptions=_with(Assumptions(), item.input, item.system, short)))
+        kept = advise(_moved(pair, item, short))
         assert kept.winner == rec.winner, item.sentence
         checked += 1
     assert checked >= 2
@@ -271,3 +277,20 @@ def test_widened_pue_never_falls_below_one():
     est = estimate(w, "h100", CATALOG)
     pue = input_spreads(est, w, CATALOG, Assumptions(), widen=3.0)["pue"]
     assert pue.low == 1.0 < pue.expected < pue.high
+
+
+def test_close_call_price_and_break_even_are_one_figure():
+    # 13B on 8 rented GPUs in FP8 (the README's example): mi300x is 3.1% behind mi355x, whose price the
+    # catalog assumes. "What would change the answer" and the break-even point state the runner-up's
+    # price to win; they once differed ($1.66 and $1.69, "now $1.69"): the break-even set the price as
+    # the user's, which also dropped the assumed-price penalty.
+    workload = Workload(model=CATALOG.model("llama2-13b"), tokens=26e9, gpus=8, precision="fp8")
+    request = AdviceRequest(workload, CATALOG, RULES, Constraints(), today=TODAY)
+    rec, sens = sensitivity(request, samples=200)
+    stated = rec.price_to_win
+    assert stated is not None and stated.sentence in rec.what_would_change
+    (even,) = [b for b in sens.break_evens if b.input == "price" and b.system == stated.system]
+    assert even.current == stated.current_usd_per_gpu_hour
+    assert even.threshold == stated.threshold_usd_per_gpu_hour
+    assert f"${stated.threshold_usd_per_gpu_hour:.2f}/GPU-hour" in even.sentence
+    assert abs(even.threshold / even.current - 1) > 1e-3, even.sentence

@@ -40,7 +40,7 @@ def _rows(estimates: Sequence[Any]) -> list[tuple[str, Callable[[Any], str]]]:
         ("US household-years", lambda e: f"{e.household_years:,.3g}"),
         ("CO2", lambda e: numbers.tonnes(e.co2_tonnes)),
         (
-            "memory",
+            f"memory ({numbers.MEMORY_UNIT})",
             lambda e: (
                 numbers.memory_per_gpu(e)
                 if e.memory.fits

@@ -8,6 +8,7 @@ from typing import Any
 from advisor.core.fmt import cents_or_dollars, count, duration, energy, money, percent, tonnes
 
 __all__ = [
+    "MEMORY_UNIT",
     "cents_or_dollars",
     "count",
     "duration",
@@ -73,8 +74,12 @@ def input_value(name: str, value: float) -> str:
     return f"{value:.3g}"
 
 
+MEMORY_UNIT = "GiB = 2^30 bytes"
+"""The unit every surface counts memory in, said where memory is shown (HBM's "GB" is binary)."""
+
+
 def memory_per_gpu(est: Any) -> str:
-    """Memory as one GPU sees it: "fits: 48.2 of 72.0 GiB per GPU" (usable HBM).
+    """Memory as one GPU sees it: "fits: 48.2 of 72.0 GiB per GPU" (usable HBM; `MEMORY_UNIT` says the GiB).
 
     The sum over all GPUs says nothing about whether each one fits. Training shards its state over
     every GPU of the run; a serving replica holds its weights and KV cache over its own GPUs.

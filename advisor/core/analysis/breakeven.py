@@ -2,7 +2,10 @@
 
 Each threshold is found by bisection on `advise()` itself (restricted to the two systems), so rules
 and constraints count exactly as in the recommendation. Fed back as an input just beyond the
-threshold, the winner changes (a property test checks this).
+threshold, the winner changes (a property test checks this). One input moves at a time: a catalog price
+is moved in the catalog, so it stays what it was (a published quote or an assumption, with its date)
+and the rules about where a price came from judge it as before. The runner-up's price in a close call
+on cost is the one `advise` states (`Recommendation.price_to_win`), not found again here.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from advisor.core.decision.advise import advise
 from advisor.core.decision.recommendation import Recommendation
 from advisor.core.decision.request import AdviceRequest
 from advisor.core.model.assumptions import Assumptions
+from advisor.core.model.catalog import System
 
 
 @dataclass(frozen=True)
@@ -66,17 +70,22 @@ class _Probe:
     current: float
     direction: float
     bounds: tuple[float, float]
-    update: Callable[[float], dict[str, Any]]
+    move: Callable[[AdviceRequest, float], AdviceRequest]
+    """The request with this input at a value."""
     say: Callable[[float], str]
     report_none: bool = True
+    known: float | None = None
+    """The threshold when `advise` already found it (the close call's price to win): not bisected."""
 
 
 def _electricity_sentence(runner: str, side: str, now: float, threshold: float) -> str:
     return f"{runner} wins if electricity costs {side} ${threshold:.3f}/kWh (now ${now:.3f})"
 
 
-def _wins_at(still_wins: Callable[[dict[str, Any]], bool], probe: _Probe, value: float) -> bool:
-    return still_wins(probe.update(value))
+def _wins_at(
+    still_wins: Callable[[AdviceRequest], bool], pair: AdviceRequest, probe: _Probe, value: float
+) -> bool:
+    return still_wins(probe.move(pair, value))
 
 
 def _per_system(assumptions: Assumptions, name: str, system: str, value: float) -> dict[str, Any]:
@@ -88,11 +97,61 @@ def _per_system(assumptions: Assumptions, name: str, system: str, value: float) 
     return {name: {**mapping, system: value}}
 
 
-def _setter(assumptions: Assumptions, field: str, system: str) -> Callable[[float], dict[str, Any]]:
-    return lambda value: _per_system(assumptions, field, system, value)
+def _setter(field: str, system: str) -> Callable[[AdviceRequest, float], AdviceRequest]:
+    """Moves the user's value of `field` for `system` (an assumption the user may set)."""
+
+    def move(request: AdviceRequest, value: float) -> AdviceRequest:
+        update = _per_system(request.assumptions, field, system, value)
+        return replace(request, assumptions=request.assumptions.model_copy(update=update))
+
+    return move
 
 
-def _price_probes(request: AdviceRequest, winner: Estimate, runner: Estimate) -> list[_Probe]:
+def repriced(system: System, rent: bool, current: float, value: float) -> System:
+    """`system` with its catalog price at `value`: renting, every offer scaled alike (the same offer is
+    chosen, on the same term); owning, the capex. Source, date and `assumption` stay as they are."""
+    if not rent:
+        return system.model_copy(
+            update={"capex": system.capex.model_copy(update={"all_in_usd_per_node": value})}
+        )
+    scale = value / current
+
+    def scaled(price: float | None) -> float | None:
+        return price * scale if price is not None else None
+
+    offers = tuple(
+        offer.model_copy(
+            update={
+                "price_usd_per_gpu_hour": offer.price_usd_per_gpu_hour * scale,
+                "low_usd_per_gpu_hour": scaled(offer.low_usd_per_gpu_hour),
+                "high_usd_per_gpu_hour": scaled(offer.high_usd_per_gpu_hour),
+            }
+        )
+        for offer in system.rental
+    )
+    return system.model_copy(update={"rental": offers})
+
+
+def _catalog_price(
+    system: str, rent: bool, current: float
+) -> Callable[[AdviceRequest, float], AdviceRequest]:
+    """Moves `system`'s catalog price (rental offers or capex) from `current`, keeping its provenance."""
+
+    def move(request: AdviceRequest, value: float) -> AdviceRequest:
+        catalog = request.catalog
+        systems = {**catalog.systems, system: repriced(catalog.system(system), rent, current, value)}
+        priced = catalog.rebuilt(systems=systems)
+        # Prices feed no derived index (the MFU index reads compute peaks and calibration points only):
+        # keep the built ones rather than rebuild them at every step of the bisection.
+        priced.derived.update(catalog.derived)
+        return replace(request, catalog=priced)
+
+    return move
+
+
+def _price_probes(
+    rec: Recommendation, request: AdviceRequest, winner: Estimate, runner: Estimate
+) -> list[_Probe]:
     """The winner's price (rent) or capex (own) rising, and the runner-up's falling."""
     catalog, assumptions = request.catalog, request.assumptions
     rent = request.workload.pricing == "rent"
@@ -105,6 +164,11 @@ def _price_probes(request: AdviceRequest, winner: Estimate, runner: Estimate) ->
             return set_value
         return est.price_usd_per_gpu_hour if rent else catalog.system(est.system).capex.all_in_usd_per_node
 
+    def mover(est: Estimate) -> Callable[[AdviceRequest, float], AdviceRequest]:
+        if assumptions.for_system(key, est.system) is not None:
+            return _setter(key, est.system)
+        return _catalog_price(est.system, rent, price_of(est))
+
     def show(value: float, system: str) -> str:
         if rent:
             return f"${value:.2f}/GPU-hour"
@@ -113,6 +177,8 @@ def _price_probes(request: AdviceRequest, winner: Estimate, runner: Estimate) ->
     w, r = winner.system, runner.system
     w_price, r_price = price_of(winner), price_of(runner)
     name = "price" if rent else "capex"
+    stated = rec.price_to_win
+    known = stated.threshold_usd_per_gpu_hour if rent and stated is not None and stated.system == r else None
     return [
         _Probe(
             name,
@@ -120,7 +186,7 @@ def _price_probes(request: AdviceRequest, winner: Estimate, runner: Estimate) ->
             w_price,
             +1,
             (1e-6, 1e9),
-            _setter(assumptions, key, w),
+            mover(winner),
             lambda t: (
                 f"{r} becomes the better choice if {w} {verb} above {show(t, w)} (now {show(w_price, w)})"
             ),
@@ -131,13 +197,14 @@ def _price_probes(request: AdviceRequest, winner: Estimate, runner: Estimate) ->
             r_price,
             -1,
             (1e-6, 1e9),
-            _setter(assumptions, key, r),
+            mover(runner),
             lambda t: f"{r} wins if it {verb} below {show(t, r)} (now {show(r_price, r)})",
+            known=known,
         ),
     ]
 
 
-def _speed_probes(assumptions: Assumptions, winner: Estimate, runner: Estimate) -> list[_Probe]:
+def _speed_probes(winner: Estimate, runner: Estimate) -> list[_Probe]:
     """Training only: the winner's goodput and MFU falling, and the runner-up's MFU rising."""
     w, r = winner.system, runner.system
     return [
@@ -147,7 +214,7 @@ def _speed_probes(assumptions: Assumptions, winner: Estimate, runner: Estimate) 
             winner.goodput,
             -1,
             (0.01, 1.0),
-            _setter(assumptions, "goodput", w),
+            _setter("goodput", w),
             lambda t: (
                 f"{w} stops being the better choice below {fmt.percent(t)} goodput "
                 f"(now {fmt.percent(winner.goodput)})"
@@ -159,7 +226,7 @@ def _speed_probes(assumptions: Assumptions, winner: Estimate, runner: Estimate) 
             winner.mfu,
             -1,
             (0.005, 1.0),
-            _setter(assumptions, "mfu", w),
+            _setter("mfu", w),
             lambda t: (
                 f"{w} stops being the better choice below {fmt.percent(t)} MFU "
                 f"(now {fmt.percent(winner.mfu)})"
@@ -171,7 +238,7 @@ def _speed_probes(assumptions: Assumptions, winner: Estimate, runner: Estimate) 
             runner.mfu,
             +1,
             (0.005, 1.0),
-            _setter(assumptions, "mfu", r),
+            _setter("mfu", r),
             lambda t: f"{r} wins above {fmt.percent(t)} MFU (now {fmt.percent(runner.mfu)})",
         ),
     ]
@@ -187,7 +254,7 @@ def _electricity_probes(request: AdviceRequest, runner: str) -> list[_Probe]:
             elec,
             direction,
             (1e-4, 10.0),
-            lambda value: {"electricity_usd_per_kwh": value},
+            _electricity_at,
             partial(_electricity_sentence, runner, side, elec),
             report_none=False,
         )
@@ -195,13 +262,19 @@ def _electricity_probes(request: AdviceRequest, runner: str) -> list[_Probe]:
     ]
 
 
+def _electricity_at(request: AdviceRequest, value: float) -> AdviceRequest:
+    return replace(
+        request, assumptions=request.assumptions.model_copy(update={"electricity_usd_per_kwh": value})
+    )
+
+
 def _probes(rec: Recommendation, request: AdviceRequest, winner: str, runner: str) -> list[_Probe]:
     """Every input to move for this pair: price or capex, then MFU and goodput, then electricity."""
     w_est, r_est = rec.candidate(winner).estimate, rec.candidate(runner).estimate
     assert w_est is not None and r_est is not None
-    probes = _price_probes(request, w_est, r_est)
+    probes = _price_probes(rec, request, w_est, r_est)
     if request.workload.kind != "inference":
-        probes += _speed_probes(request.assumptions, w_est, r_est)
+        probes += _speed_probes(w_est, r_est)
     if request.workload.pricing != "rent" and rec.objective in ("cost", "balanced"):
         probes += _electricity_probes(request, runner)
     return probes
@@ -215,15 +288,16 @@ def break_evens(rec: Recommendation, request: AdviceRequest) -> tuple[str | None
     winner, runner = ranked[0].system, ranked[1].system
     pair = replace(request, systems=(winner, runner))
 
-    def still_wins(update: dict[str, Any]) -> bool:
-        varied = replace(pair, assumptions=request.assumptions.model_copy(update=update))
+    def still_wins(varied: AdviceRequest) -> bool:
         return advise(varied).winner == winner
 
     found = []
     for probe in _probes(rec, request, winner, runner):
-        threshold = _bisect(
-            partial(_wins_at, still_wins, probe), probe.current, probe.direction, *probe.bounds
-        )
+        threshold = probe.known
+        if threshold is None:
+            threshold = _bisect(
+                partial(_wins_at, still_wins, pair, probe), probe.current, probe.direction, *probe.bounds
+            )
         if threshold is None and not probe.report_none:
             continue
         sentence = (

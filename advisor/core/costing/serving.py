@@ -9,6 +9,7 @@ from advisor.core.model.catalog import Catalog, Precision, System
 from advisor.core.model.economics import Economics
 from advisor.core.model.goodput import fixed_goodput
 from advisor.core.model.inference import TP_SIZES, Iteration, Precisions, Replica, iteration, weight_bytes
+from advisor.core.model.memory import usable_hbm_bytes
 from advisor.core.model.serving_plan import (
     Layout,
     Targets,
@@ -43,7 +44,7 @@ def serving_throughput(inputs: SpeedInputs, price_usd_per_gpu_hour: float) -> Th
         f"serving model: replicas of {step.tp} GPU(s) (tensor-parallel), batch {step.batch} set by "
         f"{layout.binding}, {step.seconds * 1e3:.1f} ms per output token, {step.bound}-bound"
     )
-    usable_gib = system.memory.hbm_gb * econ.memory.usable_hbm_fraction
+    usable_gib = usable_hbm_bytes(system.memory.hbm_gb, econ.memory.usable_hbm_fraction) / BYTES_PER_GIB
     return Throughput(
         flops_per_token=per_token,
         tokens_per_s_per_gpu=per_gpu,

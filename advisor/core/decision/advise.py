@@ -20,12 +20,18 @@ from advisor.core.decision.constraints import constraint_reasons
 from advisor.core.decision.facts import candidate_facts, workload_facts
 from advisor.core.decision.headline import headline_figures, headline_sentence
 from advisor.core.decision.owned import owned_fleet_fits, owned_trade_off, owned_when_renting
-from advisor.core.decision.recommendation import Candidate, FiredRule, Reason, Recommendation
+from advisor.core.decision.price_facts import price_facts, price_source
+from advisor.core.decision.recommendation import (
+    Candidate,
+    FiredRule,
+    PriceToWin,
+    Reason,
+    Recommendation,
+)
 from advisor.core.decision.request import AdviceRequest
 from advisor.core.decision.rules import Rule, RuleResult, evaluate
 from advisor.core.decision.verdict import NONE_FEASIBLE, Ranked, Verdict, judge_verdict, objective_metric
 from advisor.core.model.assumptions import Assumptions
-from advisor.core.model.catalog import RentalOffer, System
 from advisor.core.model.sourced import as_of_end
 from advisor.core.model.units import HOURS_PER_DAY
 from advisor.core.model.workload import Constraints, Objective, Workload
@@ -33,30 +39,6 @@ from advisor.errors import AdvisorError
 
 CLOSE_CALL = 0.15
 """A runner-up within this share of the winner's score gets a 'what would change' line."""
-
-
-def _rental_offer(est: Estimate, system: System) -> RentalOffer | None:
-    """The catalog offer the estimate rents at, None when the user set the price."""
-    chosen = est.price_offer
-    return system.rental_offer(chosen.offer) if chosen and chosen.offer is not None else None
-
-
-def _price_source(workload: Workload, system: System, assumptions: Assumptions, est: Estimate) -> str | None:
-    """The `as_of` of the price behind the estimate, None when the user set it."""
-    if workload.pricing == "rent":
-        offer = _rental_offer(est, system)
-        return offer.as_of if offer else None
-    if assumptions.for_system("capex_usd_per_node", system.id) is not None:
-        return None
-    return system.capex.as_of
-
-
-def _price_assumed(workload: Workload, system: System, assumptions: Assumptions, est: Estimate) -> bool:
-    """Whether the catalog's price behind the estimate is an assumption, not a published quote."""
-    if workload.pricing == "rent":
-        offer = _rental_offer(est, system)
-        return offer.assumption if offer else False
-    return assumptions.for_system("capex_usd_per_node", system.id) is None and system.capex.assumption
 
 
 def _metric(est: Estimate, objective: Objective) -> float:
@@ -179,13 +161,13 @@ def _candidate_facts(
     workload, constraints, today = request.workload, request.constraints, request.today
     sized = request.sized_workload(sid)
     system = request.catalog.system(sid)
-    as_of = _price_source(workload, system, assumptions, est)
+    as_of = price_source(workload, system, assumptions, est)
     age = (today - as_of_end(as_of)).days if (today and as_of) else None
     fits = wl_facts["owned_fleet_fits"]
     return {
         **(wl_facts if sized is workload else workload_facts(sized, constraints, request.objective, fits)),
         **candidate_facts(est, system, base_est, constraints, age, as_of or "set by you"),
-        "price_is_assumption": _price_assumed(workload, system, assumptions, est),
+        **price_facts(workload, system, assumptions, est),
     }
 
 
@@ -279,7 +261,8 @@ def advise(request: AdviceRequest) -> Recommendation:
         assert win_est is not None
         trace.warnings.extend(win_est.warnings)
         trace.warnings.extend(r.text for r in judged[winner].reasons if r.kind == "warn")
-    changes = tuple(_what_would_change(request, judged, ranking))
+    close_lines, price_to_win = _close_call(request, judged, ranking)
+    changes = (*_blocked_lines(request, judged, ranking), *close_lines)
     return Recommendation(
         winner=winner,
         objective=request.objective,
@@ -292,6 +275,7 @@ def advise(request: AdviceRequest) -> Recommendation:
         verdict=_verdict(request, candidates, changes),
         baseline=request.baseline if base_est is not None else None,
         constraints=request.constraints,
+        price_to_win=price_to_win,
     )
 
 
@@ -339,13 +323,6 @@ def _relaxations(est: Estimate, blockers: set[str | None], constraints: Constrai
     return parts
 
 
-def _what_would_change(
-    request: AdviceRequest, judged: Mapping[str, _Judgement], ranking: _Ranking
-) -> list[str]:
-    """One line per near alternative: the constraint or price that would flip the answer."""
-    return _blocked_lines(request, judged, ranking) + _close_call_lines(request, judged, ranking)
-
-
 def _blocked_lines(request: AdviceRequest, judged: Mapping[str, _Judgement], ranking: _Ranking) -> list[str]:
     """Systems kept out only by the deadline, budget or capacity wait, and the values that let them in."""
     winner, scores, best = ranking.winner, ranking.scores, ranking.best
@@ -373,24 +350,21 @@ def _blocked_lines(request: AdviceRequest, judged: Mapping[str, _Judgement], ran
     return lines
 
 
-def _close_call_lines(
+def _close_call(
     request: AdviceRequest, judged: Mapping[str, _Judgement], ranking: _Ranking
-) -> list[str]:
-    """The runner-up, when it is within `CLOSE_CALL` of the winner: the price at which it would win."""
+) -> tuple[list[str], PriceToWin | None]:
+    """The runner-up, when it is within `CLOSE_CALL` of the winner: how near, and on cost the price at
+    which it would win."""
     winner, ranked, scores = ranking.winner, ranking.ranked, ranking.scores
     if winner is None or len(ranked) < 2 or judged[winner].estimate is None:
-        return []
+        return [], None
     runner = ranked[1]
     ratio = scores[runner] / scores[winner]
     run_est = judged[runner].estimate
     assert run_est is not None
     if ratio >= 1 + CLOSE_CALL:
-        return []
+        return [], None
     if request.objective != "cost":
-        return [f"{runner} is within {fmt.percent(ratio - 1)} of {winner} on {request.objective}"]
-    price = run_est.price_usd_per_gpu_hour / ratio
-    condition = "it rented" if request.workload.pricing == "rent" else "its owner's TCO were"
-    return [
-        f"{runner} wins if {condition} below ${price:.2f}/GPU-hour instead of "
-        f"${run_est.price_usd_per_gpu_hour:.2f} (it is {fmt.percent(ratio - 1)} behind {winner})"
-    ]
+        return [f"{runner} is within {fmt.percent(ratio - 1)} of {winner} on {request.objective}"], None
+    price = PriceToWin(runner, winner, request.workload.pricing, run_est.price_usd_per_gpu_hour, ratio)
+    return [price.sentence], price

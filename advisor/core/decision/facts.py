@@ -145,7 +145,16 @@ FACTS: dict[str, Fact] = {
         _c("price_as_of", "text", "", "Date of the price used."),
         _c("gpus_bought", "number", "GPUs", "GPUs bought for the run (0 renting, or when owned suffice)."),
         _c("purchase_usd", "number", "USD", "Up-front outlay for the GPUs bought (0 when none are)."),
-        _c("price_is_assumption", "bool", "", "The price used is the catalog's assumption, not a quote."),
+        _c(
+            "price_is_assumption",
+            "bool",
+            "",
+            "The price used rests on no published quote (assumed, or derived from an assumed price).",
+        ),
+        _c(
+            "price_discount", "number", "fraction", "Assumed discount the price used takes off another offer."
+        ),
+        _c("price_derived_from", "text", "", "The offer the price used is derived from, and its price."),
     )
 }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from advisor.core import fmt
 from advisor.core.costing.results import Estimate, JsonFields
 from advisor.core.decision.rules import RuleResult
 from advisor.core.decision.verdict import NONE_FEASIBLE, Verdict
@@ -88,6 +89,35 @@ class CheaperOption(JsonFields):
 
 
 @dataclass(frozen=True)
+class PriceToWin:
+    """The runner-up's price per GPU-hour below which it overtakes the winner, all else as it is (its rule
+    weights included): the score is cost times weights, so the price divides by the score ratio. Computed
+    once, in `advise`; the close-call line and the break-even point both say it."""
+
+    system: str
+    winner: str
+    pricing: str
+    """rent: the rental price; own: the owner's TCO per GPU-hour."""
+    current_usd_per_gpu_hour: float
+    score_ratio: float
+    """The runner-up's score over the winner's (1.018: 1.8% behind)."""
+
+    @property
+    def threshold_usd_per_gpu_hour(self) -> float:
+        return self.current_usd_per_gpu_hour / self.score_ratio
+
+    @property
+    def sentence(self) -> str:
+        """What would change the answer: "mi300x wins if it rented below $1.66/GPU-hour instead of ..."."""
+        condition = "it rented" if self.pricing == "rent" else "its owner's TCO were"
+        return (
+            f"{self.system} wins if {condition} below ${self.threshold_usd_per_gpu_hour:.2f}/GPU-hour "
+            f"instead of ${self.current_usd_per_gpu_hour:.2f} (it is {fmt.percent(self.score_ratio - 1)} "
+            f"behind {self.winner})"
+        )
+
+
+@dataclass(frozen=True)
 class Recommendation:
     """What `advise` returns: the winner, every candidate, the rules trace, caveats."""
 
@@ -106,6 +136,8 @@ class Recommendation:
     adds the robustness)."""
     cheaper_option: CheaperOption | None = None
     """A cheaper size or system that meets every hard constraint (found by the analysis), if any."""
+    price_to_win: PriceToWin | None = None
+    """On cost, a runner-up within `CLOSE_CALL` of the winner: the price at which it would win."""
 
     @property
     def winner_candidate(self) -> Candidate | None:

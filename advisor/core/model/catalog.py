@@ -13,6 +13,7 @@ from typing import Annotated, Literal, TypeVar
 from pydantic import Field, model_validator
 
 from advisor.core.model.economics import Economics
+from advisor.core.model.rental_offer import RentalOffer, check_derived
 from advisor.core.model.sourced import (
     Fraction,
     Frozen,
@@ -84,42 +85,6 @@ class Capex(Sourced):
     all_in_usd_per_node: Positive
 
 
-class RentalOffer(Sourced):
-    """A dated rental price per GPU-hour, with its published range where there is one."""
-
-    offer: str
-    price_usd_per_gpu_hour: Positive
-    low_usd_per_gpu_hour: Positive | None = None
-    high_usd_per_gpu_hour: Positive | None = None
-    default: bool = False
-    term_days: NonNegative = Field(
-        0, description="A reservation's shortest term, paid in full if unused; 0 on demand (paid by use)."
-    )
-    default_reserved: bool = Field(
-        False,
-        description="The reserved offer a rental takes beyond on-demand capacity or when it costs less.",
-    )
-    imported_from: str = Field(
-        "",
-        description="The file the user imported this offer from (`advisor prices import`); empty if shipped.",
-    )
-
-    @model_validator(mode="after")
-    def _check_range(self) -> RentalOffer:
-        low = self.low_usd_per_gpu_hour or self.price_usd_per_gpu_hour
-        high = self.high_usd_per_gpu_hour or self.price_usd_per_gpu_hour
-        if not low <= self.price_usd_per_gpu_hour <= high:
-            raise ValueError("need low_usd_per_gpu_hour <= price_usd_per_gpu_hour <= high_usd_per_gpu_hour")
-        if self.default_reserved and not self.term_days:
-            raise ValueError("default_reserved needs term_days > 0 (a reservation has a term)")
-        return self
-
-    @property
-    def reserved(self) -> bool:
-        """A reservation: a term is committed to, not paid by use."""
-        return self.term_days > 0
-
-
 class Setup(Sourced):
     """Time from 'start instance' to 'ready to train'."""
 
@@ -188,7 +153,14 @@ class System(Frozen):
             raise ValueError("rental: at most one offer may set default = true")
         if sum(offer.default_reserved for offer in self.rental) > 1:
             raise ValueError("rental: at most one offer may set default_reserved = true")
+        for offer in self.rental:
+            if offer.discount_from is not None and offer.discount is not None:
+                check_derived(offer, self.rental)
         return self
+
+    def derived_from(self, offer: RentalOffer) -> RentalOffer | None:
+        """The offer `offer`'s price is derived from by an assumed discount, None for a price as listed."""
+        return next((o for o in self.rental if o.offer == offer.discount_from), None)
 
     @property
     def default_rental(self) -> RentalOffer:

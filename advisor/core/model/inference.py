@@ -25,14 +25,13 @@ import math
 from dataclasses import dataclass
 
 from advisor.core.model.catalog import ModelSpec
+from advisor.core.model.memory import usable_hbm_bytes
 from advisor.core.model.sourced import Precision
 
 BYTES_PER_VALUE: dict[str, float] = {"bf16": 2.0, "fp8": 1.0, "fp4": 0.5}
 """Bytes per stored value of each number format (FP4 with its block scales rounded away)."""
 WEIGHT_BYTES = BYTES_PER_VALUE
 GQA_GROUP = 8
-BYTES_PER_GIB = 2**30
-"""A GPU's advertised "80 GB" is 80 GiB of HBM (an H100 reports 81,559 MiB): serving counts GiB."""
 TP_SIZES = (1, 2, 4, 8, 16, 32, 64)
 """Tensor-parallel sizes a replica may take."""
 
@@ -163,7 +162,9 @@ class Replica:
 def max_batch_in_memory(r: Replica) -> int:
     """Most concurrent requests whose KV cache (prompt plus half the output each) fits beside the weights."""
     model, hw, precisions = r.model, r.hw, r.precisions
-    free = r.tp * hw.hbm_gb * BYTES_PER_GIB * hw.usable_hbm_fraction - weight_bytes(model, precisions.weights)
+    free = r.tp * usable_hbm_bytes(hw.hbm_gb, hw.usable_hbm_fraction) - weight_bytes(
+        model, precisions.weights
+    )
     held_per_request = r.prompt_tokens + r.output_tokens / 2
     per_request = kv_cache_bytes_per_token(model, precisions.kv_cache) * held_per_request
     return max(0, math.floor(free / per_request))

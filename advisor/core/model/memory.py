@@ -1,4 +1,10 @@
-"""Training memory: does the state fit in the cluster's HBM, and how many GPUs does it need."""
+"""Training memory: does the state fit in the cluster's HBM, and how many GPUs does it need.
+
+Memory is counted in GiB (2^30 bytes) everywhere. A GPU's HBM is sold as "GB" but built of binary
+DRAM: an "80 GB" A100 reports 81,920 MiB (80 GiB) and an H100 81,559 MiB (79.6 GiB, 85.5 x 10^9
+bytes) in `nvidia-smi` (modal-labs/modal-client#2797, Jan 2025), so the catalog's `hbm_gb` is read as
+GiB. `usable_hbm_bytes` is the one usable-memory figure: training here, serving in `inference.py`.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +12,7 @@ import math
 from dataclasses import dataclass
 
 from advisor.core.model.catalog import ModelSpec
-from advisor.core.model.units import BYTES_PER_GB, BYTES_PER_GIB
+from advisor.core.model.units import BYTES_PER_GIB
 
 
 @dataclass(frozen=True)
@@ -29,6 +35,12 @@ class MemoryCheck:
     @property
     def available_gib(self) -> float:
         return self.available_bytes / BYTES_PER_GIB
+
+
+def usable_hbm_bytes(hbm_gb: float, usable_fraction: float) -> float:
+    """Bytes of one GPU's HBM a job may use: its capacity (the catalog's `hbm_gb`, binary GB) less what
+    the runtime, the allocator's fragmentation and the communication buffers take (`usable_fraction`)."""
+    return hbm_gb * BYTES_PER_GIB * usable_fraction
 
 
 def activation_bytes_per_gpu(model: ModelSpec, bytes_per_token_hidden_layer: float, shard: int) -> float:
@@ -65,7 +77,7 @@ def check_memory(
         state = 2.0 * model.params_total + bytes_per_param * trainable_params
     shard = min(nvlink_domain_gpus, 8, gpus)
     activations = activation_bytes_per_gpu(model, bytes_per_token_hidden_layer, shard)
-    usable = hbm_gb * BYTES_PER_GB * usable_fraction
+    usable = usable_hbm_bytes(hbm_gb, usable_fraction)
     required = state + activations * gpus
     room = usable - activations
     min_gpus: int | None = None

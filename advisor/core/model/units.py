@@ -12,8 +12,8 @@ HOURS_PER_DAY = 24.0
 HOURS_PER_YEAR = 8760.0
 HOURS_PER_MONTH = HOURS_PER_YEAR / 12.0
 JOULES_PER_KWH = 3.6e6
-BYTES_PER_GB = 1e9
 BYTES_PER_GIB = float(2**30)
+"""Memory is counted in GiB. HBM's "GB" is binary: an "80 GB" H100 is 80 GiB (`nvidia-smi`: 81,559 MiB)."""
 
 _SUFFIXES = {
     "": 1.0,

@@ -3,12 +3,15 @@
 Every edit recomputes the advice; redrawing the hidden result tabs each time would cost more than the
 computation (the rules tree alone has hundreds of nodes), so they wait until they are shown. A view on
 screen redraws right after the refresh that paints the new headline, so the headline is never held
-up by the new layout a longer view needs.
+up by the new layout a longer view needs. A view hidden with a draw pending is covered by
+`PENDING_NOTE` until it is drawn: shown (its tab chosen, or the Serving tab appearing for an
+inference job), its first frame says it is being computed rather than showing nothing, or the
+answer before.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from rich.console import RenderableType
 from textual import events
@@ -20,6 +23,9 @@ from textual.widgets import Static
 
 if TYPE_CHECKING:
     from advisor.tui.advice import Advice  # the core's answer: imported once the first one is computed
+
+PENDING_NOTE = "computing…"
+"""What a result view shows in the frames between being shown and being drawn for the latest answer."""
 
 
 class DrawnWhenShown:
@@ -40,12 +46,24 @@ class DrawnWhenShown:
         self._draw_pending = True
         if self.is_mounted and self._displayed():
             self.call_after_refresh(self._draw_if_pending)
+        else:
+            _cover(self, True)  # PENDING_NOTE until drawn (see `get_loading_widget`)
+
+    def draw_now(self) -> None:
+        """Draw now if a draw is pending (the view is about to take the focus)."""
+        self._draw_if_pending()
 
     def _draw_if_pending(self) -> None:
         assert isinstance(self, Widget)
         if self._draw_pending and self.is_attached:
             self._draw_pending = False
             self.draw()
+        if not self._draw_pending:
+            _cover(self, False)
+
+    def get_loading_widget(self) -> Widget:
+        """The cover over a view not yet drawn for the latest answer: says so, in words."""
+        return PendingNote(PENDING_NOTE)
 
     def _displayed(self) -> bool:
         assert isinstance(self, Widget)
@@ -60,6 +78,22 @@ class DrawnWhenShown:
         assert isinstance(self, Widget)
         if self._draw_pending:
             self.call_after_refresh(self._draw_if_pending)
+
+
+def _cover(view: DrawnWhenShown, covered: bool) -> None:
+    """Cover `view` with its pending note (Textual's `loading` state, with `get_loading_widget`), or not."""
+    widget = cast(Widget, view)
+    if widget.loading != covered:
+        widget.loading = covered
+
+
+class PendingNote(Static):
+    """Covers a result view until it is drawn; shown (the view's tab chosen), it has the view drawn."""
+
+    def on_show(self, _event: events.Show) -> None:
+        view = self.parent
+        if isinstance(view, DrawnWhenShown):
+            view.call_after_refresh(view._draw_if_pending)
 
 
 class AdviceView(DrawnWhenShown):

@@ -11,6 +11,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane, Tabs
 
+from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
 from advisor.tui.widgets.headline import Headline
 from advisor.tui.widgets.why_view import WhyView
 
@@ -151,7 +152,11 @@ class ResultsPanel(Vertical):
 
     def _focus_tab(self, tab: str) -> None:
         tabs = self.query_one(TabbedContent)
-        focusable = [w for w in tabs.get_pane(tab).query("*") if w.focusable]
+        pane = tabs.get_pane(tab)
+        for view in pane.query("*"):
+            if isinstance(view, DrawnWhenShown):
+                view.draw_now()  # what it holds, drawn for the latest answer, takes the focus
+        focusable = [w for w in pane.query("*") if w.focusable]
         if focusable:
             focusable[0].focus()
         else:
