@@ -212,7 +212,9 @@ def test_a_derived_price_names_its_offer_and_is_its_price_less_the_discount(deri
 
 def test_derived_prices_name_the_offer_they_come_from():
     derived = {s.id: s.derived_from(o) for s in CATALOG.systems.values() for o in s.rental if o.discount}
-    assert derived["mi325x"] is not None and derived["mi325x"].offer == "on-demand, scaled from mi300x (assumed)"
+    assert (
+        derived["mi325x"] is not None and derived["mi325x"].offer == "on-demand, scaled from mi300x (assumed)"
+    )
     assert all(base is not None and base.default for base in derived.values())
     # Every assumed reserved price is the on-demand one less an assumed discount, and says so: the
     # rules tell a price derived from a published quote from one no one has quoted.
