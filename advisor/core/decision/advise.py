@@ -304,7 +304,7 @@ def _verdict(request: AdviceRequest, candidates: Sequence[Candidate], changes: S
     ]
     if not ranked:
         return Verdict(NONE_FEASIBLE.kind, "; ".join([NONE_FEASIBLE.why, *changes[:1]]))
-    maturity = {c.system: request.catalog.system(c.system).maturity for c in candidates}
+    maturity = {c.system: request.catalog.system(c.system).maturity.level for c in candidates}
     deadline = request.constraints.deadline_days
     verdict = judge_verdict(ranked, request.objective, maturity, deadline, len(candidates))
     trade_off = owned_trade_off([r.estimate for r in ranked]) if request.workload.pricing == "own" else ""
