@@ -13,6 +13,7 @@ from advisor.core import fmt
 from advisor.core.model.catalog import System
 from advisor.core.model.inputs import choices_of
 from advisor.core.model.maturity import MaturityBasis
+from advisor.core.model.sourced import as_of_words
 from advisor.core.model.units import HOURS_PER_DAY
 from advisor.core.model.workload import Constraints, Objective, WorkloadInputs
 
@@ -101,6 +102,7 @@ FACTS: dict[str, Fact] = {
         ),
         _c("system", "text", "", "Catalog id of the candidate system."),
         _c("maturity", "text", "", "How proven the system is at scale.", choices_of(MaturityBasis, "level")),
+        _c("maturity_as_of", "text", "", "Date of the evidence for the system's maturity, e.g. `Jun 2026`."),
         _c("nvlink_domain", "number", "GPUs", "GPUs in one NVLink domain."),
         _c("hbm_gb", "number", "GB", "HBM per GPU."),
         _c("days", "number", "days", "Estimated time to train: setup, compute and downtime."),
@@ -205,6 +207,7 @@ def candidate_facts(
     return {
         "system": system.id,
         "maturity": system.maturity.level,
+        "maturity_as_of": as_of_words(system.maturity.as_of),
         "nvlink_domain": system.interconnect.nvlink_domain_gpus,
         "hbm_gb": system.memory.hbm_gb,
         "days": days,
