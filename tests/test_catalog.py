@@ -99,6 +99,16 @@ def test_unknown_ids_list_the_valid_ones(catalog):
         catalog.model("llama9")
 
 
+def test_every_system_names_the_basis_of_its_maturity(catalog):
+    """A maturity label is a judgement a rule's 100% penalty can rest on: it names its publication (a URL)
+    or says it is an assumption ([A]) and why."""
+    for system in catalog.systems.values():
+        basis = system.maturity
+        assert basis.level in ("mature", "established", "new")
+        assert basis.as_of and len(basis.source) > 40, system.id
+        assert basis.url.startswith("https://") or (basis.assumption and "[A]" in basis.source), system.id
+
+
 def test_explicit_path_loads_test_catalog():
     cat = load_catalog(DATA / "catalog_min", user_dir=False)
     assert list(cat.systems) == ["testgpu"] and list(cat.models) == ["tiny-1b"]
@@ -121,6 +131,10 @@ def test_bad_files_are_skipped_with_messages_and_the_rest_loads():
     assert "text-number.toml:12: memory.hbm_gb: Input should be a valid number" in text
     assert "broken-syntax.toml: not valid TOML" in text and "line 2" in text
     assert "unknown system 'tpu-v9'" in text
+    assert (
+        "maturity-bare.toml:3: maturity: maturity = 'new' needs its basis: write a [maturity] table" in text
+    )
+    assert "maturity-no-source.toml:63: maturity.source: missing (required)" in text
 
 
 def test_user_overlay_overrides_and_adds(tmp_path):

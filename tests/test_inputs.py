@@ -216,6 +216,8 @@ def test_an_input_fact_means_what_its_declaration_says_and_needs_a_meaning():
 def test_every_fact_gets_a_value_of_its_type():
     from advisor.core.costing.estimate import estimate
     from advisor.core.decision.facts import candidate_facts, workload_facts
+    from advisor.core.decision.price_facts import price_facts
+    from advisor.core.model.assumptions import Assumptions
     from advisor.core.model.workload import Constraints, Workload
 
     catalog = shipped_catalog()
@@ -224,10 +226,13 @@ def test_every_fact_gets_a_value_of_its_type():
     base, est = (estimate(workload, system, catalog) for system in ("h100", "b200"))
     workload_values = workload_facts(workload, constraints, "cost")
     assert set(workload_values) == {name for name, fact in FACTS.items() if fact.scope == "workload"}
+    # `advise` adds the price's facts: an MI300X rental pays a reserved price derived from the published
+    # on-demand median by an assumed discount, so every one of them has a value.
+    derived = estimate(workload, "mi300x", catalog)
     values = {
         **workload_values,
         **candidate_facts(est, catalog.system("b200"), base, constraints, 40.0, "2026-01-01"),
-        "price_is_assumption": False,  # `advise` adds it: whether the price is the catalog's assumption
+        **price_facts(workload, catalog.system("mi300x"), Assumptions(), derived),
     }
     assert set(values) == set(FACTS)
     python_types = {"number": (int, float), "bool": (bool,), "text": (str,)}

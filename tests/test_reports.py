@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
+from advisor.core.decision.evidence_age import stale_after_days
 from advisor.core.scenario import Scenario
 from advisor.errors import UsageError
 from advisor.io.rule_files import load_rules
 from advisor.io.scenario_files import load_scenario, scenario_from_data
 from advisor.report import FORMATS, ReportData, build_report, render_report
-from advisor.report.assumptions import stale_after_days
 from advisor.report.inputs import input_rows
 from advisor.report.tables import BREAKDOWNS, COLUMNS, breakdown_title
 from tests.conftest import ROOT, shipped_catalog

@@ -150,6 +150,15 @@ def test_shipped_rules_load_with_sources():
 # --- every shipped rule: one scenario where it fires, one where it does not ---------------------
 
 
+def _rated(catalog, system_id: str, level: str):
+    """The catalog with one system's maturity level replaced (e.g. a new rack of a proven design)."""
+    system = catalog.system(system_id)
+    basis = system.maturity.model_copy(update={"level": level})
+    return catalog.rebuilt(
+        systems={**catalog.systems, system_id: system.model_copy(update={"maturity": basis})}
+    )
+
+
 @cache
 def _fired(
     model: str,
@@ -169,8 +178,11 @@ def _fired(
     offer: str | None = None,
     a100_price: float | None = None,
     owned: str | None = None,
+    maturity: str | None = None,
 ) -> frozenset[str]:
     catalog = shipped_catalog()
+    if maturity is not None:
+        catalog = _rated(catalog, system, maturity)
     workload = Workload(
         model=catalog.model(model),
         tokens=tokens,
@@ -251,23 +263,25 @@ CASES = {
         ("llama2-13b", 26e9, 72, "gb200-nvl72"),
         {"pricing": "own"},
     ),
+    # Since MLPerf Training ran GB200 NVL72 at thousands of GPUs (2025) the catalog rates it established,
+    # so the NVL72 rules stay quiet for it; they fire for a new rack of the same design.
     "nvl72-unproven-at-scale-conservative": (
         ("llama3-70b", 1e12, 2048, "gb200-nvl72"),
-        {"risk": "conservative"},
+        {"risk": "conservative", "maturity": "new"},
         ("llama3-70b", 1e12, 2048, "gb200-nvl72"),
-        {"risk": "early-adopter"},
+        {"risk": "conservative"},
     ),
     "nvl72-unproven-at-scale-caveat": (
         ("llama3-70b", 1e12, 2048, "gb200-nvl72"),
-        {},
+        {"maturity": "new"},
         ("llama3-70b", 1e12, 64, "gb200-nvl72"),
-        {},
+        {"maturity": "new"},
     ),
     "nvl72-early-adopter": (
         (*S13, "gb300-nvl72"),
-        {"risk": "early-adopter"},
+        {"risk": "early-adopter", "maturity": "new"},
         (*S13, "b300"),
-        {"risk": "early-adopter"},
+        {"risk": "early-adopter", "maturity": "new"},
     ),
     "nvl72-for-moe": (
         ("deepseek-v3", 1e12, 1024, "gb200-nvl72"),
@@ -287,7 +301,7 @@ CASES = {
         ("llama3-8b", 1e9, 8, "h100"),
         {},
     ),
-    "new-system-conservative": ((*S13, "gb200-nvl72"), {"risk": "conservative"}, (*S13, "gb200-nvl72"), {}),
+    "new-system-conservative": ((*S13, "mi355x"), {"risk": "conservative"}, (*S13, "mi355x"), {}),
     # Owning 1,024 H100 that can do the run: buying B300 is penalised for a conservative team only.
     "owned-fleet-conservative": (
         ("llama3-70b", 1e11, 1024, "b300"),
@@ -339,12 +353,16 @@ def test_rule_fires_and_does_not(rule_id):
 
 @pytest.mark.parametrize("system", ["gb200-nvl72", "gb300-nvl72"])
 def test_rack_scale_reliability_risk_follows_the_rack_design_not_one_id(system):
-    """Every new 72-GPU NVLink rack carries GB200's published rack-scale risk (GB300 NVL72 is the same
-    rack); an 8-GPU system of the same generation does not, nor does the rack once rated established."""
+    """Every new 72-GPU NVLink rack carries GB200's published rack-scale risk of Aug 2025 (GB300 NVL72 is
+    the same rack); an 8-GPU system of the same generation does not, nor does the rack rated established,
+    as the catalog rates both since MLPerf Training ran them at thousands of GPUs."""
     big = ("llama3-70b", 1e12, 2048)
-    assert "nvl72-unproven-at-scale-conservative" in _fired(*big, system, risk="conservative")
-    assert "nvl72-unproven-at-scale-caveat" in _fired(*big, system)
-    assert "nvl72-unproven-at-scale-conservative" not in _fired(*big, "b300", risk="conservative")
+    assert "nvl72-unproven-at-scale-conservative" in _fired(*big, system, risk="conservative", maturity="new")
+    assert "nvl72-unproven-at-scale-caveat" in _fired(*big, system, maturity="new")
+    assert "nvl72-unproven-at-scale-conservative" not in _fired(
+        *big, "b300", risk="conservative", maturity="new"
+    )
+    assert "nvl72-unproven-at-scale-conservative" not in _fired(*big, system, risk="conservative")
     rule = next(r for r in load_rules() if r.id == "nvl72-unproven-at-scale-conservative")
     facts = {"nvlink_domain": 72, "risk": "conservative", "gpus": 2048, "kind": "pretrain"}
     assert evaluate(rule, {**facts, "maturity": "new"}, system).fired

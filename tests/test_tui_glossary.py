@@ -40,6 +40,7 @@ DECISIONS = {
     },
 }
 NAMES = {"AMD", "NVIDIA", "SemiAnalysis", "Llama", "Meta", "OpenAI", "Google", "Microsoft", "DeepSeek", "ISC"}
+NAMES |= {"CoreWeave", "IBM", "MLCommons", "README"}  # maturity evidence: publishers, and a page in its URLs
 """Makers, publishers and conferences: names, not terms."""
 TERM = re.compile(r"\b[A-Z][A-Za-z]*[A-Z0-9][A-Za-z0-9]*\b")
 """An abbreviation or a mixed-case technical word (MFU, TTFT, BF16, ROCm, MWh)."""

@@ -35,7 +35,8 @@ from tests.conftest import ROOT, shipped_catalog
 TODAY = date(2026, 6, 1)
 
 # B200 and GB200 NVL72 bought for a Llama 3 8B run: GB200's score is within 2% of B200's (B200's price is
-# an assumption, penalized 10%), and B200 is the more proven system, sooner to result and sooner delivered.
+# an assumption, penalized 10%); both are established (no maturity tie-breaker), and B200 is sooner to
+# result and sooner delivered.
 CLOSE = {
     "schema": 1,
     "name": "close call",
@@ -73,9 +74,9 @@ def test_close_call_in_the_core_names_its_tie_breakers():
     assert verdict.winner == "b200" and verdict.runner_up == "gb200-nvl72"
     assert verdict.margin is not None and verdict.margin < CLOSE_MARGIN
     names = [t.name for t in verdict.tie_breakers]
-    assert names == ["maturity", "slack", "lead_time"]
+    assert names == ["slack", "lead_time"]
     assert verdict.favoured == "b200"
-    assert "b200 is established, gb200-nvl72 new" in verdict.tie_breakers[0].text
+    assert "results 29.9 days sooner than gb200-nvl72" in verdict.tie_breakers[0].text
     assert verdict.why.startswith("b200 is ") and "cheaper than gb200-nvl72" in verdict.why
 
 
@@ -146,23 +147,23 @@ def test_close_call_on_every_surface(capsys, tmp_path):
     data = json.loads(_cli(capsys, tmp_path, CLOSE, "--json"))
     assert data["verdict"] == "close_call" and data["why"].startswith("b200 is ")
     assert data["verdict_detail"]["favoured"] == "b200"
-    assert data["verdict_detail"]["tie_breakers"][0]["name"] == "maturity"
+    assert data["verdict_detail"]["tie_breakers"][0]["name"] == "slack"
 
     text = " ".join(_cli(capsys, tmp_path, CLOSE).split())
-    assert "Close call: b200 is" in text and "tie-breaker: maturity favours b200" in text
+    assert "Close call: b200 is" in text and "tie-breaker: slack favours b200" in text
 
     report = build_report(scenario(CLOSE), shipped_catalog(), rules(), today=TODAY, version="0")
     for kind in ("md", "html"):
         rendered = render_report(report, kind)
         why = rendered.index("Why b200:")
         assert rendered.index("Close call: b200 is", why) > why
-        assert "tie-breaker: maturity favours b200" in rendered
+        assert "tie-breaker: slack favours b200" in rendered
     assert json.loads(render_report(report, "json"))["verdict"] == "close_call"
     results = tomllib.loads(render_report(report, "toml"))["results"]
     assert results["verdict"] == "close_call" and "tie-breaker" in results["verdict_sentence"]
 
     line = verdict_line(result("close").recommendation, result("close").sensitivity).plain
-    assert line.startswith("• Close call: ") and "maturity favours b200" in line
+    assert line.startswith("• Close call: ") and "slack favours b200" in line
 
 
 def test_why_leads_the_why_section(tmp_path):

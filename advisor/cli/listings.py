@@ -63,7 +63,7 @@ SYSTEM_COLUMNS = (
         lambda s: f"{s.default_rental.price_usd_per_gpu_hour:.2f}",
         "right",
     ),
-    Column("maturity", lambda s: s.maturity),
+    Column("maturity", lambda s: s.maturity.level),
 )
 
 RULE_COLUMNS = (

@@ -13,7 +13,7 @@ from advisor.core.decision.facts import JOB_VERBS
 from advisor.present import numbers
 from advisor.present.headline import VERDICT_STYLES
 from advisor.present.parts import part_label
-from advisor.present.reasons import reason_markup
+from advisor.present.reasons import reason_lines, reason_markup
 from advisor.present.sanitise import plain_markup as escape
 from advisor.present.serving import fleet_note, fleet_text, job_gpus_note, serving_line
 from advisor.present.styles import FAILED, WARNING
@@ -193,8 +193,8 @@ def _print_reasons(rec: Any) -> None:
         console.print(
             f"\n[bold]{escape(cand.system)}[/]" + (" (recommended)" if cand.system == rec.winner else "")
         )
-        for reason in cand.reasons:
-            console.print(f"  {reason_markup(reason)}")
+        for line in reason_lines(cand.reasons):
+            console.print(f"  {reason_markup(line)}")
     workload_rules = [r for r in rec.rules_fired if r.system is None]
     if workload_rules:
         console.print("\n[bold]about the workload[/]")

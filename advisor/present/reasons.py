@@ -1,10 +1,14 @@
 """A reason line: `bonus 10% H200's 141 GB ...`, its kind marked in the kind's style.
 
-Rich is imported by the styled forms only, so the reports (plain text) never load it.
+A rule with several effects (a penalty and a warning) says one thing: it is one line, its effects'
+labels together (`penalty 100%, warn ...`). Rich is imported by the styled forms only, so the reports
+(plain text) never load it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from advisor.core.decision.recommendation import Reason
@@ -18,6 +22,37 @@ WEIGHTED = {"prefer": "bonus", "penalize": "penalty"}
 """How a weighted rule effect reads: a prefer 0.1 makes the score 10% better, a penalize 0.1 10% worse."""
 
 
+@dataclass(frozen=True)
+class ReasonLine:
+    """One line of reasons: a rule's effects on one candidate (same text), or one other reason."""
+
+    effects: tuple[Reason, ...]
+
+    @property
+    def text(self) -> str:
+        """What the rule (or the constraint) says."""
+        return self.effects[0].text
+
+
+def reason_lines(reasons: Iterable[Reason]) -> list[ReasonLine]:
+    """The reasons as lines, in the order they first appear: a rule's effects with the same text together."""
+    lines: list[list[Reason]] = []
+    by_rule: dict[tuple[str, str], list[Reason]] = {}
+    for reason in reasons:
+        key = (reason.rule, reason.text) if reason.rule else None
+        if key is not None and key in by_rule:
+            by_rule[key].append(reason)
+            continue
+        lines.append([reason])
+        if key is not None:
+            by_rule[key] = lines[-1]
+    return [ReasonLine(tuple(effects)) for effects in lines]
+
+
+def _effects(item: Reason | ReasonLine) -> tuple[Reason, ...]:
+    return item.effects if isinstance(item, ReasonLine) else (item,)
+
+
 def reason_label(reason: Reason) -> str:
     """`penalty 10%` or `bonus 10%` (a rule's weight in words), or the kind (`warn`) without a weight."""
     if reason.weight and reason.kind in WEIGHTED:
@@ -25,21 +60,30 @@ def reason_label(reason: Reason) -> str:
     return reason.kind
 
 
-def reason_text(reason: Reason) -> Text:
-    """The reason as Rich text (the app)."""
+def line_label(item: Reason | ReasonLine) -> str:
+    """`penalty 100%, warn`: each effect's label, in the rule's order."""
+    return ", ".join(reason_label(effect) for effect in _effects(item))
+
+
+def reason_text(item: Reason | ReasonLine) -> Text:
+    """The reason line as Rich text (the app), each effect's label in its kind's style."""
     from rich.text import Text
 
-    return Text.assemble((reason_label(reason), REASON_STYLES.get(reason.kind, "")), " ", reason.text)
+    text = Text()
+    for i, effect in enumerate(_effects(item)):
+        text.append(", " if i else "")
+        text.append(reason_label(effect), REASON_STYLES.get(effect.kind, ""))
+    return text.append(" ").append(item.text)
 
 
-def reason_markup(reason: Reason) -> str:
-    """The reason as console markup, its text escaped (the CLI)."""
+def reason_markup(item: Reason | ReasonLine) -> str:
+    """The reason line as console markup, its text escaped (the CLI)."""
     from rich.markup import escape
 
-    style = REASON_STYLES.get(reason.kind, "")
-    return f"[{style}]{reason_label(reason)}[/] {escape(reason.text)}"
+    labels = ", ".join(f"[{REASON_STYLES.get(e.kind, '')}]{reason_label(e)}[/]" for e in _effects(item))
+    return f"{labels} {escape(item.text)}"
 
 
-def reason_plain(reason: Reason) -> str:
-    """`bonus 10%: H200's 141 GB ...` or `warn: ...`: the label and the text, unstyled (the reports)."""
-    return f"{reason_label(reason)}: {reason.text}"
+def reason_plain(item: Reason | ReasonLine) -> str:
+    """`bonus 10%: H200 ...` or `penalty 100%, warn: ...`: the labels and the text, unstyled (the reports)."""
+    return f"{line_label(item)}: {item.text}"

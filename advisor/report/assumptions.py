@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from advisor.core.costing.results import Estimate
-from advisor.core.decision.conditions import leaves
+from advisor.core.decision.evidence_age import stale_after_days
 from advisor.core.decision.recommendation import Recommendation
 from advisor.core.decision.rules import Rule
 from advisor.core.model.assumptions import Assumptions
@@ -25,8 +25,6 @@ from advisor.core.model.workload import Workload
 from advisor.core.scenario import Scenario
 
 Value = str | float | int | bool
-PRICE_AGE_FACT = "price_age_days"
-"""The rule fact whose threshold (in `rules/checks.toml`) says when a price is too old."""
 ALL_SYSTEMS_LABEL = "all systems"
 _PROVENANCE = frozenset(Sourced.model_fields)
 _PRICE_TOPICS = frozenset({"rental", "capex", "electricity"})
@@ -109,15 +107,6 @@ class _Ageing:
         if self.stale_after_days is None:
             return False
         return (self.today - as_of_end(as_of)).days > self.stale_after_days
-
-
-def stale_after_days(rules: Sequence[Rule]) -> float | None:
-    """The price age (days) past which a rule warns: the value its `price_age_days >` condition names."""
-    for rule in rules:
-        for leaf in leaves(rule.when):
-            if leaf.fact == PRICE_AGE_FACT and leaf.op == ">":
-                return float(leaf.value)
-    return None
 
 
 def assumptions_used(

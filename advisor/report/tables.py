@@ -11,6 +11,7 @@ from advisor.core.costing.results import Estimate
 from advisor.core.decision.recommendation import Candidate, Recommendation
 from advisor.present import numbers
 from advisor.present.parts import part_label
+from advisor.present.reasons import reason_lines as present_reason_lines
 from advisor.present.reasons import reason_plain
 from advisor.present.serving import ACQUIRE, job_gpus_note, rate_text, serving_target
 from advisor.report.data import ReportData
@@ -341,5 +342,5 @@ def purchase_rows(estimates: Sequence[Estimate]) -> list[list[str]]:
 
 
 def reason_lines(candidate: Candidate) -> list[str]:
-    """`kind: text` for each of a candidate's reasons."""
-    return [reason_plain(r) for r in candidate.reasons]
+    """`kind: text` for each of a candidate's reason lines (a rule's effects on one line)."""
+    return [reason_plain(line) for line in present_reason_lines(candidate.reasons)]

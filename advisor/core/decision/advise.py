@@ -17,6 +17,7 @@ from advisor.core.costing.estimate import estimate
 from advisor.core.costing.results import Estimate
 from advisor.core.decision import verdict as verdicts
 from advisor.core.decision.constraints import constraint_reasons
+from advisor.core.decision.evidence_age import dated_because
 from advisor.core.decision.facts import candidate_facts, workload_facts
 from advisor.core.decision.headline import headline_figures, headline_sentence
 from advisor.core.decision.owned import owned_fleet_fits, owned_trade_off, owned_when_renting
@@ -45,11 +46,9 @@ def _metric(est: Estimate, objective: Objective) -> float:
     return objective_metric(objective, est.time_to_result_hours, est.cost_usd, est.energy_kwh)
 
 
-def _rule_reason(result: RuleResult) -> list[Reason]:
-    return [
-        Reason(e.kind, result.because, result.rule.id, result.rule.source, e.weight or None)
-        for e in result.rule.effects
-    ]
+def _rule_reason(result: RuleResult, request: AdviceRequest) -> list[Reason]:
+    rule, text = result.rule, dated_because(result.rule, result.because, request.today, request.rules)
+    return [Reason(e.kind, text, rule.id, rule.source, e.weight or None) for e in rule.effects]
 
 
 def _fired(result: RuleResult) -> FiredRule:
@@ -185,7 +184,7 @@ def _judge(
         if rule.summary:
             trace.summarised.setdefault(rule.summary, []).append(sid)
             continue
-        judgement.reasons.extend(_rule_reason(result))
+        judgement.reasons.extend(_rule_reason(result, request))
         for effect in rule.effects:
             if effect.kind == "exclude":
                 judgement.excluded = True
@@ -288,7 +287,7 @@ def _verdict(request: AdviceRequest, candidates: Sequence[Candidate], changes: S
     ]
     if not ranked:
         return Verdict(NONE_FEASIBLE.kind, "; ".join([NONE_FEASIBLE.why, *changes[:1]]))
-    maturity = {c.system: request.catalog.system(c.system).maturity for c in candidates}
+    maturity = {c.system: request.catalog.system(c.system).maturity.level for c in candidates}
     deadline = request.constraints.deadline_days
     verdict = judge_verdict(ranked, request.objective, maturity, deadline, len(candidates))
     trade_off = owned_trade_off([r.estimate for r in ranked]) if request.workload.pricing == "own" else ""

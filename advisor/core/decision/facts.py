@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 from advisor.core import fmt
 from advisor.core.model.catalog import System
 from advisor.core.model.inputs import DeclaredInput, choices_of, declared_inputs
+from advisor.core.model.maturity import MaturityBasis
+from advisor.core.model.sourced import as_of_words
 from advisor.core.model.units import HOURS_PER_DAY
 from advisor.core.model.workload import Constraints, Objective, WorkloadInputs
 
@@ -94,7 +96,8 @@ FACTS: dict[str, Fact] = {
             "Owning: GPUs already owned (`owned_gpus`) run the job alone within every hard constraint.",
         ),
         _c("system", "text", "", "Catalog id of the candidate system."),
-        _c("maturity", "text", "", "How proven the system is at scale.", choices_of(System, "maturity")),
+        _c("maturity", "text", "", "How proven the system is at scale.", choices_of(MaturityBasis, "level")),
+        _c("maturity_as_of", "text", "", "Date of the evidence for the system's maturity, e.g. `Jun 2026`."),
         _c("nvlink_domain", "number", "GPUs", "GPUs in one NVLink domain."),
         _c("hbm_gb", "number", "GB", "HBM per GPU."),
         _c("days", "number", "days", "Estimated time to train: setup, compute and downtime."),
@@ -199,7 +202,8 @@ def candidate_facts(
     min_gpus = est.memory.min_gpus or 0
     return {
         "system": system.id,
-        "maturity": system.maturity,
+        "maturity": system.maturity.level,
+        "maturity_as_of": as_of_words(system.maturity.as_of),
         "nvlink_domain": system.interconnect.nvlink_domain_gpus,
         "hbm_gb": system.memory.hbm_gb,
         "days": days,

@@ -17,14 +17,15 @@ from typing import Any, Literal
 
 from advisor.core import fmt
 from advisor.core.costing.results import Estimate
+from advisor.core.model.maturity import MATURITY_LEVELS
 
 VerdictKind = Literal["clear", "close_call", "none_feasible"]
 CLOSE_MARGIN = 0.05
 """A runner-up within this share of the winner's objective metric or score makes a close call."""
 ROBUST_SHARE = 0.6
 """A winner that wins fewer than this share of the sampled inputs makes a close call."""
-MATURITY_ORDER = {"mature": 0, "established": 1, "new": 2}
-"""Maturity, most proven first (the catalog's `maturity` choices)."""
+MATURITY_ORDER: dict[str, int] = {level: rank for rank, level in enumerate(MATURITY_LEVELS)}
+"""Maturity, most proven first (the catalog's `maturity` levels)."""
 MIN_SLACK_HOURS = 12.0
 """A difference in time to result or lead time below this does not break a tie."""
 LEVEL = 0.0005

@@ -13,6 +13,7 @@ from typing import Annotated, Literal, TypeVar
 from pydantic import Field, model_validator
 
 from advisor.core.model.economics import Economics
+from advisor.core.model.maturity import MaturityBasis
 from advisor.core.model.rental_offer import RentalOffer, check_derived
 from advisor.core.model.sourced import (
     Fraction,
@@ -30,7 +31,6 @@ from advisor.errors import CatalogError
 
 _Entry = TypeVar("_Entry")
 
-Maturity = Literal["mature", "established", "new"]
 Family = Literal["dense", "moe"]
 
 # --- systems ------------------------------------------------------------------------------------
@@ -132,7 +132,9 @@ class System(Frozen):
 
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     name: str
-    maturity: Maturity = Field(description="mature: years in production; new: large-scale training unproven.")
+    maturity: MaturityBasis = Field(
+        description="How proven it is for training at scale, and its evidence (advisor.core.model.maturity)."
+    )
     mfu_proxy_system: str | None = Field(
         None, description="System whose MFU calibration applies where this one has no published figure."
     )

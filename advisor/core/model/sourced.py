@@ -82,6 +82,15 @@ def as_of_end(as_of: str) -> date:
     return date(parts[0], 12, 31)
 
 
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def as_of_words(as_of: str) -> str:
+    """An `as_of` date as a reader says it: `Aug 2025` for 2025-08 or 2025-08-20, `2024` for 2024."""
+    parts = as_of.split("-")
+    return f"{_MONTHS[int(parts[1]) - 1]} {parts[0]}" if len(parts) > 1 else parts[0]
+
+
 def check_release(value: str) -> str:
     """A software release month `YYYY-MM` (month 01-12); a ValueError says what is expected."""
     if not RELEASE_PATTERN.match(value) or not 1 <= int(value[5:]) <= 12:

@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Static
 from advisor.core.decision.facts import JOB_VERBS
 from advisor.core.decision.recommendation import Candidate
 from advisor.present import numbers
-from advisor.present.reasons import reason_text
+from advisor.present.reasons import reason_lines, reason_text
 from advisor.present.serving import job_gpus_note
 from advisor.tui.advice import Advice
 from advisor.tui.widgets.column_table import ColumnTable
@@ -235,7 +235,7 @@ class ComparisonView(AdviceView, Vertical):
         job_gpus = job_gpus_note(rec, "the fleet in the Serving tab")
         if job_gpus is not None:
             lines.append(Text(job_gpus + ".", style="dim"))
-        lines.extend(reason_text(reason) for reason in candidate.reasons)
+        lines.extend(reason_text(line) for line in reason_lines(candidate.reasons))
         if not candidate.reasons:
             lines.append(Text("no rule fired", style="dim"))
         others = [c for c in advice.recommendation.candidates if not c.feasible and c.system != system]

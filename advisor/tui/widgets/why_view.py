@@ -19,7 +19,7 @@ def _heading(text: str) -> Text:
 
 def why_content(advice: Advice) -> RenderableType:
     """The reasons, as the CLI's `recommend` prints them, grouped for reading."""
-    from advisor.present.reasons import reason_text
+    from advisor.present.reasons import reason_lines, reason_text
     from advisor.present.styles import REASON_STYLES
 
     rec = advice.recommendation
@@ -31,7 +31,7 @@ def why_content(advice: Advice) -> RenderableType:
         parts.append(_heading(title) if parts else Text(title, style="bold"))
         if not candidate.reasons:
             parts.append(Text("  no rule fired", style="dim"))
-        parts.extend(Text.assemble("  ", reason_text(reason)) for reason in candidate.reasons)
+        parts.extend(Text.assemble("  ", reason_text(line)) for line in reason_lines(candidate.reasons))
     workload_rules = [fired for fired in rec.rules_fired if fired.system is None]
     if workload_rules:
         parts.append(_heading("About the workload"))
