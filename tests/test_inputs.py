@@ -53,6 +53,7 @@ CONTEXT: dict[str, dict[str, Any]] = {
     "workload.requests_per_second": {"workload": {"kind": "inference"}},
     "workload.ttft_limit_ms": {"workload": {"kind": "inference"}},
     "workload.tpot_limit_ms": {"workload": {"kind": "inference"}},
+    "workload.serving_headroom": {"workload": {"kind": "inference"}},
     "workload.weight_precision": {"workload": {"kind": "inference"}},
     "workload.kv_cache_precision": {"workload": {"kind": "inference"}},
     "workload.activation_precision": {"workload": {"kind": "inference"}},

@@ -77,7 +77,10 @@ def test_the_estimate_is_the_fleet_for_the_rate_for_a_month(system):
     s = est.serving
     assert s is not None and s.gpus_for_target is not None
     assert est.gpus == s.gpus_for_target == s.replicas * s.replica_gpus  # not the 8 GPUs given
-    assert s.tokens_per_second >= RATE > (s.replicas - 1) * s.tokens_per_second / s.replicas
+    spare = CATALOG.economics.serving.default_headroom
+    assert s.headroom == spare  # the fleet keeps the shipped headroom: whole replicas for rate / (1 - it)
+    usable = s.tokens_per_second * (1 - spare)
+    assert usable >= RATE > usable * (s.replicas - 1) / s.replicas
     assert est.time_to_train_hours == pytest.approx(HOURS_PER_MONTH) == s.period_hours
     assert est.tokens_per_second_per_gpu * est.gpus == pytest.approx(RATE)  # it serves the rate, no more
     assert est.cost_usd == pytest.approx(s.usd_per_month)  # renting: a month of the fleet
@@ -172,7 +175,7 @@ def test_recommend_serves_a_rate_without_tokens(capsys):
     headline = re.match(
         r"Rent (\d+) x (\d+) (\S+) \((\d+) GPUs\) to serve 50k tokens/s: \$[\d.]+k/month, [\d.]+¢ per 1M "
         r"output tokens \(prompts included\), [\d.]+ ms per output token \(limit 100 ms, the default for chat\); a month: "
-        r"131B tokens, [\d.]+ MWh \(best on cost\)$",
+        r"131B tokens, [\d.]+ MWh(?:, starts in [\d.]+ (?:h|days))? \(best on cost\)$",
         lines[0],
     )
     assert headline, lines[0]

@@ -113,6 +113,8 @@ async def test_a_target_rate_typed_gives_the_serving_plan_per_system():
         note = plain(app.screen.query_one("#serving-note", Static))
         assert "Fleet for 50k generated tokens/s" in note
         assert "the cluster each system serves" not in note  # the job is the fleet: one GPU count
+        spare = app.main.advice.recommendation.candidates[0].estimate.serving.headroom
+        assert spare and f"Headroom: {numbers.percent(spare, 0)} of each fleet kept spare" in note
         table = app.screen.query_one("#serving-table", DataTable)
         assert table.row_count >= 5
         for candidate in app.main.advice.recommendation.candidates:
@@ -212,3 +214,23 @@ async def test_the_serving_tab_says_computing_until_drawn_never_empty_or_stale()
         assert app.main.scenario.workload.target_tokens_per_second == 50_000
         app.main.show_tab("serving")
         await frames_show_cover_or_this_answer()
+
+
+@pilot_test
+async def test_the_serving_headroom_asked_in_the_form_resizes_the_fleet():
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await _choose(pilot, "model", "llama 3 70")
+        await _choose(pilot, "kind", "inf")
+        await type_into(pilot, "#input-target_tokens_per_second", "50k")
+        await settle(pilot)
+        spared = app.main.advice.winner.estimate.serving
+        await type_into(pilot, "#input-serving_headroom", "0")
+        await settle(pilot)
+        assert app.main.scenario.workload.serving_headroom == 0
+        exact = app.main.advice.winner.estimate.serving
+        assert exact.headroom == 0 and exact.utilisation > spared.utilisation
+        app.main.show_tab("serving")
+        await pilot.pause(0.2)
+        assert "Headroom: none" in plain(app.screen.query_one("#serving-note", Static))

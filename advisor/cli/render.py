@@ -52,6 +52,14 @@ def _rows(estimates: Sequence[Any]) -> list[tuple[str, Callable[[Any], str]]]:
     ]
 
 
+def _utilisation(est: Any) -> str:
+    """`72.3% (25% spare)`: the target rate's share of the fleet's capacity, and the headroom kept."""
+    serving = est.serving
+    if serving is None or serving.headroom is None:
+        return "—"
+    return f"{numbers.percent(serving.utilisation)} ({numbers.percent(serving.headroom, 0)} spare)"
+
+
 def render_estimates(estimates: Sequence[Any], workload: Any) -> None:
     """A column per system; breakdowns too when there is one system."""
     first = estimates[0]
@@ -81,6 +89,7 @@ def render_estimates(estimates: Sequence[Any], workload: Any) -> None:
         ]
         if first.serving.target_tokens_per_second:
             rows.append(("GPUs for target rate", lambda e: f"{e.serving.gpus_for_target:,}"))
+            rows.append(("utilisation (headroom)", _utilisation))
     if first.purchase is not None:
         rows += [
             ("bought", lambda e: f"{e.purchase.units:,} {e.purchase.unit}(s), {e.purchase.gpus_idle:,} idle"),

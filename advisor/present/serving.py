@@ -70,6 +70,29 @@ def job_gpus_note(rec: Recommendation, fleet_where: str) -> str | None:
     )
 
 
+def headroom_note(rec: Recommendation) -> str | None:
+    """How much of each fleet the target rate uses, and the headroom it was sized with (None without a
+    target rate): the fleet carries rate / (1 - headroom), in whole replicas."""
+    sized = [s for _, s in _served(rec) if s.target_tokens_per_second and s.headroom is not None]
+    if not sized:
+        return None
+    headroom = sized[0].headroom or 0.0
+    low, high = min(s.utilisation for s in sized), max(s.utilisation for s in sized)
+    used = numbers.percent(low, 0) + (
+        "" if round(low, 2) == round(high, 2) else f"–{numbers.percent(high, 0)}"
+    )
+    rate = rate_text(sized[0].target_tokens_per_second or 0.0)
+    if headroom == 0:
+        return (
+            f"headroom: none, each fleet sized to {rate} exactly ({used} utilisation at it): a burst over "
+            "the rate breaks the latency limits"
+        )
+    return (
+        f"headroom: {numbers.percent(headroom, 0)} of each fleet kept spare for bursts, so {rate} uses "
+        f"{used} of its capacity (at most {numbers.percent(1 - headroom, 0)}, in whole replicas)"
+    )
+
+
 def fleet_note(rec: Recommendation) -> str:
     """How to read the serving table's fleet and $/month."""
     target = serving_target(rec)
@@ -80,6 +103,8 @@ def fleet_note(rec: Recommendation) -> str:
         )
     est, rate = target
     split = "$/1M in and out: its cost split between prompt and generated tokens"
+    headroom = headroom_note(rec)
+    split += f"; {headroom}" if headroom else ""
     if all(sized_to_fleet(e, s) for e, s in _served(rec)):
         return (
             f"fleet: the GPUs to {ACQUIRE.get(est.pricing, 'get')} to sustain {rate_text(rate)} (the GPUs "

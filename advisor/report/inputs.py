@@ -95,6 +95,8 @@ def _serving_text(w: WorkloadSpec) -> str:
     for name, label in (("ttft_limit_ms", "TTFT"), ("tpot_limit_ms", "TPOT")):
         if getattr(w, name) is not None:
             parts.append(f"{label} at most {getattr(w, name):,.6g} ms")
+    if w.serving_headroom is not None:
+        parts.append(f"{w.serving_headroom:.0%} of the fleet kept spare")
     for name, label in (("weight_precision", "weights"), ("kv_cache_precision", "KV cache")):
         if getattr(w, name) is not None:
             parts.append(f"{label} {getattr(w, name).upper()}")
@@ -123,6 +125,7 @@ SHOWN_ABOVE = frozenset(
         *(f"workload.{name}" for name in ("prompt_tokens", "output_tokens", "serving_batch")),
         "workload.target_tokens_per_second",
         *(f"workload.{name}" for name in ("requests_per_second", "ttft_limit_ms", "tpot_limit_ms")),
+        "workload.serving_headroom",
         *(f"workload.{name}" for name in ("weight_precision", "kv_cache_precision", "activation_precision")),
         *(f"constraints.{name}" for name in Constraints.model_fields),
         *(f"assumptions.{name}" for name in Assumptions.model_fields if name not in PER_SYSTEM_ROWS),

@@ -13,7 +13,7 @@ from advisor.present import numbers
 from advisor.present.parts import part_label
 from advisor.present.reasons import reason_lines as present_reason_lines
 from advisor.present.reasons import reason_plain
-from advisor.present.serving import ACQUIRE, job_gpus_note, rate_text, serving_target
+from advisor.present.serving import ACQUIRE, headroom_note, job_gpus_note, rate_text, serving_target
 from advisor.report.data import ReportData
 
 DASH = "—"
@@ -169,9 +169,11 @@ def serving_blurb(rec: Recommendation) -> str:
             "(tokens or requests per second) sizes the fleet for it."
         )
     est, rate = target
+    headroom = headroom_note(rec)
     return (
         f"{SERVING_BLURB} GPUs for target (Replicas for target × Replica GPUs) are the GPUs to "
         f"{ACQUIRE.get(est.pricing, 'get')} for {rate_text(rate)}, and $/month is theirs."
+        + (f" {headroom[0].upper()}{headroom[1:]}." if headroom else "")
     )
 
 

@@ -116,6 +116,7 @@ LAYOUT: tuple[tuple[str, ...], ...] = (
         "output_tokens",
         "ttft_limit_ms",
         "tpot_limit_ms",
+        "serving_headroom",
         "kv_cache_precision",
     ),
     ("gpus", "deadline_days", "size_to_deadline", "sizing_margin"),

@@ -99,6 +99,8 @@ class ServingSummary:
     activation_precision: str = ""
     utilisation: float = 1.0
     """Target rate over the capacity of the GPUs sized for it (1 without a target)."""
+    headroom: float | None = None
+    """Share of the fleet's capacity kept spare at the target rate (None without a target)."""
     usd_per_million_input_tokens: float = 0.0
     usd_per_million_output_tokens: float = 0.0
     usd_per_month: float = 0.0

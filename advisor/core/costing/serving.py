@@ -98,7 +98,7 @@ def _serving_layout(
     """The layout meeting the targets; else the best without the latency limits (and False), warned."""
     shape = (workload.prompt_tokens, workload.output_tokens)
     econ = catalog.economics
-    targets = serving_targets(workload, econ.serving.default_tpot_limit_ms)
+    targets = serving_targets(workload, econ.serving.default_tpot_limit_ms, econ.serving.default_headroom)
     found = choose_layout(
         workload.model,
         system,
@@ -113,7 +113,7 @@ def _serving_layout(
         return found, True
     default = " (the default for chat)" if targets.tpot_default else ""
     warnings.append(f"{system.name}: {found.reason}{default}; shown without the latency limits")
-    relaxed = Targets(tokens_per_second=targets.tokens_per_second)
+    relaxed = Targets(tokens_per_second=targets.tokens_per_second, headroom=targets.headroom)
     found = choose_layout(
         workload.model, system, econ, precisions, shape, relaxed, software=workload.software
     )
@@ -127,7 +127,7 @@ def _serving_summary(
 ) -> ServingSummary:
     """The `serving` object: replica, batch and the limit that binds, latencies, fleet and prices."""
     step = layout.step
-    targets = serving_targets(workload, econ.serving.default_tpot_limit_ms)
+    targets = serving_targets(workload, econ.serving.default_tpot_limit_ms, econ.serving.default_headroom)
     replicas = max(workload.gpus // step.tp, 0)
     rate = targets.tokens_per_second
     return ServingSummary(
@@ -145,6 +145,7 @@ def _serving_summary(
         kv_cache_precision=precisions.kv_cache,
         activation_precision=precisions.activations,
         utilisation=layout.utilisation,
+        headroom=targets.headroom if rate else None,
         usd_per_million_input_tokens=_usd_per_million(price, step, input_side=True),
         usd_per_million_output_tokens=_usd_per_million(price, step, input_side=False),
         usd_per_month=price * (layout.gpus if rate else workload.gpus) * HOURS_PER_MONTH,

@@ -121,6 +121,11 @@ class ServingDefaults(Sourced):
     default_tpot_limit_ms: Positive = Field(
         description="Time per output token a chat user reads without waiting, applied when none is set."
     )
+    default_headroom: float = Field(
+        ge=0,
+        le=0.9,
+        description="Share of a target-rate fleet's capacity kept spare for bursts, when none is set.",
+    )
 
 
 class Economics(Frozen):

@@ -73,6 +73,8 @@ class Targets:
     """The most requests per replica the user allows (None: as many as the other limits allow)."""
     tpot_default: bool = False
     """True when `tpot_s` is the default a serving job at a target rate gets, not one the user set."""
+    headroom: float = 0.0
+    """Share of the fleet's capacity kept spare at the target rate: it is sized to rate / (1 - headroom)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +86,8 @@ class Layout:
     """What set the batch: `memory`, `TPOT`, `TTFT`, `batch limit` or `throughput` (the target needs less)."""
     replicas: int
     utilisation: float
-    """Target rate over the replicas' capacity (1 without a target)."""
+    """Target rate over the replicas' capacity (1 without a target; at most 1 - headroom plus one
+    replica's share)."""
 
     @property
     def gpus(self) -> int:
@@ -187,8 +190,9 @@ def choose_layout(
             count = max(1, (cluster or tp) // tp)
             found.append(Layout(step, binding, count, 1.0))
             continue
-        count = math.ceil(rate / step.tokens_per_second)
-        if count == 1 and rate < step.tokens_per_second:
+        sized = rate / (1 - targets.headroom)  # the capacity the fleet needs
+        count = math.ceil(sized / step.tokens_per_second)
+        if count == 1 and sized < step.tokens_per_second:
             binding = "throughput"
         found.append(Layout(step, binding, count, rate / (count * step.tokens_per_second)))
     layout: Layout | NoLayout
@@ -210,9 +214,12 @@ def _why_none(failures: dict[str, int]) -> str:
     return f"no replica of up to {TP_SIZES[-1]} GPUs meets the {limits} limit even with one request"
 
 
-def serving_targets(workload: Workload, default_tpot_limit_ms: float | None = None) -> Targets:
-    """The workload's rate target (tokens/s, else requests/s x output tokens) and latency limits; serving
-    at a target rate without a TPOT limit is held to `default_tpot_limit_ms` (interactive use)."""
+def serving_targets(
+    workload: Workload, default_tpot_limit_ms: float | None = None, default_headroom: float = 0.0
+) -> Targets:
+    """The workload's rate target (tokens/s, else requests/s x output tokens), latency limits and headroom;
+    serving at a target rate without a TPOT limit is held to `default_tpot_limit_ms` (interactive use),
+    and without a headroom keeps `default_headroom` of the fleet spare."""
     rate = workload.serving_rate
     tpot_ms, default = workload.tpot_limit_ms, False
     if tpot_ms is None and rate is not None and default_tpot_limit_ms is not None:
@@ -223,6 +230,7 @@ def serving_targets(workload: Workload, default_tpot_limit_ms: float | None = No
         tpot_s=tpot_ms / 1e3 if tpot_ms is not None else None,
         batch_limit=workload.serving_batch,
         tpot_default=default,
+        headroom=workload.serving_headroom if workload.serving_headroom is not None else default_headroom,
     )
 
 

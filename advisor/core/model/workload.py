@@ -200,6 +200,17 @@ class WorkloadInputs(Frozen):
             blank="none",
         ),
     ] = None
+    serving_headroom: Annotated[
+        Annotated[float, BeforeValidator(human_number), Field(ge=0, le=0.9)] | None,
+        Field(description="Inference: share of the fleet's capacity kept spare at the target rate."),
+        Input(
+            "Serving headroom",
+            "Inference: share of the fleet's capacity kept spare at the target rate for bursts: 0.25 "
+            "runs it at 75%; 0 sizes it to the rate exactly",
+            "fraction",
+            blank="the catalog's",
+        ),
+    ] = None
     weight_precision: Annotated[
         Precision | None,
         Field(description="Inference: number format of the stored weights (None: the run precision)."),

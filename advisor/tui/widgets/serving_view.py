@@ -11,7 +11,7 @@ from textual.widgets import DataTable, Static
 from advisor.core.costing.results import ServingSummary
 from advisor.core.decision.recommendation import Candidate
 from advisor.present import numbers
-from advisor.present.serving import fleet_text, job_gpus_note
+from advisor.present.serving import fleet_text, headroom_note, job_gpus_note
 from advisor.tui.advice import Advice
 from advisor.tui.widgets.column_table import ColumnTable
 from advisor.tui.widgets.drawn_when_shown import AdviceView
@@ -64,7 +64,9 @@ def plan_note(advice: Advice) -> Text:
         )
     job = job_gpus_note(advice.recommendation, "this fleet")
     tie = f"In Compare, {job}. " if job else ""
-    return Text.assemble((f"Fleet for {target}", "bold"), f", per system. {tie}{LIMITS}")
+    headroom = headroom_note(advice.recommendation)
+    spare = f"{headroom[0].upper()}{headroom[1:]}. " if headroom else ""
+    return Text.assemble((f"Fleet for {target}", "bold"), f", per system. {spare}{tie}{LIMITS}")
 
 
 class ServingView(AdviceView, Vertical):
