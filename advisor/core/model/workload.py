@@ -204,11 +204,11 @@ class WorkloadInputs(Frozen):
         Annotated[float, BeforeValidator(human_number), Field(ge=0, le=0.9)] | None,
         Field(description="Inference: share of the fleet's capacity kept spare at the target rate."),
         Input(
-            "Serving headroom",
+            "Headroom",
             "Inference: share of the fleet's capacity kept spare at the target rate for bursts: 0.25 "
-            "runs it at 75%; 0 sizes it to the rate exactly",
+            "runs it at 75%; 0 sizes it to the rate exactly; blank: the catalog's default",
             "fraction",
-            blank="the catalog's",
+            blank="default",
         ),
     ] = None
     weight_precision: Annotated[
