@@ -6,7 +6,6 @@ from __future__ import annotations
 from advisor.core.costing.results import MemorySummary, MfuBasis, ServingSummary
 from advisor.core.costing.throughput import SpeedInputs, Throughput
 from advisor.core.model.catalog import Catalog, Precision, System
-from advisor.core.model.economics import Economics
 from advisor.core.model.goodput import fixed_goodput
 from advisor.core.model.inference import TP_SIZES, Iteration, Precisions, Replica, iteration, weight_bytes
 from advisor.core.model.memory import usable_hbm_bytes
@@ -34,7 +33,8 @@ def serving_throughput(inputs: SpeedInputs, price_usd_per_gpu_hour: float) -> Th
         warnings.append("an MFU override does not apply to inference (decode is memory-bound); ignored")
     precisions = _precisions(workload, precision)
     shape = (workload.prompt_tokens, workload.output_tokens)
-    layout, meets = _serving_layout(workload, system, catalog, precisions, warnings)
+    targets = serving_targets(workload, econ.serving)
+    layout, meets = _serving_layout(workload, system, catalog, precisions, targets, warnings)
     step = layout.step
     replicas = workload.gpus // step.tp
     warnings.extend(_idle_replica_warnings(workload.gpus, replicas, step.tp))
@@ -62,7 +62,7 @@ def serving_throughput(inputs: SpeedInputs, price_usd_per_gpu_hour: float) -> Th
             / step.tp
             / BYTES_PER_GIB,
         ),
-        serving=_serving_summary(workload, layout, precisions, econ, price_usd_per_gpu_hour, meets=meets),
+        serving=_serving_summary(workload, layout, precisions, targets, price_usd_per_gpu_hour, meets=meets),
     )
 
 
@@ -71,7 +71,8 @@ def sized_for_rate(workload: Workload, system: System, catalog: Catalog, precisi
     a batch job, or one without a rate, as it is."""
     if workload.serving_rate is None:
         return workload
-    layout, _ = _serving_layout(workload, system, catalog, _precisions(workload, precision), [])
+    targets = serving_targets(workload, catalog.economics.serving)
+    layout, _ = _serving_layout(workload, system, catalog, _precisions(workload, precision), targets, [])
     return workload.model_copy(update={"gpus": max(layout.gpus, layout.step.tp)})
 
 
@@ -93,12 +94,16 @@ def _delivered_per_gpu(workload: Workload, step: Iteration, replicas: int) -> fl
 
 
 def _serving_layout(
-    workload: Workload, system: System, catalog: Catalog, precisions: Precisions, warnings: list[str]
+    workload: Workload,
+    system: System,
+    catalog: Catalog,
+    precisions: Precisions,
+    targets: Targets,
+    warnings: list[str],
 ) -> tuple[Layout, bool]:
-    """The layout meeting the targets; else the best without the latency limits (and False), warned."""
+    """The layout meeting `targets`; else the best without the latency limits (and False), warned."""
     shape = (workload.prompt_tokens, workload.output_tokens)
     econ = catalog.economics
-    targets = serving_targets(workload, econ.serving.default_tpot_limit_ms, econ.serving.default_headroom)
     found = choose_layout(
         workload.model,
         system,
@@ -123,11 +128,10 @@ def _serving_layout(
 
 
 def _serving_summary(
-    workload: Workload, layout: Layout, precisions: Precisions, econ: Economics, price: float, *, meets: bool
+    workload: Workload, layout: Layout, precisions: Precisions, targets: Targets, price: float, *, meets: bool
 ) -> ServingSummary:
     """The `serving` object: replica, batch and the limit that binds, latencies, fleet and prices."""
     step = layout.step
-    targets = serving_targets(workload, econ.serving.default_tpot_limit_ms, econ.serving.default_headroom)
     replicas = max(workload.gpus // step.tp, 0)
     rate = targets.tokens_per_second
     return ServingSummary(

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from advisor.core.model.catalog import ModelSpec, System
 from advisor.core.model.copying import from_attributes
-from advisor.core.model.economics import Economics
+from advisor.core.model.economics import Economics, ServingDefaults
 from advisor.core.model.inference import (
     TP_SIZES,
     Hardware,
@@ -214,23 +214,21 @@ def _why_none(failures: dict[str, int]) -> str:
     return f"no replica of up to {TP_SIZES[-1]} GPUs meets the {limits} limit even with one request"
 
 
-def serving_targets(
-    workload: Workload, default_tpot_limit_ms: float | None = None, default_headroom: float = 0.0
-) -> Targets:
+def serving_targets(workload: Workload, defaults: ServingDefaults) -> Targets:
     """The workload's rate target (tokens/s, else requests/s x output tokens), latency limits and headroom;
-    serving at a target rate without a TPOT limit is held to `default_tpot_limit_ms` (interactive use),
-    and without a headroom keeps `default_headroom` of the fleet spare."""
-    rate = workload.serving_rate
+    serving at a target rate without a TPOT limit is held to the default limit (interactive use), and
+    without a headroom keeps the default share of the fleet spare (`[serving]` in catalog/economics.toml)."""
+    rate, headroom = workload.serving_rate, workload.serving_headroom
     tpot_ms, default = workload.tpot_limit_ms, False
-    if tpot_ms is None and rate is not None and default_tpot_limit_ms is not None:
-        tpot_ms, default = default_tpot_limit_ms, True
+    if tpot_ms is None and rate is not None:
+        tpot_ms, default = defaults.default_tpot_limit_ms, True
     return Targets(
         tokens_per_second=rate,
         ttft_s=workload.ttft_limit_ms / 1e3 if workload.ttft_limit_ms is not None else None,
         tpot_s=tpot_ms / 1e3 if tpot_ms is not None else None,
         batch_limit=workload.serving_batch,
         tpot_default=default,
-        headroom=workload.serving_headroom if workload.serving_headroom is not None else default_headroom,
+        headroom=defaults.default_headroom if headroom is None else headroom,
     )
 
 
