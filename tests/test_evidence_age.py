@@ -30,23 +30,31 @@ def test_a_penalty_on_evidence_over_a_year_old_says_its_date():
     # h100-over-a100-long-runs: penalize 5%, the field test of 2024; the limit is the price rule's 365 days.
     rule = _rule("h100-over-a100-long-runs")
     assert stale_after_days(RULES) == 365
-    assert dated_because(rule, "slow", TODAY, RULES) == "slow (evidence of 2024)"
-    assert dated_because(rule, "slow", date(2025, 6, 1), RULES) == "slow"  # under a year after 2024
-    assert dated_because(rule, "slow", None, RULES) == "slow"  # no date, no age
+    assert dated_because(rule, "slow", TODAY, stale_after_days(RULES)) == "slow (evidence of 2024)"
+    assert (
+        dated_because(rule, "slow", date(2025, 6, 1), stale_after_days(RULES)) == "slow"
+    )  # under a year after 2024
+    assert dated_because(rule, "slow", None, stale_after_days(RULES)) == "slow"  # no date, no age
 
 
 def test_warnings_notes_and_dated_texts_are_left_as_written():
     # memory-tight warns on ZeRO (Oct 2019): durable, and it does not move the ranking.
-    assert dated_because(_rule("memory-tight"), "little headroom", TODAY, RULES) == "little headroom"
+    assert (
+        dated_because(_rule("memory-tight"), "little headroom", TODAY, stale_after_days(RULES))
+        == "little headroom"
+    )
     penalty = _rule("new-system-conservative")
     named = "mi355x has no published training run at scale as of Jun 2026"
-    assert dated_because(penalty, named, TODAY, RULES) == named
-    assert dated_because(penalty, "x is new", TODAY, RULES) == "x is new (evidence of Aug 2025)"
+    assert dated_because(penalty, named, TODAY, stale_after_days(RULES)) == named
+    assert (
+        dated_because(penalty, "x is new", TODAY, stale_after_days(RULES))
+        == "x is new (evidence of Aug 2025)"
+    )
     # Without a price-age rule there is no limit, so no evidence is called old.
     without = tuple(r for r in RULES if r.id != "price-older-than-a-year")
-    assert dated_because(penalty, "x is new", TODAY, without) == "x is new"
+    assert dated_because(penalty, "x is new", TODAY, stale_after_days(without)) == "x is new"
     fresh = replace(penalty, as_of="2026-06")
-    assert dated_because(fresh, "x is new", TODAY, RULES) == "x is new"
+    assert dated_because(fresh, "x is new", TODAY, stale_after_days(RULES)) == "x is new"
 
 
 def test_the_cli_shows_the_evidence_date_on_a_weighted_reason(capsys):

@@ -47,7 +47,10 @@ def _metric(est: Estimate, objective: Objective) -> float:
 
 
 def _rule_reason(result: RuleResult, request: AdviceRequest) -> list[Reason]:
-    rule, text = result.rule, dated_because(result.rule, result.because, request.today, request.rules)
+    rule, text = (
+        result.rule,
+        dated_because(result.rule, result.because, request.today, request.stale_after_days),
+    )
     return [Reason(e.kind, text, rule.id, rule.source, e.weight or None) for e in rule.effects]
 
 

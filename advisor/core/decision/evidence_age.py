@@ -32,12 +32,12 @@ def stale_after_days(rules: Sequence[Rule]) -> float | None:
     return None
 
 
-def dated_because(rule: Rule, because: str, today: date | None, rules: Sequence[Rule]) -> str:
-    """`because`, ending "(evidence of Aug 2025)" when `rule` weighs the score on evidence older than the
-    price-age limit on `today` and its text names no date (a month and year) already."""
-    if today is None or not rule.as_of or not any(e.kind in WEIGHING for e in rule.effects):
+def dated_because(rule: Rule, because: str, today: date | None, limit: float | None) -> str:
+    """`because`, ending "(evidence of Aug 2025)" when `rule` weighs the score on evidence older than
+    `limit` days (the price-age limit, `stale_after_days`) on `today` and its text names no date (a
+    month and year) already."""
+    if today is None or limit is None or not rule.as_of or not any(e.kind in WEIGHING for e in rule.effects):
         return because
-    limit = stale_after_days(rules)
-    if limit is None or (today - as_of_end(rule.as_of)).days <= limit or _NAMES_A_DATE.search(because):
+    if (today - as_of_end(rule.as_of)).days <= limit or _NAMES_A_DATE.search(because):
         return because
     return f"{because} (evidence of {as_of_words(rule.as_of)})"

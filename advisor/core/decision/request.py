@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cached_property
 
+from advisor.core.decision.evidence_age import stale_after_days
 from advisor.core.decision.rules import Rule
 from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import Catalog
@@ -44,6 +46,11 @@ class AdviceRequest:
     """GPU count per system (e.g. the smallest that meets a deadline); by default the workload's."""
     sizing_notes: Mapping[str, str] | None = None
     """Per system, how it was sized to the deadline and what binds (shown among its reasons)."""
+
+    @cached_property
+    def stale_after_days(self) -> float | None:
+        """The rules' price-age limit in days (evidence older than it is dated in reasons), found once."""
+        return stale_after_days(self.rules)
 
     def system_ids(self) -> list[str]:
         """The candidate system ids, in order."""
