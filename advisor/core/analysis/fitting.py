@@ -113,8 +113,8 @@ MIN_SCALING_CASES = 4
 def fit_loss_per_doubling(
     cases: Sequence[Probe], precisions: Iterable[str], skip: int | None = None, growth: float = 0.0
 ) -> dict[str, float]:
-    """Per precision, the weak-scaling loss at 1,024 GPUs: log(published/predicted) ≈
-    effective doublings·log(1 − loss), the doublings weighted by (GPUs / 1,024)^`growth`."""
+    """Per precision, the weak-scaling loss per doubling up to `LOSS_PIVOT_GPUS`: log(published/predicted)
+    ≈ effective doublings·log(1 − loss), the doublings above the pivot weighted by (GPUs / pivot)^`growth`."""
 
     def loss(chosen: list[Probe]) -> float:
         xs, ys = [c.beyond(growth) for c in chosen], [c.log_ratio for c in chosen]
@@ -136,7 +136,7 @@ LOSS_GROWTHS = tuple(round(0.05 * i, 2) for i in range(41))
 def fit_weak_scaling(
     cases: Sequence[Probe], precisions: Sequence[str], skip: int | None = None
 ) -> tuple[dict[str, float], float]:
-    """The loss per doubling at 1,024 GPUs per precision and the growth (one, shared) that together
+    """The loss per doubling up to `LOSS_PIVOT_GPUS` per precision and the growth (one, shared) that together
     leave the least squared log error on the cases beyond a published range (ties: the smallest growth)."""
     beyond = [c for i, c in enumerate(cases) if c.doublings_beyond != 0 and i != skip]
 

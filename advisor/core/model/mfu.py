@@ -10,8 +10,8 @@ The method (also in docs/methodology.md, "How MFU is chosen"):
    proxy system (`mfu_proxy_system`), carried across NVLink domain sizes by the measured
    `scale_up_ratio` (`mfu_domain`). A matching GPU count gives that point's MFU exactly; otherwise MFU is
    interpolated in log2(GPUs) between the configuration's points and extrapolated beyond them by the
-   weak-scaling loss per doubling of the cluster (`loss_per_doubling`, which grows with the cluster as
-   (GPUs / 1,024)^`loss_growth`). Without a `software` month each
+   weak-scaling loss per doubling of the cluster (`loss_per_doubling`, which grows above
+   `LOSS_PIVOT_GPUS` as (GPUs / pivot)^`loss_growth`). Without a `software` month each
    configuration's latest release counts.
 2. Otherwise, other models. Points of the system at the precision that will run (FP8 on a GPU without
    it runs BF16); a `software` release keeps points published at or before it. Points are grouped by
