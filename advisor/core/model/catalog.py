@@ -156,8 +156,8 @@ class System(Frozen):
         if sum(offer.default_reserved for offer in self.rental) > 1:
             raise ValueError("rental: at most one offer may set default_reserved = true")
         for offer in self.rental:
-            if offer.discount_from is not None and offer.discount is not None:
-                check_derived(offer, self.rental)
+            if offer.discount_from is not None:  # with `discount` (the offer checks they go together)
+                check_derived(offer, self.derived_from(offer), self.rental)
         return self
 
     def derived_from(self, offer: RentalOffer) -> RentalOffer | None:

@@ -58,10 +58,10 @@ class RentalOffer(Sourced):
         return self.term_days > 0
 
 
-def check_derived(offer: RentalOffer, offers: tuple[RentalOffer, ...]) -> None:
-    """A derived price names a listed offer and is that offer's price less the discount, to the cent."""
+def check_derived(offer: RentalOffer, base: RentalOffer | None, offers: tuple[RentalOffer, ...]) -> None:
+    """A derived price names another listed offer (`base`, found by the system) and is that offer's price
+    less the discount, to the cent; `offers` are the system's, named when `base` is missing."""
     assert offer.discount is not None
-    base = next((o for o in offers if o.offer == offer.discount_from), None)
     if base is None or base is offer:
         names = ", ".join(repr(o.offer) for o in offers if o is not offer)
         raise ValueError(
