@@ -291,6 +291,21 @@ def test_the_price_age_that_makes_a_price_stale_comes_from_the_rules():
     assert not any(a.stale for a in report.assumptions)
 
 
+@pytest.mark.parametrize(
+    ("limits", "listed"),
+    [
+        ({}, True),  # the default TPOT limit and headroom apply
+        ({"tpot_limit_ms": 50}, True),  # the default headroom still applies
+        ({"tpot_limit_ms": 50, "serving_headroom": 0.1}, False),  # the user set both
+    ],
+)
+def test_the_serving_defaults_are_listed_whenever_a_rate_uses_one(limits, listed):
+    workload = {"model": "llama3-8b", "kind": "inference", "target_tokens_per_second": 5000, **limits}
+    scenario = Scenario.model_validate({"schema": 1, "systems": ["h100"], "workload": workload})
+    report = build_report(scenario, shipped_catalog(), rules(), today=TODAY, version=VERSION)
+    assert (("economics", "serving") in {(a.subject, a.topic) for a in report.assumptions}) == listed
+
+
 def test_overrides_replace_the_catalog_values_they_name():
     scenario = Scenario.model_validate(
         {

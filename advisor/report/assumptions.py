@@ -234,8 +234,9 @@ def _economics_used(name: str, workload: Workload, assumptions: Assumptions, rec
         )
     if name == "inference":
         return workload.kind == "inference"
-    if name == "serving":
-        return workload.serving_rate is not None and workload.tpot_limit_ms is None
+    if name == "serving":  # the defaults a rate takes where the user sets no TPOT limit or headroom
+        unset = workload.tpot_limit_ms is None or workload.serving_headroom is None
+        return workload.serving_rate is not None and unset
     return True
 
 
