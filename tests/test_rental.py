@@ -231,3 +231,24 @@ def test_a_short_reservations_cost_range_keeps_the_term_paid():
     term_at_low_price = spreads["price"].low * 30 * 24 * 2048
     assert rng.cost_usd.low == pytest.approx(term_at_low_price)
     assert rng.cost_usd.low <= rng.cost_usd.p10 <= est.cost_usd <= rng.cost_usd.high
+
+
+def test_a_serving_fleet_at_a_rate_pays_the_offer_its_month_calls_for_everywhere():
+    # A fleet serving a target rate runs its month around the clock: the 30-day reservation costs less
+    # than on demand, and the month's price in the serving figures is the same offer's (they once priced
+    # it on demand while the run's cost could not know the hours).
+    workload = Workload.model_validate(
+        {
+            "model": CATALOG.model("llama3-8b"),
+            "kind": "inference",
+            "target_tokens_per_second": 50_000,
+            "pricing": "rent",
+        }
+    )
+    est = estimate(workload, "mi300x", CATALOG)
+    reserved = CATALOG.system("mi300x").reserved_rental
+    assert est.price_offer is not None and reserved is not None
+    assert est.price_offer.offer == reserved.offer
+    assert est.serving is not None and est.serving.usd_per_month == pytest.approx(est.cost_usd)
+    batch = estimate(rent(8, tokens=1e9, model="llama3-8b", kind="inference"), "mi300x", CATALOG)
+    assert batch.price_offer is not None and not batch.price_offer.reserved  # a short batch job: on demand

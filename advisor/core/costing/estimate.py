@@ -52,7 +52,7 @@ from advisor.core.model.catalog import Catalog, Precision, System
 from advisor.core.model.copying import from_attributes
 from advisor.core.model.goodput import Goodput
 from advisor.core.model.units import HOURS_PER_DAY, SECONDS_PER_HOUR
-from advisor.core.model.workload import Workload
+from advisor.core.model.workload import SERVING_PERIOD_HOURS, Workload
 
 _NO_ASSUMPTIONS = Assumptions()
 
@@ -109,11 +109,21 @@ def hourly_cost(
     offer: PriceOffer | None = None,
 ) -> HourlyCost:
     """What one GPU-hour costs under the workload's pricing mode (owned and bought GPUs blended); a
-    rental pays `offer`, else the offer its cluster size alone calls for (`rental_choice`)."""
+    rental pays `offer`, else the offer `rental_choice` picks for the hours known before the speed
+    (`offer_hours`)."""
     if workload.pricing == "rent":
-        offer = offer or rental_choice(system, workload.gpus, assumptions, None)
+        offer = offer or rental_choice(system, workload.gpus, assumptions, offer_hours(workload, None))
         return rental_cost_per_gpu_hour(offer.price_usd_per_gpu_hour)
     return _owning(workload, system, catalog, assumptions).blended
+
+
+def offer_hours(workload: Workload, billed_hours: float | None) -> float | None:
+    """The hours a rental's offer is chosen for (`rental_choice`): a training run's billed hours; a serving
+    fleet at a target rate runs its month around the clock (`SERVING_PERIOD_HOURS`), known before its
+    speed; a batch serving job's hours follow from its speed, so its size alone decides (None)."""
+    if workload.kind != "inference":
+        return billed_hours
+    return SERVING_PERIOD_HOURS if workload.serving_rate is not None else None
 
 
 def capacity_wait_hours(workload: Workload, system: System, assumptions: Assumptions) -> float:
@@ -269,9 +279,7 @@ def _money(
 ) -> _Money:
     """The run's cost: each part of a GPU-hour over the billed hours, on the GPUs that pay it."""
     if workload.pricing == "rent":
-        # A serving fleet is priced per hour of a fleet that keeps running: its size alone picks the offer.
-        run_hours = None if workload.kind == "inference" else hours.billed
-        offer = rental_choice(system, workload.gpus, assumptions, run_hours)
+        offer = rental_choice(system, workload.gpus, assumptions, offer_hours(workload, hours.billed))
         hourly = hourly_cost(workload, system, catalog, assumptions, offer)
         paid_hours = billed_rental_hours(offer, hours.billed)
         cost = run_cost_usd(hourly.parts, paid_hours, workload.gpus, workload.gpus)
