@@ -44,6 +44,14 @@ async def _choose(pilot, key: str, typed: str) -> None:  # type: ignore[no-untyp
     await settle(pilot)
 
 
+async def _serve_70b_at_50k(pilot) -> None:  # type: ignore[no-untyped-def]
+    """Llama 3 70B served at 50k tokens/s, chosen in the form, the answer settled."""
+    await _choose(pilot, "model", "llama 3 70")
+    await _choose(pilot, "kind", "inf")
+    await type_into(pilot, "#input-target_tokens_per_second", "50k")
+    await settle(pilot)
+
+
 @pilot_test
 async def test_the_serving_section_shows_for_inference_only():
     app = app_for_test()
@@ -151,10 +159,7 @@ async def test_the_serving_questions_drive_the_one_headline():
     app = app_for_test()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await _choose(pilot, "model", "llama 3 70")
-        await _choose(pilot, "kind", "inf")
-        await type_into(pilot, "#input-target_tokens_per_second", "50k")
-        await settle(pilot)
+        await _serve_70b_at_50k(pilot)
         first = plain(app.screen.query_one("#headline"))
         assert "to serve 50k tokens/s · " in first and "(limit 100 ms, the default for chat)" in first
         await type_into(pilot, "#input-tpot_limit_ms", "40")
@@ -221,10 +226,7 @@ async def test_the_serving_headroom_asked_in_the_form_resizes_the_fleet():
     app = app_for_test()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await _choose(pilot, "model", "llama 3 70")
-        await _choose(pilot, "kind", "inf")
-        await type_into(pilot, "#input-target_tokens_per_second", "50k")
-        await settle(pilot)
+        await _serve_70b_at_50k(pilot)
         spared = app.main.advice.winner.estimate.serving
         await type_into(pilot, "#input-serving_headroom", "0")
         await settle(pilot)
