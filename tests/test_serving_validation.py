@@ -163,7 +163,9 @@ def test_serving_prices_and_month():
     est = estimate(w, "h100", CATALOG)
     s = est.serving
     assert s.usd_per_million_output_tokens > s.usd_per_million_input_tokens > 0
-    price = CATALOG.system("h100").default_rental.price_usd_per_gpu_hour
+    # A fleet at a target rate runs its month around the clock: the 30-day reservation costs less.
+    price = CATALOG.system("h100").reserved_rental.price_usd_per_gpu_hour
+    assert est.price_usd_per_gpu_hour == price
     assert s.usd_per_month == pytest.approx(s.gpus_for_target * price * 730)
     assert 0 < s.utilisation <= 1
 
