@@ -5,7 +5,7 @@ and footer at 80x24, and a verdict that does not flip while the ranges compute."
 from __future__ import annotations
 
 import pytest
-from textual.widgets import DataTable, Static, Tabs
+from textual.widgets import DataTable, Static, TabbedContent, Tabs
 
 from advisor.tui.widgets.headline import Headline
 from tests.test_tui_helpers import (
@@ -161,3 +161,20 @@ async def test_the_tab_bar_says_there_are_more_tabs_and_the_footer_hints_fit(siz
         # at the last tab the bar has nothing more on the right, and says so on the left when narrow
         await until(pilot, lambda: not bar().rstrip().endswith("…▸"), f"no '…▸' at the last tab: {bar()!r}")
         assert ("◂…" in bar()) == narrow, bar()
+
+
+@pilot_test
+@pytest.mark.usefixtures(no_ranges.__name__)
+async def test_the_last_tab_chosen_stays_chosen_when_two_are_chosen_before_a_redraw():
+    """A loaded machine (CI) draws late: choosing Compare and then Sensitivity before one redraw left
+    Compare's deferred focus to pull the bar back to Compare."""
+    app = app_for_test()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for tab in ("compare", "breakdown", "sensitivity"):
+            app.main.show_tab(tab)
+        await settle(pilot)
+        await pilot.pause(0.5)
+        assert app.main.query_one("#tabs", TabbedContent).active == "sensitivity"
+        tabs = app.main.query_one("#tabs Tabs", Tabs)
+        assert not screen_lines(app)[tabs.region.y].rstrip().endswith("…▸")

@@ -152,6 +152,8 @@ class ResultsPanel(Vertical):
 
     def _focus_tab(self, tab: str) -> None:
         tabs = self.query_one(TabbedContent)
+        if tabs.active != tab:
+            return  # another tab was chosen since: focusing into this one would switch back to it
         pane = tabs.get_pane(tab)
         for view in pane.query("*"):
             if isinstance(view, DrawnWhenShown):
