@@ -252,3 +252,34 @@ def test_a_serving_fleet_at_a_rate_pays_the_offer_its_month_calls_for_everywhere
     assert est.serving is not None and est.serving.usd_per_month == pytest.approx(est.cost_usd)
     batch = estimate(rent(8, tokens=1e9, model="llama3-8b", kind="inference"), "mi300x", CATALOG)
     assert batch.price_offer is not None and not batch.price_offer.reserved  # a short batch job: on demand
+
+
+def test_a_derived_offer_left_without_figures_gets_them_from_the_offer_it_names():
+    # H100's default on-demand offer: its price less 15%, its price at worst, its low end less 35% at best.
+    base = H100.default_rental
+    data = H100.model_dump()
+    offer = _offer(offer="y", discount_from=base.offer, discount=0.15, deepest_discount=0.35)
+    del offer["price_usd_per_gpu_hour"]
+    data["rental"] = [*data["rental"], offer]
+    derived = System.model_validate(data).rental_offer("y")
+    assert base.price_usd_per_gpu_hour == 3.90  # less 15%: $3.315, quoted as a provider would, $3.32
+    assert derived.price_usd_per_gpu_hour == 3.32
+    assert derived.high_usd_per_gpu_hour == base.price_usd_per_gpu_hour
+    assert derived.low_usd_per_gpu_hour == pytest.approx(round(base.low_usd_per_gpu_hour * 0.65, 2))
+    assert System.model_validate(System.model_validate(data).model_dump()) is not None  # a cache's round trip
+
+
+def test_a_derived_offers_written_range_is_held_to_the_offer_it_names():
+    base = H100.default_rental
+    written = {
+        "price_usd_per_gpu_hour": 3.32,
+        "high_usd_per_gpu_hour": 99,
+    }
+    data = H100.model_dump()
+    data["rental"] = [*data["rental"], _offer(offer="y", discount_from=base.offer, discount=0.15, **written)]
+    with pytest.raises(
+        ValidationError, match=r"high_usd_per_gpu_hour = 99 is not what .* gives at no discount"
+    ):
+        System.model_validate(data)
+    with pytest.raises(ValidationError, match="deepest_discount needs discount_from"):
+        RentalOffer.model_validate(_offer(deepest_discount=0.35))

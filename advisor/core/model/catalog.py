@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cached_property
-from typing import Annotated, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import Field, model_validator
 
 from advisor.core.model.economics import Economics
 from advisor.core.model.maturity import MaturityBasis
-from advisor.core.model.rental_offer import RentalOffer, check_derived
+from advisor.core.model.rental_offer import RentalOffer, check_derived, derive_prices
 from advisor.core.model.sourced import (
     Fraction,
     Frozen,
@@ -147,6 +147,14 @@ class System(Frozen):
     setup: Setup
     reliability: Reliability
     availability: Availability
+
+    @model_validator(mode="before")
+    @classmethod
+    def _derive_prices(cls, data: Any) -> Any:
+        """A derived rental offer's figures left out of the file are computed from the offer it names."""
+        if isinstance(data, dict) and isinstance(data.get("rental"), list):
+            return {**data, "rental": derive_prices(data["rental"])}
+        return data
 
     @model_validator(mode="after")
     def _one_default_offer(self) -> System:
