@@ -22,6 +22,7 @@ from tests.test_tui_helpers import (
     plain,
     settle,
     type_into,
+    until,
 )
 
 pytestmark = pytest.mark.usefixtures(fewer_collections.__name__, no_ranges.__name__)
@@ -40,9 +41,11 @@ async def test_a_hostile_settings_value_is_shown_as_plain_text(value: str):
     )
     app = app_for_test(settings=None)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+        # read before the app settles: a loaded machine can take longer than the notice's 10 s to settle
+        await until(pilot, lambda: any("settings ignored" in m for m in _messages(app)), "the notice")
         shown = [n for n in app._notifications if "settings ignored" in n.message]
         assert shown and not any(n.markup for n in shown)
+        await settle(pilot)
         assert all("\x1b" not in n.message for n in app._notifications)
         assert app.is_running
 
@@ -52,8 +55,8 @@ async def test_a_catalog_warning_with_markup_is_shown_as_text():
     app = app_for_test()
     app.startup_messages = ("catalog: [/] odd name [link=https://x.example]here[/link]",)
     async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: any("[/] odd name" in m for m in _messages(app)), "the warning")
         await settle(pilot)
-        assert any("[/] odd name" in m for m in _messages(app))
         assert app.is_running
 
 
