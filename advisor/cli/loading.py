@@ -48,7 +48,19 @@ def scenario_from_args(args: argparse.Namespace, catalog: Any, *, system: str | 
         return loaded  # no flag changed the file: it is validated already
     scenario = scenario_from_data(data, args.scenario or "command line")
     scenario.check_ids(catalog)
+    warn_unused_flags(args, scenario)
     return scenario
+
+
+def warn_unused_flags(args: argparse.Namespace, scenario: Any) -> None:
+    """Say on stderr which flags given the other answers leave unused, and why (the exit status stays)."""
+    from advisor.core.scenario import INPUTS
+    from advisor.core.unused import unused_inputs
+
+    for key, why in unused_inputs(scenario).items():
+        item = INPUTS[key]
+        if getattr(args, item.dest, None) is not None:
+            print(printable(f"advisor: warning: {item.meta.flag} is not used: {why}"), file=sys.stderr)
 
 
 def check_flag_ids(args: argparse.Namespace, catalog: Any, *, system: str | None = None) -> None:

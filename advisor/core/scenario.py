@@ -179,6 +179,7 @@ class Scenario(Frozen):
             "Size to it",
             "Each system gets the smallest GPU count that meets the deadline",
             check_label="per system",
+            applies=("deadline",),
         ),
     ] = False
     workload: WorkloadSpec

@@ -41,6 +41,7 @@ class Assumptions(Frozen):
             "MFU",
             "Training: the MFU to assume instead of the catalog's, 0.4 for every system or h100=0.45",
             blank="catalog",
+            applies=("training",),
         ),
     ] = Field(default_factory=dict)
     goodput: SetEfficiency | dict[str, SetEfficiency] | None = None
@@ -53,6 +54,7 @@ class Assumptions(Frozen):
             "USD/GPU-hour",
             "--price-per-gpu-hour",
             blank="catalog",
+            applies=("rent",),
         ),
     ] = Field(default_factory=dict)
     capex_usd_per_node: Annotated[
@@ -64,6 +66,7 @@ class Assumptions(Frozen):
             "or h100=250k",
             "USD",
             blank="catalog",
+            applies=("own",),
         ),
     ] = Field(default_factory=dict)
     pue: Annotated[
@@ -86,6 +89,7 @@ class Assumptions(Frozen):
             "Rent at the catalog offer of this name where a system lists it, e.g. 'field test (2024)'; "
             "else each system's default",
             asked_in_app=False,
+            applies=("rent",),
         ),
     ] = None
     wait_hours: Annotated[
@@ -106,6 +110,7 @@ class Assumptions(Frozen):
             "today); default: each system's purchase lead time",
             "days",
             blank="lead time",
+            applies=("own", "no_wait"),
         ),
     ] = None
 
@@ -123,6 +128,7 @@ class Assumptions(Frozen):
             "--owned",
             blank="none",
             every_system=False,
+            applies=("own",),
         ),
     ] = Field(default_factory=dict)
 

@@ -25,6 +25,20 @@ from advisor.core.model.units import format_si, parse_number
 
 _PRODUCT = re.compile(r"^(?P<data>[^x×*]+?)\s*[x×*]\s*(?P<times>[^x×*]+)$", re.IGNORECASE)
 InputKind = Literal["number", "integer", "choice", "check", "text", "per_system"]
+Condition = Literal[
+    "training",
+    "finetune",
+    "lora",
+    "inference",
+    "rate",
+    "no_rate",
+    "rent",
+    "own",
+    "deadline",
+    "fixed_gpus",
+    "no_wait",
+]
+"""What another answer must be for an input to be used (`advisor.core.unused` says what each means)."""
 ALL_SYSTEMS = "*"
 """The key of a per-system map's value for every system not named."""
 _PAIR_SPACES = re.compile(r"\s*=\s*")
@@ -54,6 +68,9 @@ class Input:
     fact: bool | str = False
     """Rules may test the input as a workload fact of its name: True means what the field's description
     says; a text says it where the field has none."""
+    applies: tuple[Condition, ...] = ()
+    """When the input is used: every condition named holds (empty: always). Otherwise the CLI warns of
+    its flag, the app greys its question and the reports leave it out (`advisor.core.unused`)."""
 
 
 @dataclass(frozen=True)

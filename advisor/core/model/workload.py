@@ -54,12 +54,19 @@ class WorkloadInputs(Frozen):
             "rate: not needed, a month)",
             "tokens",
             blank="a month at the target rate",
+            applies=("no_rate",),
         ),
     ] = None
     gpus: Annotated[
         HumanCount,
         Field(gt=0, le=1_000_000, description="GPUs in the cluster."),
-        Input("GPUs", "GPUs in the cluster, e.g. 2048 or 2k", "GPUs", fact=True),
+        Input(
+            "GPUs",
+            "GPUs in the cluster, e.g. 2048 or 2k",
+            "GPUs",
+            fact=True,
+            applies=("fixed_gpus", "no_rate"),
+        ),
     ] = 8
     precision: Annotated[
         Precision,
@@ -113,6 +120,7 @@ class WorkloadInputs(Frozen):
             "Fine-tune how",
             "Fine-tune: all weights, or LoRA adapters (1% trainable)",
             choice_labels={"lora": "LoRA"},
+            applies=("finetune",),
         ),
     ] = "full"
     lora_trainable_fraction: Annotated[
@@ -123,25 +131,18 @@ class WorkloadInputs(Frozen):
             "LoRA trainable share",
             "LoRA: trainable parameters as a fraction of the model's",
             asked_in_app=False,
+            applies=("lora",),
         ),
     ] = 0.01
     prompt_tokens: Annotated[
         RequestTokens,
         Field(description="Inference: prompt tokens per request (default: a chat turn)."),
-        Input(
-            "Prompt tokens",
-            "Inference: prompt tokens per request",
-            "tokens",
-        ),
+        Input("Prompt tokens", "Inference: prompt tokens per request", "tokens", applies=("inference",)),
     ] = 500
     output_tokens: Annotated[
         RequestTokens,
         Field(description="Inference: generated tokens per request."),
-        Input(
-            "Output tokens",
-            "Inference: generated tokens per request",
-            "tokens",
-        ),
+        Input("Output tokens", "Inference: generated tokens per request", "tokens", applies=("inference",)),
     ] = 500
     serving_batch: Annotated[
         HumanCount | None,
@@ -157,6 +158,7 @@ class WorkloadInputs(Frozen):
             "requests",
             asked_in_app=False,
             blank="chosen",
+            applies=("inference",),
         ),
     ] = None
     target_tokens_per_second: Annotated[
@@ -166,6 +168,7 @@ class WorkloadInputs(Frozen):
             "Target tokens/s",
             "Inference: generated tokens per second to sustain (reports the GPUs needed), e.g. 50k",
             "tokens/s",
+            applies=("inference",),
         ),
     ] = None
     requests_per_second: Annotated[
@@ -178,6 +181,7 @@ class WorkloadInputs(Frozen):
             "Target requests/s",
             "Inference: requests per second to sustain, of the prompt and output lengths given",
             "requests/s",
+            applies=("inference",),
         ),
     ] = None
     ttft_limit_ms: Annotated[
@@ -188,6 +192,7 @@ class WorkloadInputs(Frozen):
             "Inference: time to first token may not exceed, in ms (e.g. 2000; MLPerf interactive 450)",
             "ms",
             blank="none",
+            applies=("inference",),
         ),
     ] = None
     tpot_limit_ms: Annotated[
@@ -198,6 +203,7 @@ class WorkloadInputs(Frozen):
             "Inference: time per output token may not exceed, in ms (e.g. 200; MLPerf interactive 40)",
             "ms",
             blank="none",
+            applies=("inference",),
         ),
     ] = None
     serving_headroom: Annotated[
@@ -209,6 +215,7 @@ class WorkloadInputs(Frozen):
             "runs it at 75%; 0 sizes it to the rate exactly; blank: the catalog's default",
             "fraction",
             blank="default",
+            applies=("rate",),
         ),
     ] = None
     weight_precision: Annotated[
@@ -219,6 +226,7 @@ class WorkloadInputs(Frozen):
             "Inference: number format of the weights; default: the precision above",
             choice_labels=PRECISION_LABELS,
             asked_in_app=False,
+            applies=("inference",),
         ),
     ] = None
     kv_cache_precision: Annotated[
@@ -228,6 +236,7 @@ class WorkloadInputs(Frozen):
             "KV cache precision",
             "Inference: number format of the KV cache; default: the weights' (FP8 for FP4 weights)",
             choice_labels=PRECISION_LABELS,
+            applies=("inference",),
         ),
     ] = None
     activation_precision: Annotated[
@@ -240,6 +249,7 @@ class WorkloadInputs(Frozen):
             "Inference: number format of the compute; default: the weights' (FP8 for FP4 weights)",
             choice_labels=PRECISION_LABELS,
             asked_in_app=False,
+            applies=("inference",),
         ),
     ] = None
     efficiency: Annotated[
@@ -255,6 +265,7 @@ class WorkloadInputs(Frozen):
                 "production": "production: a team's end-to-end run, with evaluations, checkpoints, "
                 "data stalls and restarts",
             },
+            applies=("training",),
         ),
     ] = "production"
 
@@ -342,6 +353,7 @@ class Constraints(Frozen):
             "Sizing margin",
             "Sizing to the deadline keeps this share of it as slack: 0.1 finishes by 90%",
             "fraction",
+            applies=("deadline",),
         ),
     ] = 0.1
     budget_usd: Annotated[

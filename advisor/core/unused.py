@@ -1,0 +1,61 @@
+"""Which answers a scenario's other answers leave unused, and why, from each input's declared
+`applies` conditions (`advisor.core.model.inputs.Input`). One list for every surface: the CLI warns of
+a flag given for an unused input, the app greys its question, the reports leave its row out."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import get_args
+
+from advisor.core.model.inputs import Condition
+from advisor.core.scenario import INPUTS, Scenario
+
+
+def _rate(s: Scenario) -> bool:
+    w = s.workload
+    return w.kind == "inference" and (w.target_tokens_per_second or w.requests_per_second) is not None
+
+
+CONDITIONS: dict[Condition, tuple[Callable[[Scenario], bool], str]] = {
+    "training": (
+        lambda s: s.workload.kind != "inference",
+        "it applies to training (job: pretrain or finetune)",
+    ),
+    "finetune": (lambda s: s.workload.kind == "finetune", "it applies to a fine-tune (job: finetune)"),
+    "lora": (
+        lambda s: s.workload.kind == "finetune" and s.workload.finetune_method == "lora",
+        "it applies to a LoRA fine-tune (fine-tune method: lora)",
+    ),
+    "inference": (lambda s: s.workload.kind == "inference", "it applies to serving (job: inference)"),
+    "rate": (_rate, "it applies at a target rate (target tokens/s or requests/s)"),
+    "no_rate": (
+        lambda s: not _rate(s),
+        "a target rate sizes the fleet, and the job is a month of serving at that rate",
+    ),
+    "rent": (lambda s: s.workload.pricing == "rent", "it applies when renting (pricing: rent)"),
+    "own": (lambda s: s.workload.pricing == "own", "it applies when buying (pricing: own)"),
+    "deadline": (lambda s: s.constraints.deadline_days is not None, "it applies with a deadline"),
+    "fixed_gpus": (
+        lambda s: not s.size_to_deadline,
+        "sizing to the deadline gives each system its own GPU count",
+    ),
+    "no_wait": (
+        lambda s: not s.assumptions.wait_hours,
+        "the wait for capacity is set, and it says when the GPUs are yours",
+    ),
+}
+"""Each condition an input may declare: whether the scenario meets it, and why the input is unused if not."""
+assert set(CONDITIONS) == set(get_args(Condition)), "every declared condition has a meaning"
+
+
+def unused_inputs(scenario: Scenario) -> dict[str, str]:
+    """Every declared input the scenario's answers leave unused (set or not), by scenario key
+    (`workload.tokens`), with the reason of the first condition not met."""
+    unused: dict[str, str] = {}
+    for key, item in INPUTS.items():
+        for condition in item.meta.applies:
+            holds, why = CONDITIONS[condition]
+            if not holds(scenario):
+                unused[key] = why
+                break
+    return unused
