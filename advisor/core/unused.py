@@ -8,12 +8,13 @@ from collections.abc import Callable
 from typing import get_args
 
 from advisor.core.model.inputs import Condition
+from advisor.core.model.serving_rate import target_rate
 from advisor.core.scenario import INPUTS, Scenario
 
 
 def _rate(s: Scenario) -> bool:
     w = s.workload
-    return w.kind == "inference" and (w.target_tokens_per_second or w.requests_per_second) is not None
+    return target_rate(w.kind, w.target_tokens_per_second, w.requests_per_second, w.output_tokens) is not None
 
 
 CONDITIONS: dict[Condition, tuple[Callable[[Scenario], bool], str]] = {

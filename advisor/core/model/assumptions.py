@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 from pydantic import BeforeValidator, Field, model_validator
 
@@ -15,6 +15,9 @@ PER_SYSTEM = ("mfu", "goodput", "price_usd_per_gpu_hour", "capex_usd_per_node", 
 """Assumptions that may be set per system (a map of system id or '*' to value)."""
 
 
+_Value = TypeVar("_Value")
+PerSystem = Annotated[dict[str, _Value], BeforeValidator(system_pairs)]
+"""A per-system map (`h100=1.5, b200=3.9`, or one value for every system), read from text by pairs."""
 PricePerGpuHour = Annotated[HumanPositive, Field(ge=0.001, le=1000)]
 """A rental price, USD per GPU-hour (a tenth of a cent to $1,000)."""
 SetEfficiency = Annotated[float, Field(ge=0.001, le=1, allow_inf_nan=False)]
@@ -35,8 +38,7 @@ class Assumptions(Frozen):
     """User overrides of catalog values. Keys of the per-system maps are system ids or '*' (all)."""
 
     mfu: Annotated[
-        dict[str, SetEfficiency],
-        BeforeValidator(system_pairs),
+        PerSystem[SetEfficiency],
         Input(
             "MFU",
             "Training: the MFU to assume instead of the catalog's, 0.4 for every system or h100=0.45",
@@ -46,8 +48,7 @@ class Assumptions(Frozen):
     ] = Field(default_factory=dict)
     goodput: SetEfficiency | dict[str, SetEfficiency] | None = None
     price_usd_per_gpu_hour: Annotated[
-        dict[str, PricePerGpuHour],
-        BeforeValidator(system_pairs),
+        PerSystem[PricePerGpuHour],
         Input(
             "Rent price",
             "Renting: the price instead of the catalog's, $2.10 for every system or h100=2.1, b200=3.9",
@@ -58,8 +59,7 @@ class Assumptions(Frozen):
         ),
     ] = Field(default_factory=dict)
     capex_usd_per_node: Annotated[
-        dict[str, CapexUsdPerNode],
-        BeforeValidator(system_pairs),
+        PerSystem[CapexUsdPerNode],
         Input(
             "Capex/node",
             "Owning: the price of a node or rack instead of the catalog's, $250k for every system "
@@ -93,8 +93,7 @@ class Assumptions(Frozen):
         ),
     ] = None
     wait_hours: Annotated[
-        dict[str, WaitHours],
-        BeforeValidator(system_pairs),
+        PerSystem[WaitHours],
         Input(
             "Wait for capacity",
             "Hours until the GPUs are yours, instead of the catalog's, 48 for every system or h100=48",
@@ -115,8 +114,7 @@ class Assumptions(Frozen):
     ] = None
 
     owned_gpus: Annotated[
-        dict[str, OwnedGpus],
-        BeforeValidator(system_pairs),
+        PerSystem[OwnedGpus],
         Field(
             description="Owning: GPUs of each system already owned (capex sunk, no lead time), by system id."
         ),

@@ -8,6 +8,7 @@ from pydantic import BeforeValidator, Field, model_validator
 
 from advisor.core.model.catalog import Frozen, ModelSpec, Precision
 from advisor.core.model.inputs import Input
+from advisor.core.model.serving_rate import given_number, target_rate
 from advisor.core.model.sourced import Release
 from advisor.core.model.units import HOURS_PER_MONTH, SECONDS_PER_HOUR, human_integer, human_number
 
@@ -270,16 +271,6 @@ class WorkloadInputs(Frozen):
     ] = "production"
 
 
-def target_rate(kind: str, target: float | None, requests: float | None, output_tokens: int) -> float | None:
-    """The generated tokens per second a serving job must sustain (tokens/s, else requests/s x output
-    tokens), or None for a batch job."""
-    if kind != "inference":
-        return None
-    if target is not None:
-        return target
-    return requests * output_tokens if requests is not None else None
-
-
 NO_TOKENS = (
     "tokens: how many tokens? give the tokens to train or generate (e.g. 15T, 300e9); a serving job "
     "(kind = inference) may give a target rate instead (target_tokens_per_second or requests_per_second)"
@@ -305,9 +296,9 @@ class Workload(WorkloadInputs):
         fields = cls.model_fields
         rate = target_rate(
             data.get("kind", fields["kind"].default),
-            _number(data.get("target_tokens_per_second")),
-            _number(data.get("requests_per_second")),
-            int(_number(data.get("output_tokens")) or fields["output_tokens"].default),
+            given_number(data.get("target_tokens_per_second")),
+            given_number(data.get("requests_per_second")),
+            int(given_number(data.get("output_tokens")) or fields["output_tokens"].default),
         )
         if rate is None:
             if data.get("tokens") is None:
@@ -321,15 +312,6 @@ class Workload(WorkloadInputs):
         return target_rate(
             self.kind, self.target_tokens_per_second, self.requests_per_second, self.output_tokens
         )
-
-
-def _number(value: Any) -> float | None:
-    """A number as a scenario or caller gives it ("50k", 5e4), or None."""
-    try:
-        number = human_number(value) if value is not None else None
-    except ValueError:
-        return None  # the field's own validation names it
-    return float(number) if isinstance(number, int | float) and not isinstance(number, bool) else None
 
 
 class Constraints(Frozen):
