@@ -16,11 +16,10 @@ import tomli_w
 
 from advisor.cli.args import scenario_data_from_args
 from advisor.cli.main import build_parser
-from advisor.core.decision.facts import FACTS
 from advisor.core.model.inputs import DeclaredInput, Limits, parse_amount
 from advisor.core.model.workload import WorkloadInputs
 from advisor.core.scenario import INPUTS, Scenario
-from advisor.io.rule_files import load_rules
+from advisor.io.rule_files import load_rules, load_vocabulary
 from advisor.io.scenario_files import scenario_from_data, scenario_toml
 from advisor.report import build_report
 from advisor.report.inputs import input_rows
@@ -65,6 +64,7 @@ BASE = {"schema": 1, "name": "inputs", "systems": ["h100", "a100"], "workload": 
 BASE_FLAGS = ("--model", "llama3-8b")
 DECLARED = list(INPUTS.values())
 IDS = [item.key for item in DECLARED]
+FACTS = load_vocabulary()
 
 
 def sample(item: DeclaredInput) -> Any:

@@ -15,7 +15,7 @@ from advisor.core.decision.rules import evaluate, parse_rule_file, render_becaus
 from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.workload import Constraints, Workload
 from advisor.errors import RuleError
-from advisor.io.rule_files import check_rule_files, load_rules
+from advisor.io.rule_files import check_rule_files, load_rules, load_vocabulary
 from tests.conftest import DATA, shipped_catalog
 
 BAD = DATA / "bad_rules"
@@ -90,7 +90,7 @@ def test_disabled_rule_is_skipped():
             }
         ]
     }
-    assert parse_rule_file(data, "x.toml") == []
+    assert parse_rule_file(data, "x.toml", load_vocabulary()) == []
 
 
 def test_trace_shows_actual_and_expected_for_every_leaf():
@@ -111,7 +111,7 @@ def test_trace_shows_actual_and_expected_for_every_leaf():
             }
         ]
     }
-    (rule,) = parse_rule_file(data, "x.toml")
+    (rule,) = parse_rule_file(data, "x.toml", load_vocabulary())
     result = evaluate(rule, {"params_b": 13.0, "system": "a100"}, "a100")
     assert result.fired
     assert [c.describe() for c in result.conditions] == [
@@ -134,7 +134,7 @@ def test_unset_fact_never_satisfies_a_condition_and_reads_na():
             }
         ]
     }
-    (rule,) = parse_rule_file(data, "x.toml")
+    (rule,) = parse_rule_file(data, "x.toml", load_vocabulary())
     result = evaluate(rule, {"days_over_deadline": None}, "h100")
     assert not result.fired and "not set" in result.conditions[0].describe()
     assert render_because(rule.because, {}) == "n/a of it"

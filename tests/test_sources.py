@@ -21,7 +21,7 @@ from advisor.core.model.sourced import url_in
 from advisor.core.run import run_scenario
 from advisor.core.scenario import Scenario
 from advisor.errors import CatalogError, RuleError
-from advisor.io.rule_files import load_rules
+from advisor.io.rule_files import load_rules, load_vocabulary
 from advisor.io.scenario_files import scenario_from_data
 from tests.conftest import shipped_catalog
 
@@ -111,12 +111,16 @@ def test_a_rule_url_must_be_a_web_address():
         "effects": [{"kind": "note"}],
     }
     with pytest.raises(RuleError, match=r"bad\.toml: rule 'r': url: must be an http"):
-        parse_rule(raw, "bad.toml", 0)
+        parse_rule(raw, "bad.toml", 0, load_vocabulary())
     with pytest.raises(RuleError, match=r"rule 'r': as_of: must be a date"):
-        parse_rule({**raw, "url": "https://example.org/x", "as_of": "May 2024"}, "bad.toml", 0)
+        parse_rule(
+            {**raw, "url": "https://example.org/x", "as_of": "May 2024"}, "bad.toml", 0, load_vocabulary()
+        )
     with pytest.raises(RuleError, match=r"rule 'r': assumption: must be true or false"):
-        parse_rule({**raw, "url": "", "assumption": "yes"}, "bad.toml", 0)
-    rule = parse_rule({**raw, "url": "https://example.org/x", "as_of": "2024-05"}, "bad.toml", 0)
+        parse_rule({**raw, "url": "", "assumption": "yes"}, "bad.toml", 0, load_vocabulary())
+    rule = parse_rule(
+        {**raw, "url": "https://example.org/x", "as_of": "2024-05"}, "bad.toml", 0, load_vocabulary()
+    )
     assert rule is not None and rule.url == "https://example.org/x" and rule.as_of == "2024-05"
 
 

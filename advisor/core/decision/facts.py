@@ -1,7 +1,9 @@
-"""The closed vocabulary rules may use: each fact's type, unit, scope and meaning.
+"""What a fact rules may test is (`Fact`), and the values of the facts: `workload_facts` (the job and
+the team) and `candidate_facts` (one system's estimate for it; `price_facts` adds the price's).
 
-Workload facts describe the job and the team; candidate facts describe one system's estimate for it.
-A rule naming anything else fails to load. `workload_facts` and `candidate_facts` compute the values.
+Which facts there are, with type, unit and meaning, is data: the inputs declared with `Input(fact=...)`
+and `rules/vocabulary/facts.toml`, joined by `advisor.core.decision.vocabulary`. The tests check the
+vocabulary names exactly the facts computed here.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from advisor.core import fmt
 from advisor.core.model.catalog import System
-from advisor.core.model.inputs import DeclaredInput, choices_of, declared_inputs
+from advisor.core.model.inputs import choices_of, declared_inputs
 from advisor.core.model.maturity import MaturityBasis
 from advisor.core.model.sourced import as_of_words
 from advisor.core.model.units import HOURS_PER_DAY
@@ -21,7 +23,6 @@ if TYPE_CHECKING:
     from advisor.core.costing.estimate import Estimate
     from advisor.core.model.workload import Workload
 
-PRECISIONS = choices_of(WorkloadInputs, "precision")
 JOB_VERBS = {"pretrain": "train", "finetune": "fine-tune", "inference": "serve"}
 """The job (`kind`) as rule texts say it: `to {job}`."""
 PRICE_BASES = {"rent": "rental", "own": "TCO"}
@@ -41,14 +42,6 @@ class Fact:
     choices: tuple[str, ...] = ()
 
 
-def _w(name: str, type_: FactType, unit: str, description: str, choices: tuple[str, ...] = ()) -> Fact:
-    return Fact(name, type_, unit, "workload", description, choices)
-
-
-def _c(name: str, type_: FactType, unit: str, description: str, choices: tuple[str, ...] = ()) -> Fact:
-    return Fact(name, type_, unit, "candidate", description, choices)
-
-
 FACT_TYPES: dict[str, FactType] = {
     "number": "number",
     "integer": "number",
@@ -57,109 +50,23 @@ FACT_TYPES: dict[str, FactType] = {
     "text": "text",
 }
 """The fact type of each kind of input a rule may test."""
-WORKLOAD_INPUT_FACTS = tuple(i for i in declared_inputs(WorkloadInputs).values() if i.fact)
+_WORKLOAD_INPUTS = declared_inputs(WorkloadInputs)
+_CONSTRAINTS = declared_inputs(Constraints)
+WORKLOAD_INPUT_FACTS = tuple(i for i in _WORKLOAD_INPUTS.values() if i.fact)
 """The workload's inputs rules may test, as facts of their names (`Input(fact=...)`)."""
-CONSTRAINT_FACTS = tuple(i for i in declared_inputs(Constraints).values() if i.fact)
+CONSTRAINT_FACTS = tuple(i for i in _CONSTRAINTS.values() if i.fact)
 """Likewise the constraints'."""
 _WORKLOAD_INPUT_NAMES = tuple(item.name for item in WORKLOAD_INPUT_FACTS)
 _CONSTRAINT_NAMES = tuple(item.name for item in CONSTRAINT_FACTS)
-
-
-def _input(item: DeclaredInput) -> Fact:
-    """The workload fact of an input rules may test: its type, unit and choices are the input's."""
-    return _w(item.name, FACT_TYPES[item.kind], item.meta.unit, item.fact, item.choices)
-
-
-FACTS: dict[str, Fact] = {
-    f.name: f
-    for f in (
-        _w("params_b", "number", "billion parameters", "Total parameters of the model."),
-        _w("active_params_b", "number", "billion parameters", "Parameters active per token (MoE: fewer)."),
-        _w("is_moe", "bool", "", "The model is a mixture of experts."),
-        _w("tokens_b", "number", "billion tokens", "Tokens to train (or generate, for inference)."),
-        *(_input(item) for item in WORKLOAD_INPUT_FACTS + CONSTRAINT_FACTS),
-        _w("has_deadline", "bool", "", "A deadline is set."),
-        _w("has_budget", "bool", "", "A budget is set."),
-        _w("objective", "text", "", "What the ranking minimises.", get_args(Objective)),
-        _w("job", "text", "", "The job as a verb, for rule texts.", tuple(JOB_VERBS.values())),
-        _w(
-            "price_basis",
-            "text",
-            "",
-            "What a dollar buys, for rule texts: a rental dollar or a TCO dollar.",
-            tuple(PRICE_BASES.values()),
-        ),
-        _w(
-            "owned_fleet_fits",
-            "bool",
-            "",
-            "Owning: GPUs already owned (`owned_gpus`) run the job alone within every hard constraint.",
-        ),
-        _c("system", "text", "", "Catalog id of the candidate system."),
-        _c("maturity", "text", "", "How proven the system is at scale.", choices_of(MaturityBasis, "level")),
-        _c("maturity_as_of", "text", "", "Date of the evidence for the system's maturity, e.g. `Jun 2026`."),
-        _c("nvlink_domain", "number", "GPUs", "GPUs in one NVLink domain."),
-        _c("hbm_gb", "number", "GB", "HBM per GPU."),
-        _c("days", "number", "days", "Estimated time to train: setup, compute and downtime."),
-        _c("duration", "text", "", "Estimated time to train, in words: '3.0 days', '14.3 years'."),
-        _c("wait_days", "number", "days", "Wait before capacity is available."),
-        _c("wait_hours", "number", "hours", "Wait before capacity is available, in hours."),
-        _c("wait", "text", "", "Wait before capacity is available, in words: '5.2 h', '21.0 days'."),
-        _c("result_days", "number", "days", "Wait plus time to train."),
-        _c("setup_share", "number", "fraction", "Share of the training time spent on setup."),
-        _c("cost_usd", "number", "USD", "Estimated cost of the run."),
-        _c("cost_per_m_tokens_usd", "number", "USD per 1M tokens", "Cost per million tokens."),
-        _c("energy_kwh", "number", "kWh", "Utility energy of the run."),
-        _c("goodput", "number", "fraction", "Share of wall time that trains (failures, checkpoints)."),
-        _c("speedup_vs_baseline", "number", "x", "Per-GPU throughput relative to the baseline system."),
-        _c(
-            "tco_ratio_vs_baseline",
-            "number",
-            "x",
-            "Effective cost per running GPU-hour (idle GPUs of a partial node or rack included) relative to "
-            "the baseline system's.",
-        ),
-        _c(
-            "baseline_speedup",
-            "number",
-            "x",
-            "The baseline system's per-GPU throughput relative to this one (how much faster H100 is here).",
-        ),
-        _c(
-            "perf_per_tco_vs_baseline",
-            "number",
-            "x",
-            "Speed-up divided by the cost ratio (> 1 wins per dollar).",
-        ),
-        _c(
-            "precision_run",
-            "text",
-            "",
-            "Precision that actually runs (after fallbacks).",
-            PRECISIONS,
-        ),
-        _c("memory_fits", "bool", "", "Training state and activations fit in the cluster's HBM."),
-        _c("memory_use", "number", "fraction", "Required over usable HBM."),
-        _c("min_gpus", "number", "GPUs", "Fewest GPUs that hold the training state (0 if none do)."),
-        _c("replica_gpus_over_domain", "number", "x", "GPUs one model replica needs over the NVLink domain."),
-        _c("days_over_deadline", "number", "x", "Result days over the deadline (unset without a deadline)."),
-        _c("cost_over_budget", "number", "x", "Cost over the budget (unset without a budget)."),
-        _c("price_age_days", "number", "days", "Age of the price used (rental offer or capex figure)."),
-        _c("price_as_of", "text", "", "Date of the price used."),
-        _c("gpus_bought", "number", "GPUs", "GPUs bought for the run (0 renting, or when owned suffice)."),
-        _c("purchase_usd", "number", "USD", "Up-front outlay for the GPUs bought (0 when none are)."),
-        _c(
-            "price_is_assumption",
-            "bool",
-            "",
-            "The price used rests on no published quote (assumed, or derived from an assumed price).",
-        ),
-        _c(
-            "price_discount", "number", "fraction", "Assumed discount the price used takes off another offer."
-        ),
-        _c("price_derived_from", "text", "", "The offer the price used is derived from, and its price."),
-    )
+CHOICE_LISTS: dict[str, tuple[str, ...]] = {
+    **{i.name: i.choices for i in (*_WORKLOAD_INPUTS.values(), *_CONSTRAINTS.values()) if i.choices},
+    "maturity": choices_of(MaturityBasis, "level"),
+    "objective": get_args(Objective),
+    "job": tuple(JOB_VERBS.values()),
+    "price_basis": tuple(PRICE_BASES.values()),
 }
+"""The choice lists a text fact may take its values from, by name (`choices = "precision"` in the
+facts file): each declared once, in code, where the values are made."""
 
 
 def workload_facts(

@@ -8,7 +8,6 @@ tree is compiled by `advisor.core.decision.conditions` from the operator table t
 
 from __future__ import annotations
 
-import difflib
 import re
 import string
 from collections.abc import Iterable, Mapping
@@ -30,7 +29,8 @@ from advisor.core.decision.conditions import (
     leaves,
     show_value,
 )
-from advisor.core.decision.facts import FACTS, Fact
+from advisor.core.decision.facts import Fact
+from advisor.core.decision.vocabulary import Vocabulary, did_you_mean
 from advisor.core.model.sourced import AS_OF_PATTERN, url_in
 from advisor.errors import RuleError
 
@@ -56,12 +56,6 @@ _URL = re.compile(r"^https?://\S+$")
 MAX_FORMAT_WIDTH = 40
 """The widest width or precision a `because` placeholder may ask for (`{x:>999999999}` would build 1 GB)."""
 _SPEC_NUMBER = re.compile(r"[0-9]+")
-
-
-def _did_you_mean(name: str, valid: Iterable[str]) -> str:
-    valid = list(valid)
-    close = difflib.get_close_matches(name, valid, n=1, cutoff=0.5)
-    return f"; did you mean {close[0]!r}?" if close else f"; valid: {', '.join(valid)}"
 
 
 @dataclass(frozen=True)
@@ -110,7 +104,7 @@ class _Where:
         return RuleError(f"{self.file}: rule {self.rule_id!r}: {path}: {message}")
 
 
-def _parse_node(raw: Any, where: _Where, path: str) -> Node:
+def _parse_node(raw: Any, where: _Where, path: str, facts: Vocabulary) -> Node:
     if not isinstance(raw, Mapping):
         raise where.fail(path, "a condition is a table: {fact = ..., op = ..., value = ...} or all/any/not")
     keys = set(raw)
@@ -122,30 +116,30 @@ def _parse_node(raw: Any, where: _Where, path: str) -> Node:
         items = raw[key]
         if not isinstance(items, list) or not items:
             raise where.fail(f"{path}.{key}", "must be a non-empty list of conditions")
-        parsed = tuple(_parse_node(item, where, f"{path}.{key}[{i}]") for i, item in enumerate(items))
+        parsed = tuple(_parse_node(item, where, f"{path}.{key}[{i}]", facts) for i, item in enumerate(items))
         return All(parsed) if key == "all" else AnyOf(parsed)
     if "not" in keys:
         if keys != {"not"}:
             raise where.fail(path, f"a 'not' table holds nothing else (found {sorted(keys)})")
-        return Not(_parse_node(raw["not"], where, f"{path}.not"))
+        return Not(_parse_node(raw["not"], where, f"{path}.not", facts))
     unknown = keys - {"fact", "op", "value"}
     if unknown:
         name = sorted(unknown)[0]
         raise where.fail(
-            path, f"unknown key {name!r}{_did_you_mean(name, ['fact', 'op', 'value', 'all', 'any', 'not'])}"
+            path, f"unknown key {name!r}{did_you_mean(name, ['fact', 'op', 'value', 'all', 'any', 'not'])}"
         )
     for needed in ("fact", "op", "value"):
         if needed not in raw:
             raise where.fail(path, f"missing {needed!r}")
     fact_name, op, value = raw["fact"], raw["op"], raw["value"]
-    if not isinstance(fact_name, str) or fact_name not in FACTS:
-        raise where.fail(f"{path}.fact", f"unknown fact {fact_name!r}{_did_you_mean(str(fact_name), FACTS)}")
+    if not isinstance(fact_name, str) or fact_name not in facts:
+        raise where.fail(f"{path}.fact", f"unknown fact {fact_name!r}{did_you_mean(str(fact_name), facts)}")
     if not isinstance(op, str) or op not in COMPARE:
         hint = (
-            f"; did you mean {_OP_ALIASES[op]!r}?" if op in _OP_ALIASES else _did_you_mean(str(op), OPERATORS)
+            f"; did you mean {_OP_ALIASES[op]!r}?" if op in _OP_ALIASES else did_you_mean(str(op), OPERATORS)
         )
         raise where.fail(f"{path}.op", f"unknown operator {op!r}{hint}")
-    _check_value(FACTS[fact_name], op, value, where, path)
+    _check_value(facts[fact_name], op, value, where, path)
     return Leaf(fact_name, op, tuple(value) if isinstance(value, list) else value)
 
 
@@ -171,7 +165,7 @@ def _check_value(fact: Fact, op: str, value: Any, where: _Where, path: str) -> N
                 raise where.fail(f"{path}.op", f"{fact.name} is text: use ==, !=, in or not_in")
             if fact.choices and item not in fact.choices:
                 raise where.fail(
-                    f"{path}.value", f"{item!r} is not a {fact.name}{_did_you_mean(item, fact.choices)}"
+                    f"{path}.value", f"{item!r} is not a {fact.name}{did_you_mean(item, fact.choices)}"
                 )
 
 
@@ -194,11 +188,11 @@ def _parse_effects(raw: Any, where: _Where) -> tuple[Effect, ...]:
         unknown = set(item) - {"kind", "weight"}
         if unknown:
             name = sorted(unknown)[0]
-            raise where.fail(path, f"unknown key {name!r}{_did_you_mean(name, ['kind', 'weight'])}")
+            raise where.fail(path, f"unknown key {name!r}{did_you_mean(name, ['kind', 'weight'])}")
         kind = item.get("kind")
         if kind not in EFFECT_KINDS:
             raise where.fail(
-                f"{path}.kind", f"unknown effect {kind!r}{_did_you_mean(str(kind), EFFECT_KINDS)}"
+                f"{path}.kind", f"unknown effect {kind!r}{did_you_mean(str(kind), EFFECT_KINDS)}"
             )
         weight = item.get("weight", 0.0)
         if kind in ("prefer", "penalize"):
@@ -211,7 +205,7 @@ def _parse_effects(raw: Any, where: _Where) -> tuple[Effect, ...]:
     return tuple(effects)
 
 
-def _check_because(text: str, where: _Where) -> None:
+def _check_because(text: str, where: _Where, facts: Vocabulary) -> None:
     try:
         fields = list(string.Formatter().parse(text))
     except ValueError as exc:
@@ -219,20 +213,20 @@ def _check_because(text: str, where: _Where) -> None:
     for _, name, spec, conversion in fields:
         if name is None:
             continue
-        if name not in FACTS:
-            raise where.fail("because", f"unknown fact {{{name}}}{_did_you_mean(name, FACTS)}")
+        if name not in facts:
+            raise where.fail("because", f"unknown fact {{{name}}}{did_you_mean(name, facts)}")
         if conversion:
             raise where.fail("because", f"{{{name}!{conversion}}}: conversions are not allowed")
         if any(len(n.lstrip("0")) > 2 or int(n) > MAX_FORMAT_WIDTH for n in _SPEC_NUMBER.findall(spec or "")):
             raise where.fail(
                 "because", f"{{{name}:{spec}}}: widths and precisions are at most {MAX_FORMAT_WIDTH}"
             )
-        sample = {"number": 1.5, "bool": True, "text": "x"}[FACTS[name].type]
+        sample = {"number": 1.5, "bool": True, "text": "x"}[facts[name].type]
         try:
             format(sample, spec or "")
         except (ValueError, TypeError):
             raise where.fail(
-                "because", f"{{{name}:{spec}}}: format {spec!r} does not suit a {FACTS[name].type}"
+                "because", f"{{{name}:{spec}}}: format {spec!r} does not suit a {facts[name].type}"
             ) from None
 
 
@@ -273,8 +267,8 @@ def _check_provenance(raw: Mapping[str, Any], where: _Where) -> None:
         raise where.fail("assumption", "must be true or false")
 
 
-def parse_rule(raw: Any, file: str, index: int) -> Rule | None:
-    """Check one `[[rule]]` table against the vocabulary; None if it sets `enabled = false`."""
+def parse_rule(raw: Any, file: str, index: int, facts: Vocabulary) -> Rule | None:
+    """Check one `[[rule]]` table against the vocabulary `facts`; None if it sets `enabled = false`."""
     rule_id = raw.get("id") if isinstance(raw, Mapping) else None
     where = _Where(file, rule_id if isinstance(rule_id, str) else f"#{index + 1}")
     if not isinstance(raw, Mapping):
@@ -282,7 +276,7 @@ def parse_rule(raw: Any, file: str, index: int) -> Rule | None:
     unknown = set(raw) - set(_RULE_KEYS)
     if unknown:
         name = sorted(unknown)[0]
-        raise where.fail(name, f"unknown key{_did_you_mean(name, _RULE_KEYS)}")
+        raise where.fail(name, f"unknown key{did_you_mean(name, _RULE_KEYS)}")
     for key in ("id", "title", "source", "because", "when", "effects"):
         if key not in raw:
             raise where.fail(key, "missing (required)")
@@ -293,12 +287,12 @@ def parse_rule(raw: Any, file: str, index: int) -> Rule | None:
     if not isinstance(enabled, bool):
         raise where.fail("enabled", "must be true or false")
     _check_provenance(raw, where)
-    when = _parse_node(raw["when"], where, "when")
+    when = _parse_node(raw["when"], where, "when", facts)
     effects = _parse_effects(raw["effects"], where)
-    _check_because(raw["because"], where)
+    _check_because(raw["because"], where, facts)
     summary = _check_summary(raw, effects, where)
     scope: Literal["workload", "candidate"] = (
-        "candidate" if any(FACTS[f].scope == "candidate" for f in _facts_in(when)) else "workload"
+        "candidate" if any(facts[f].scope == "candidate" for f in _facts_in(when)) else "workload"
     )
     if scope == "workload" and any(e.kind in RANKING_EFFECTS for e in effects):
         raise where.fail(
@@ -323,15 +317,15 @@ def parse_rule(raw: Any, file: str, index: int) -> Rule | None:
     )
 
 
-def parse_rule_file(data: Mapping[str, Any], file: str) -> list[Rule]:
-    """Every rule of one file's data (`[[rule]]` tables)."""
+def parse_rule_file(data: Mapping[str, Any], file: str, facts: Vocabulary) -> list[Rule]:
+    """Every rule of one file's data (`[[rule]]` tables), checked against the vocabulary `facts`."""
     unknown = set(data) - {"rule"}
     if unknown:
         raise RuleError(f"{file}: unknown top-level key {sorted(unknown)[0]!r}; rules go in [[rule]] tables")
     raw_rules = data.get("rule", [])
     if not isinstance(raw_rules, list):
         raise RuleError(f"{file}: 'rule' must be an array of tables ([[rule]])")
-    return [rule for i, raw in enumerate(raw_rules) if (rule := parse_rule(raw, file, i)) is not None]
+    return [rule for i, raw in enumerate(raw_rules) if (rule := parse_rule(raw, file, i, facts)) is not None]
 
 
 def check_systems(rules: Iterable[Rule], system_ids: Iterable[str]) -> None:
@@ -345,7 +339,7 @@ def check_systems(rules: Iterable[Rule], system_ids: Iterable[str]) -> None:
                 if value not in known:
                     raise RuleError(
                         f"{rule.file}: rule {rule.id!r}: when: system {value!r} is not in the catalog"
-                        f"{_did_you_mean(value, known)}"
+                        f"{did_you_mean(value, known)}"
                     )
 
 
