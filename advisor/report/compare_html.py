@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from advisor.present import numbers
 from advisor.present.parts import part_label
-from advisor.report.compare import ComparisonData, table_sections
+from advisor.report.compare import ComparisonData, shown_source, table_sections
 from advisor.report.data import generated_line
 from advisor.report.html import esc, html_section, items, notes_html, page
 from advisor.report.svg import Bar, stacked_bars
@@ -54,7 +54,8 @@ def render_comparison_html(comp: ComparisonData) -> str:
 
     body.append('<section id="scenarios"><h2>Scenarios</h2>')
     for label, source, report in zip(comp.labels, comp.sources, comp.reports, strict=True):
-        where = f' <span class="meta">({esc(source)})</span>' if source else ""
+        shown = shown_source(label, source)
+        where = f' <span class="meta">({esc(shown)})</span>' if shown else ""
         body.append(f"<h3>{esc(label)}{where}</h3>")
         rec = report.recommendation
         body.append(
