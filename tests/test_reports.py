@@ -404,7 +404,7 @@ def test_html_is_self_contained_and_has_every_section(stem):
         "assumptions",
     ):
         assert section in doc.sections
-    assert doc.tags.count("svg") == 3 and doc.svg_rects > 10
+    assert doc.tags.count("svg") == 6 and doc.svg_rects > 10  # three charts, each wide and narrow
     assert "script" not in doc.tags and "<script" not in html.lower()
     assert not {"link", "img", "iframe", "object", "embed"} & set(doc.tags)
     assert all(url.startswith("#") for url in doc.urls), doc.urls
