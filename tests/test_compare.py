@@ -174,6 +174,25 @@ def test_repeated_names_get_told_apart():
     assert comp.labels == ("same #1", "same #2")
 
 
+@pytest.mark.parametrize(
+    ("sources", "heading"),
+    [(("x.toml", "y.toml"), "same (x.toml)"), (("a/x.toml", "b/y.toml"), "same (x.toml)")],
+)
+def test_a_heading_names_its_file_once(sources, heading):
+    # A repeated name is told apart by its file name; the heading then does not add the file again.
+    comp = compare([scenario("same"), scenario("same", gpus=16)], sources)
+    md = render_comparison(comp, "md")
+    html = render_comparison(comp, "html")
+    assert f"### {heading}\n" in md and f"<h3>{heading}</h3>" in html
+    assert "(x.toml) (" not in md and "(x.toml) <span" not in html
+
+
+def test_a_heading_names_its_file_when_the_label_does_not():
+    comp = compare([scenario("one"), scenario("two", gpus=16)], ("a/x.toml", "b/y.toml"))
+    assert "### one (a/x.toml)\n" in render_comparison(comp, "md")
+    assert '<h3>one <span class="meta">(a/x.toml)</span></h3>' in render_comparison(comp, "html")
+
+
 @pytest.mark.parametrize("count", [1, 9])
 def test_two_to_eight_scenarios(count):
     with pytest.raises(UsageError, match=f"compare takes 2 to 8 scenarios; {count} given"):

@@ -1,5 +1,9 @@
-"""The HTML reports fit the page: rendered in headless Chromium at 500 (a phone; headless Chromium goes no narrower), 820, 1280 and 1600 px, nothing but a
-table's own scroll box is wider than the window. Skipped where Chromium is not installed."""
+"""The HTML reports fit the page: rendered in headless Chromium at 360 (a small phone) to 1920 px, nothing
+but a table's own scroll box is wider than the window, a table that scrolls shows the cue, and charts scale
+to their box with their text still legible. Skipped where Chromium is not installed.
+
+Chromium's headless window is at least 500 px wide, so each page is measured in an iframe of the width
+wanted (media queries follow the iframe), all widths of a document in one run."""
 
 from __future__ import annotations
 
@@ -16,7 +20,8 @@ import pytest
 from advisor.io.rule_files import load_rules
 from advisor.io.scenario_files import load_scenario
 from advisor.report import build_comparison, build_report, render_comparison, render_report
-from advisor.report.svg import nice_ticks
+from advisor.report.html_style import STYLE
+from advisor.report.svg import NARROW_WIDTH, WIDTH, nice_ticks
 from tests.conftest import shipped_catalog
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,10 +30,15 @@ BROWSER = next((found for name in BROWSERS if (found := shutil.which(name))), No
 needs_chromium = pytest.mark.skipif(
     BROWSER is None, reason="headless Chromium not installed (Debian: apt-get install chromium)"
 )
-WIDTHS = (500, 820, 1280, 1600)
+WIDTHS = (360, 420, 500, 640, 641, 820, 1280, 1920)
+"""Phones, either side of the phone layout's edge (640 px), a tablet, a laptop, a desktop."""
+DESKTOP = 1280
+"""From this width on every table fits the page (none scrolls)."""
+LEGIBLE = 0.75
+"""The least a chart may be scaled: its 12-unit text is then 9 px."""
 
-# Every element's right edge against the window, except inside a table's scroll box (which scrolls);
-# the result is written into the DOM, which --dump-dom prints after the script ran.
+# Per element outside a scroll box, its right edge against the window; per scroll box, whether it
+# scrolls and carries the cue; per shown chart, its right edge and scale. Posted to the harness page.
 PROBE = """<script>
 const width = document.documentElement.clientWidth;
 const over = [];
@@ -43,9 +53,23 @@ for (const el of document.body.querySelectorAll("*")) {
     (el.className && typeof el.className === "string" ? "." + el.className : "") + " ends at " + Math.round(right));
 }
 const boxes = [...document.querySelectorAll(".scroll")];
-const scrolling = boxes.filter(b => b.scrollWidth > b.clientWidth + 1).length;
-document.body.setAttribute("data-fit", JSON.stringify({width, over, boxes: boxes.length, scrolling}));
+const scrolling = boxes.filter(b => b.scrollWidth > b.clientWidth + 1);
+const cued = scrolling.filter(b => getComputedStyle(b).backgroundAttachment.includes("local")).length;
+const charts = [...document.querySelectorAll("svg.chart")].filter(s => s.getBoundingClientRect().width > 0)
+  .map(s => ({cls: s.getAttribute("class"), right: s.getBoundingClientRect().right,
+    scale: s.getBoundingClientRect().width / s.viewBox.baseVal.width}));
+const svgs = document.querySelectorAll("svg.chart").length;
+parent.postMessage(JSON.stringify({width, over, boxes: boxes.length, scrolling: scrolling.length, cued,
+  charts, svgs}), "*");
 </script>"""
+HARNESS = """<!DOCTYPE html><html><body><script>
+const results = {};
+window.addEventListener("message", e => {
+  const fit = JSON.parse(e.data);
+  results[fit.width] = fit;
+  document.body.setAttribute("data-fit", JSON.stringify(results));
+});
+</script>FRAMES</body></html>"""
 
 
 @cache
@@ -54,7 +78,7 @@ def documents() -> dict[str, str]:
     rules = load_rules()
     today = date(2026, 6, 1)
     docs = {}
-    for stem in ("llama3-70b-pretrain", "13b-from-scratch-8-gpus", "deepseek-v3-moe"):
+    for stem in ("llama3-70b-pretrain", "13b-from-scratch-8-gpus", "deepseek-v3-moe", "llama3-70b-serving"):
         scenario = load_scenario(ROOT / "examples" / f"{stem}.toml", catalog)
         docs[stem] = render_report(
             build_report(scenario, catalog, rules, today=today, version="test"), "html"
@@ -68,11 +92,17 @@ def documents() -> dict[str, str]:
     return docs
 
 
-def measure(html: str, width: int, tmp_path: Path) -> dict:
-    """Load `html` (its no-script policy lifted for the probe) at `width` px and return the probe's result."""
+def measure(html: str, widths: tuple[int, ...], tmp_path: Path) -> dict[int, dict]:
+    """Load `html` (its no-script policy lifted for the probe) in an iframe per width and return the
+    probe's result per width."""
     probed = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
-    page = tmp_path / f"page-{width}.html"
-    page.write_text(probed.replace("</body>", PROBE + "</body>"), encoding="utf-8")
+    (tmp_path / "page.html").write_text(probed.replace("</body>", PROBE + "</body>"), encoding="utf-8")
+    frames = "".join(
+        f'<iframe src="page.html" style="display:block;border:0;width:{w}px;height:600px"></iframe>'
+        for w in widths
+    )
+    harness = tmp_path / "harness.html"
+    harness.write_text(HARNESS.replace("FRAMES", frames), encoding="utf-8")
     assert BROWSER is not None
     result = subprocess.run(
         [
@@ -82,37 +112,47 @@ def measure(html: str, width: int, tmp_path: Path) -> dict:
             "--disable-gpu",
             "--hide-scrollbars",
             f"--user-data-dir={tmp_path / 'profile'}",
-            f"--window-size={width},900",
-            "--virtual-time-budget=3000",
+            f"--window-size={max(widths) + 40},900",
+            "--virtual-time-budget=5000",
             "--dump-dom",
-            page.as_uri(),
+            harness.as_uri(),
         ],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=180,
     )
     found = re.search(r'data-fit="([^"]*)"', result.stdout)
     assert found, f"the probe did not run: {result.stderr[-1500:]}"
-    return json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    fits = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    assert sorted(int(w) for w in fits) == sorted(widths), f"not every frame reported: {list(fits)}"
+    return {int(w): fit for w, fit in fits.items()}
 
 
 @needs_chromium
-@pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize(
-    "name", ["llama3-70b-pretrain", "13b-from-scratch-8-gpus", "deepseek-v3-moe", "compare"]
+    "name",
+    ["llama3-70b-pretrain", "13b-from-scratch-8-gpus", "deepseek-v3-moe", "llama3-70b-serving", "compare"],
 )
-def test_nothing_overflows_the_page(tmp_path: Path, name: str, width: int) -> None:
-    fit = measure(documents()[name], width, tmp_path)
-    assert fit["width"] == width
-    assert fit["over"] == [], f"{name} at {width}px: {fit['over'][:10]}"
-    assert fit["boxes"] > 3  # every table sits in a scroll box
+def test_tables_and_charts_fit_or_scroll_visibly(tmp_path: Path, name: str) -> None:
+    for width, fit in measure(documents()[name], WIDTHS, tmp_path).items():
+        where = f"{name} at {width}px"
+        assert fit["over"] == [], f"{where}: {fit['over'][:10]}"
+        assert fit["boxes"] > 3, where  # every table sits in a scroll box
+        assert fit["cued"] == fit["scrolling"], f"{where}: a table scrolls without the cue"
+        if width >= DESKTOP:
+            assert fit["scrolling"] == 0, f"{where}: {fit['scrolling']} tables scroll"
+        layout = "narrow" if width <= 640 else "wide"
+        assert len(fit["charts"]) * 2 == fit["svgs"] >= 6, where  # one layout of each chart shown
+        for chart in fit["charts"]:
+            assert layout in chart["cls"], f"{where}: {chart}"
+            assert chart["right"] <= width + 0.5 and chart["scale"] >= LEGIBLE, f"{where}: {chart}"
 
 
 @needs_chromium
-def test_wide_tables_scroll_inside_their_box_at_820(tmp_path: Path) -> None:
-    # The Ranges and assumptions tables are wider than an 820 px window: they scroll, the page does not.
-    fit = measure(documents()["llama3-70b-pretrain"], 820, tmp_path)
-    assert fit["scrolling"] >= 1 and fit["over"] == []
+def test_wide_tables_scroll_inside_their_box_on_a_phone(tmp_path: Path) -> None:
+    # The systems, buying and ranges tables are wider than a 360 px phone: they scroll, the page does not.
+    fit = measure(documents()["llama3-70b-pretrain"], (360,), tmp_path)[360]
+    assert fit["scrolling"] >= 3 and fit["over"] == []
 
 
 @needs_chromium
@@ -121,11 +161,37 @@ def test_the_probe_sees_an_overflow(tmp_path: Path) -> None:
     html = documents()["13b-from-scratch-8-gpus"].replace(
         "</header>", '</header><div id="wide" style="width: 2000px">x</div>', 1
     )
-    fit = measure(html, 820, tmp_path)
+    fit = measure(html, (820,), tmp_path)[820]
     assert any("div#wide" in line for line in fit["over"]), fit["over"]
 
 
-# --- what the page says, without a browser ------------------------------------------------------------
+# --- the page's structure, without a browser -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["llama3-70b-pretrain", "llama3-70b-serving", "compare"])
+def test_every_table_scrolls_in_its_box_and_every_chart_scales(name: str) -> None:
+    html = documents()[name]
+    tables = re.findall(r"(.{0,40})<table", html)
+    assert tables and all(before.endswith('<div class="scroll">') for before in tables), tables
+    charts = re.findall(r"<svg[^>]*>", html)
+    assert len(charts) >= 6
+    for chart in charts:
+        assert re.search(r'viewBox="0 0 \d+ \d+"', chart) and not re.search(r"\s(width|height)=", chart), (
+            chart
+        )
+    figures = re.findall(r"<figure>(.*?)</figure>", html, flags=re.S)
+    assert len(figures) * 2 == len(charts)
+    for figure in figures:
+        assert re.findall(r'<svg class="chart (\w+)"', figure) == ["wide", "narrow"]
+        assert f'viewBox="0 0 {WIDTH} ' in figure and f'viewBox="0 0 {NARROW_WIDTH} ' in figure
+
+
+def test_the_stylesheet_cues_scrolling_and_prints_the_wide_charts() -> None:
+    screen, printing = STYLE.split("@media print")
+    assert "background-attachment: local, local, scroll, scroll" in screen
+    assert "svg.chart { display: block; width: 100%; height: auto; }" in screen
+    assert "svg.chart.wide { display: block; max-width: 100%; }" in printing
+    assert "svg.chart.narrow { display: none; }" in printing
 
 
 @pytest.mark.parametrize(
@@ -150,7 +216,7 @@ def test_axis_ticks_are_round_and_within_the_scale(
 def test_charts_have_axis_ticks_and_human_legends() -> None:
     html = documents()["llama3-70b-pretrain"]
     charts = re.findall(r"<svg.*?</svg>", html, flags=re.S)
-    assert len(charts) == 3
+    assert len(charts) == 6  # three, each wide and narrow
     for chart in charts:
         ticks = re.findall(r'<text class="tick"[^>]*>([^<]*)</text>', chart)
         assert len(ticks) >= 3 and ticks[0].startswith(("$0", "0")), ticks
@@ -179,4 +245,4 @@ def test_print_keeps_headings_with_what_follows() -> None:
     printing = html[html.index("@media print") :]
     assert "h2, h3, .blurb { break-after: avoid" in printing
     assert "h2 + .scroll, h3 + .scroll, .blurb + .scroll, h3 + figure { break-before: avoid" in printing
-    assert ".scroll { overflow: visible; }" in printing  # printed tables are not cut at the box
+    assert ".scroll { overflow: visible; background: none; }" in printing  # printed tables are not cut

@@ -8,6 +8,7 @@ import re
 import tomllib
 from functools import cache
 from html.parser import HTMLParser
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -403,7 +404,7 @@ def test_html_is_self_contained_and_has_every_section(stem):
         "assumptions",
     ):
         assert section in doc.sections
-    assert doc.tags.count("svg") == 3 and doc.svg_rects > 10
+    assert doc.tags.count("svg") == 6 and doc.svg_rects > 10  # three charts, each wide and narrow
     assert "script" not in doc.tags and "<script" not in html.lower()
     assert not {"link", "img", "iframe", "object", "embed"} & set(doc.tags)
     assert all(url.startswith("#") for url in doc.urls), doc.urls
@@ -481,3 +482,36 @@ def test_a_serving_report_says_which_gpu_count_to_get(fmt):
     )
     text = html.unescape(" ".join(render_report(plain, fmt).split()))
     assert "To serve" not in text and "No target rate was given: $/month is the cluster given" in text
+
+
+# --- what order the systems are in --------------------------------------------------------------------
+
+
+def _cost_order_broken(report: ReportData) -> bool:
+    ranked = sorted(
+        (c for c in report.recommendation.candidates if c.rank is not None and c.estimate is not None),
+        key=lambda c: c.rank or 0,
+    )
+    costs = [c.estimate.cost_usd for c in ranked if c.estimate is not None]
+    return any(above > below for above, below in pairwise(costs))
+
+
+def test_the_systems_table_says_the_rules_weights_reorder_it():
+    # The pretraining example ranks a system above a cheaper one (the rules' weights): "Ranked by
+    # cost" alone would be untrue; Markdown and HTML say the one sentence from advisor/present.
+    report = example_report("llama3-70b-pretrain")
+    assert _cost_order_broken(report)
+    sentence = (
+        "Ranked by cost after the rules' weights (each system's cost over the best, times its bonuses "
+        "and penalties), so a system can rank above a cheaper one; a dash where a system could not be "
+        "estimated."
+    )
+    assert sentence in rendered("llama3-70b-pretrain", "md")
+    assert html.escape(sentence, quote=True) in rendered("llama3-70b-pretrain", "html")
+
+
+def test_an_unweighted_ranking_is_by_cost_alone():
+    report = example_report("gpt3-175b-benchmark")
+    assert all(c.rule_factor == 1 for c in report.recommendation.candidates if c.rank is not None)
+    assert not _cost_order_broken(report)
+    assert "Ranked by cost; a dash" in render_report(report, "md")

@@ -130,6 +130,7 @@ async def test_scores_and_rule_weights_read_as_words():
         assert re.search(
             r"Score: \d+\.\d% worse on cost than the best( after rule adjustments)?\.", details[0]
         )
+        assert "Ranked by cost after the rules' weights (" in details[0]  # the reports' sentence
         weights = "\n".join(details)
         assert "penalize 0." not in weights and "prefer 0." not in weights
         assert re.search(r"(penalty|bonus) \d+(\.\d)?%", weights), "a rule's weight reads as a percentage"

@@ -93,6 +93,14 @@ def _labels(scenarios: Sequence[Scenario], sources: Sequence[str]) -> tuple[str,
     return tuple(labels)
 
 
+def shown_source(label: str, source: str) -> str:
+    """The file to name after a scenario's heading: its source, unless its label already names that
+    file (a repeated scenario name is told apart by its file name)."""
+    if not source or f"({PurePath(source).name})" in label:
+        return ""
+    return source
+
+
 def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     flat: dict[str, Any] = {}
     for key, value in data.items():

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from advisor.present import numbers
 from advisor.present.parts import part_label
-from advisor.report.compare import ComparisonData, table_sections
+from advisor.report.compare import ComparisonData, shown_source, table_sections
 from advisor.report.data import generated_line
 from advisor.report.html import esc, html_section, items, notes_html, page
-from advisor.report.svg import Bar, stacked_bars
+from advisor.report.svg import Bar, responsive_chart
 
 
 def _per_million(values: dict[str, float], tokens: float) -> tuple[tuple[str, float], ...]:
@@ -34,7 +34,7 @@ def _charts(comp: ComparisonData) -> list[str]:
             total = sum(v for _, v in parts)
             bars.append(Bar(label=f"{label}: {est.system}", parts=parts, total_text=text(total)))
         if bars:
-            chart = stacked_bars(
+            chart = responsive_chart(
                 f"{title} of each scenario's recommendation",
                 bars,
                 text,
@@ -42,7 +42,7 @@ def _charts(comp: ComparisonData) -> list[str]:
                 labels_above=True,
                 tick_units=(1.0, 24.0) if key == "time_breakdown_hours" else (1.0,),
             )
-            out.append(f'<h3>{esc(title)}</h3><figure class="scroll">{chart}</figure>')
+            out.append(f"<h3>{esc(title)}</h3><figure>{chart}</figure>")
     return out
 
 
@@ -54,7 +54,8 @@ def render_comparison_html(comp: ComparisonData) -> str:
 
     body.append('<section id="scenarios"><h2>Scenarios</h2>')
     for label, source, report in zip(comp.labels, comp.sources, comp.reports, strict=True):
-        where = f' <span class="meta">({esc(source)})</span>' if source else ""
+        shown = shown_source(label, source)
+        where = f' <span class="meta">({esc(shown)})</span>' if shown else ""
         body.append(f"<h3>{esc(label)}{where}</h3>")
         rec = report.recommendation
         body.append(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from advisor.report.compare import ComparisonData, table_sections
+from advisor.report.compare import ComparisonData, shown_source, table_sections
 from advisor.report.data import generated_line
 from advisor.report.markdown import md_list, md_quote, md_section, md_text
 
@@ -12,7 +12,8 @@ def render_comparison_markdown(comp: ComparisonData) -> str:
     out = [f"# Advisor comparison: {len(comp.reports)} scenarios", ""]
     out += [md_text(generated_line(comp.today, comp.version)) + ".", "", "## Scenarios", ""]
     for label, source, report in zip(comp.labels, comp.sources, comp.reports, strict=True):
-        where = f" ({md_text(source)})" if source else ""
+        shown = shown_source(label, source)
+        where = f" ({md_text(shown)})" if shown else ""
         rec = report.recommendation
         out += [f"### {md_text(label)}{where}", "", f"**{md_text(rec.headline)}**", ""]
         out += [md_text(rec.verdict.sentence()), ""]

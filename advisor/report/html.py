@@ -14,6 +14,7 @@ from advisor.present.parts import part_label
 from advisor.present.serving import serving_line
 from advisor.report.assumptions import AssumptionUsed
 from advisor.report.data import ReportData, generated_line
+from advisor.report.html_style import STYLE
 from advisor.report.inputs import assumption_rows
 from advisor.report.outline import (
     TableSection,
@@ -22,72 +23,8 @@ from advisor.report.outline import (
     range_sections,
     systems_sections,
 )
-from advisor.report.svg import Bar, stacked_bars
+from advisor.report.svg import Bar, responsive_chart
 from advisor.report.tables import Breakdown, breakdown_title, certainty_lines, reason_lines, status
-
-STYLE = """
-:root { --ink: #1b1f24; --muted: #59636e; --line: #d8dde3; --accent: #0b5cad; --warn: #7a4d00; }
-* { box-sizing: border-box; }
-body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
-  color: var(--ink); background: #fff; max-width: 1120px; margin: 2rem auto; padding: 0 1.5rem; }
-h1 { font-size: 1.65rem; margin: 0 0 .25rem; line-height: 1.25; overflow-wrap: anywhere; }
-h2 { font-size: 1.2rem; margin: 2rem 0 .5rem; padding-bottom: .2rem; border-bottom: 2px solid var(--line); }
-h3 { font-size: 1rem; margin: 1.2rem 0 .4rem; }
-p, li { max-width: 75ch; overflow-wrap: anywhere; }
-.meta, .blurb { color: var(--muted); }
-nav { font-size: .9rem; margin: .75rem 0 1.25rem; display: flex; flex-wrap: wrap; gap: .2rem .9rem; }
-nav a { color: var(--accent); text-decoration: none; }
-.notes { border-left: 3px solid var(--line); padding: .1rem 0 .1rem 1rem; }
-.notes p { margin: .3rem 0; }
-.answer { border: 1px solid #b6cfe8; background: #f2f7fc; border-radius: 6px; padding: .9rem 1.2rem; }
-.answer .headline { font-size: 1.12rem; font-weight: 600; margin: 0 0 .5rem; }
-.answer .fleet { font-weight: 600; margin: 0 0 .5rem; }
-.answer ul { margin: .3rem 0; padding-left: 1.2rem; }
-.scroll { overflow-x: auto; max-width: 100%; margin: .4rem 0 1rem; }
-table { border-collapse: collapse; width: 100%; font-size: .88rem; margin: 0; }
-th, td { border-bottom: 1px solid var(--line); padding: .32rem .5rem; text-align: left; vertical-align: top; }
-th { background: #f5f7f9; font-weight: 600; }
-.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-tr.win td { background: #edf6ed; font-weight: 600; }
-table.inputs { width: auto; min-width: 60%; }
-table.inputs th { width: 14rem; background: none; }
-table.assumptions { font-size: .78rem; }
-table.assumptions td:nth-child(3) { min-width: 16rem; }
-td { overflow-wrap: break-word; }
-table.assumptions td:nth-child(1), table.assumptions td:nth-child(5) { white-space: nowrap; }
-.tag { display: inline-block; font-size: .72rem; padding: 0 .4rem; border-radius: 3px;
-  margin: 0 .2rem .1rem 0; background: #eceff2; white-space: nowrap; }
-.tag.stale, .tag.infeasible, .tag.excluded { background: #fbe7c6; color: var(--warn); }
-.tag.recommended { background: #d5ecd5; }
-.warnings li { color: var(--warn); }
-.reason-kind { font-weight: 600; }
-figure { margin: .8rem 0 1rem; break-inside: avoid; }
-svg.chart { max-width: 100%; min-width: 560px; height: auto; display: block; }
-svg.chart text { font: 12px system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
-  fill: #1b1f24; }
-svg.chart text.win { font-weight: 700; }
-svg.chart text.tick { fill: var(--muted); font-size: 11px; }
-footer { margin-top: 2.5rem; padding-top: .6rem; border-top: 1px solid var(--line); color: var(--muted);
-  font-size: .85rem; }
-@media (max-width: 640px) {
-  body { margin: 1rem auto; padding: 0 .75rem; }
-  td:not(.num) { min-width: 7rem; }
-}
-@media print {
-  @page { size: A4; margin: 14mm; }
-  body { font-size: 10pt; max-width: none; margin: 0; padding: 0; }
-  nav { display: none; }
-  h2, h3, .blurb { break-after: avoid; page-break-after: avoid; }
-  h2 + .scroll, h3 + .scroll, .blurb + .scroll, h3 + figure { break-before: avoid; page-break-before: avoid; }
-  tr, thead, figure, .answer, .keep { break-inside: avoid; }
-  .scroll { overflow: visible; }
-  svg.chart { min-width: 0; }
-  table { font-size: 8.5pt; }
-  .num { white-space: normal; }
-  .answer { background: none; }
-  * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
-}
-"""
 
 HOURS_AND_DAYS = (1.0, 24.0)
 """Time charts (in hours) tick on round hours, or on round days when the bars are days long."""
@@ -111,8 +48,13 @@ def table(
     """An HTML table; columns from `numeric_from` on are right-aligned; the row for `win` highlighted."""
 
     def cell(tag: str, i: int, text: str) -> str:
-        num = ' class="num"' if i >= numeric_from else ""
-        return f"<{tag}{num}>{esc(text)}</{tag}>"
+        if i < numeric_from:
+            return f"<{tag}>{esc(text)}</{tag}>"
+        pair = _PAIR.fullmatch(text) if tag == "td" else None
+        if pair is None:
+            return f'<{tag} class="num">{esc(text)}</{tag}>'
+        value, aside = pair.groups()
+        return f'<td class="num pair"><span>{esc(value)}</span> <span>{esc(aside)}</span></td>'
 
     head = "".join(cell("th", i, h) for i, h in enumerate(header))
     body = []
@@ -123,6 +65,11 @@ def table(
     return scroll(
         f"<table{cls_attr}><thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(body) + "\n</tbody></table>"
     )
+
+
+_PAIR = re.compile(r"(\S.*?) (\(.+\))")
+"""A figure and its parenthesis (`$2.67M (1.0% of its life)`, a value and its range): the parenthesis
+may go under the figure when the column is narrow, neither is broken."""
 
 
 def scroll(table_html: str) -> str:
@@ -165,7 +112,7 @@ def html_section(
     head = [f'<p class="blurb">{esc(section.blurb)}</p>'] if section.blurb else []
     if figure:
         heading = f'<div class="keep">{heading}'
-        head.append(f'<figure class="scroll">{figure}</figure></div>')
+        head.append(f"<figure>{figure}</figure></div>")
     if section.rows or not section.empty:
         win = winner if section.marks_winner else ""
         body = table(section.header, section.rows, numeric_from=section.numeric_from, cls=cls, win=win)
@@ -191,7 +138,9 @@ def breakdown_chart(breakdown: Breakdown, report: ReportData) -> str:
     ]
     title = breakdown_title(breakdown, report.scenario.workload.pricing)
     units = HOURS_AND_DAYS if breakdown.key == "time_breakdown_hours" else (1.0,)
-    return stacked_bars(f"{title} per system", bars, breakdown.text, part_label=part_label, tick_units=units)
+    return responsive_chart(
+        f"{title} per system", bars, breakdown.text, part_label=part_label, tick_units=units
+    )
 
 
 def page(title: str, version: str, body: Sequence[str]) -> str:

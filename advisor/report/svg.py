@@ -14,6 +14,10 @@ from html import escape
 
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#999999")
 WIDTH = 760
+"""The chart's width in its own units (12 of them a character): a page shows it at most this many px."""
+NARROW_WIDTH = 360
+"""The narrow layout's width (labels above the bars, the legend wrapped), for a phone: at 360 px its
+text is still 11 px."""
 LABEL_W = 170
 VALUE_W = 110
 BAR_H = 20
@@ -50,11 +54,12 @@ def _clip(text: str, width: float) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _legend(names: Sequence[str], colors: dict[str, str]) -> tuple[list[str], float]:
+def _legend(names: Sequence[str], colors: dict[str, str], width: float) -> tuple[list[str], float]:
+    """The legend's items, wrapped onto as many rows as `width` needs, and the height they take."""
     items, x, y = [], 0.0, 0.0
     for name in names:
         item_w = 18 + len(name) * CHAR_W + 16
-        if x and x + item_w > WIDTH:
+        if x and x + item_w - 16 > width:
             x, y = 0.0, y + LEGEND_ROW_H
         items.append(
             f'<rect x="{x:.0f}" y="{y + 3:.0f}" width="12" height="12" fill="{colors[name]}"/>'
@@ -110,6 +115,16 @@ def _axis(
     return out
 
 
+def _bar_label(label: str, y: float, weight: str, above_width: float | None) -> str:
+    """A bar's label: on its own line above the bar (`above_width` wide), or right-aligned left of it."""
+    if above_width is not None:
+        return f'<text x="0" y="{y - 5:.0f}"{weight}>{_e(_clip(label, above_width))}</text>'
+    return (
+        f'<text x="{LABEL_W - 8}" y="{y + 14:.0f}" text-anchor="end"{weight}>'
+        f"{_e(_clip(label, LABEL_W - 8))}</text>"
+    )
+
+
 def stacked_bars(
     title: str,
     bars: Sequence[Bar],
@@ -118,26 +133,29 @@ def stacked_bars(
     part_label: Callable[[str], str] = str,
     labels_above: bool = False,
     tick_units: Sequence[float] = (1.0,),
+    width: int = WIDTH,
+    cls: str = "chart",
 ) -> str:
     """An SVG chart of `bars` on one linear scale from zero, with a legend of the parts and a value
-    axis with round ticks under the bars.
+    axis with round ticks under the bars, `width` units wide; it scales to its box (a viewBox, no size).
 
     Labels sit left of the bars, or with `labels_above` on a line of their own (for long labels).
     `tick_units` lets ticks fall on round multiples of a larger unit (e.g. (1, 24) for hours and days).
     """
     names = list(dict.fromkeys(name for bar in bars for name, _ in bar.parts))
     colors = {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(names)}
-    legend, top = _legend([part_label(n) for n in names], {part_label(n): colors[n] for n in names})
+    labels = {part_label(n): colors[n] for n in names}
+    legend, top = _legend(list(labels), labels, width)
     scale_max = max((sum(max(v, 0.0) for _, v in bar.parts) for bar in bars), default=0.0) or 1.0
     left = 0 if labels_above else LABEL_W
     label_h = LABEL_ABOVE_H if labels_above else 0
     row_h = label_h + BAR_H + BAR_GAP
-    area = WIDTH - left - VALUE_W
+    area = width - left - VALUE_W
     bars_bottom = top + len(bars) * row_h
     height = bars_bottom + AXIS_H
     out = [
-        f'<svg class="chart" viewBox="0 0 {WIDTH} {height:.0f}" width="{WIDTH}" height="{height:.0f}" '
-        f'role="img" aria-label="{_e(title)}" preserveAspectRatio="xMinYMin meet">',
+        f'<svg class="{_e(cls)}" viewBox="0 0 {width} {height:.0f}" role="img" aria-label="{_e(title)}" '
+        'preserveAspectRatio="xMinYMin meet">',
         f"<title>{_e(title)}</title>",
         *legend,
         '<g class="axis">',
@@ -147,23 +165,45 @@ def stacked_bars(
     for index, bar in enumerate(bars):
         y = top + index * row_h + label_h
         weight = ' class="win"' if bar.highlight else ""
-        if labels_above:
-            out.append(f'<text x="0" y="{y - 5:.0f}"{weight}>{_e(_clip(bar.label, WIDTH))}</text>')
-        else:
-            out.append(
-                f'<text x="{LABEL_W - 8}" y="{y + 14:.0f}" text-anchor="end"{weight}>'
-                f"{_e(_clip(bar.label, LABEL_W - 8))}</text>"
-            )
+        out.append(_bar_label(bar.label, y, weight, width if labels_above else None))
         x = float(left)
         for name, value in bar.parts:
-            width = max(value, 0.0) / scale_max * area
-            if width <= 0:
+            part_w = max(value, 0.0) / scale_max * area
+            if part_w <= 0:
                 continue
             out.append(
-                f'<rect x="{x:.2f}" y="{y:.0f}" width="{width:.2f}" height="{BAR_H}" fill="{colors[name]}">'
+                f'<rect x="{x:.2f}" y="{y:.0f}" width="{part_w:.2f}" height="{BAR_H}" fill="{colors[name]}">'
                 f"<title>{_e(bar.label)}, {_e(part_label(name))}: {_e(value_text(value))}</title></rect>"
             )
-            x += width
+            x += part_w
         out.append(f'<text x="{x + 6:.2f}" y="{y + 14:.0f}"{weight}>{_e(bar.total_text)}</text>')
     out.append("</svg>")
     return "\n".join(out)
+
+
+def responsive_chart(
+    title: str,
+    bars: Sequence[Bar],
+    value_text: Callable[[float], str],
+    *,
+    part_label: Callable[[str], str] = str,
+    labels_above: bool = False,
+    tick_units: Sequence[float] = (1.0,),
+) -> str:
+    """The chart twice: laid out `WIDTH` wide (class `wide`), and `NARROW_WIDTH` wide with its labels
+    above the bars (class `narrow`); the page's stylesheet shows the one that fits its width, so the
+    text stays legible on a phone without the chart scrolling."""
+    layouts = ((labels_above, WIDTH, "chart wide"), (True, NARROW_WIDTH, "chart narrow"))
+    return "\n".join(
+        stacked_bars(
+            title,
+            bars,
+            value_text,
+            part_label=part_label,
+            labels_above=above,
+            tick_units=tick_units,
+            width=width,
+            cls=cls,
+        )
+        for above, width, cls in layouts
+    )

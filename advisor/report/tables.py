@@ -11,6 +11,7 @@ from advisor.core.costing.results import Estimate
 from advisor.core.decision.recommendation import Candidate, Recommendation
 from advisor.present import numbers
 from advisor.present.parts import part_label
+from advisor.present.ranking import ranking_sentence
 from advisor.present.reasons import reason_lines as present_reason_lines
 from advisor.present.reasons import reason_plain
 from advisor.present.serving import ACQUIRE, headroom_note, job_gpus_note, rate_text, serving_target
@@ -155,7 +156,7 @@ SERVING_BLURB = (
 
 def comparison_blurb(rec: Recommendation) -> str:
     """What the comparison ranks by; for a serving job with a target rate, what its GPUs are."""
-    blurb = f"Ranked by {rec.objective}; a dash where a system could not be estimated."
+    blurb = f"{ranking_sentence(rec)}; a dash where a system could not be estimated."
     job_gpus = job_gpus_note(rec, "the GPUs for target in the Serving section")
     return blurb if job_gpus is None else f"{blurb} {job_gpus}."
 

@@ -21,6 +21,7 @@ from textual.widgets import DataTable, Static
 from advisor.core.decision.facts import JOB_VERBS
 from advisor.core.decision.recommendation import Candidate
 from advisor.present import numbers
+from advisor.present.ranking import ranking_sentence
 from advisor.present.reasons import reason_lines, reason_text
 from advisor.present.serving import job_gpus_note
 from advisor.tui.advice import Advice
@@ -232,6 +233,7 @@ class ComparisonView(AdviceView, Vertical):
         words = score_words(candidate, best_score(rec.candidates), rec.objective)
         if words:
             lines.append(Text(words))
+        lines.append(Text(ranking_sentence(rec) + ".", style="dim"))
         job_gpus = job_gpus_note(rec, "the fleet in the Serving tab")
         if job_gpus is not None:
             lines.append(Text(job_gpus + ".", style="dim"))
