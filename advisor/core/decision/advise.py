@@ -165,10 +165,10 @@ def _candidate_facts(
     system = request.catalog.system(sid)
     as_of = price_source(workload, system, assumptions, est)
     age = (today - as_of_end(as_of)).days if (today and as_of) else None
-    fits = wl_facts["owned_fleet_fits"]
+    fits, horizon = wl_facts["owned_fleet_fits"], request.catalog.economics.turnover.horizon_days
     return {
         **(wl_facts if sized is workload else workload_facts(sized, constraints, request.objective, fits)),
-        **candidate_facts(est, system, base_est, constraints, age, as_of or "set by you"),
+        **candidate_facts(est, system, base_est, constraints, age, as_of or "set by you", horizon),
         **price_facts(workload, system, assumptions, est),
     }
 

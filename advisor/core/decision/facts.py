@@ -144,6 +144,12 @@ FACTS: dict[str, Fact] = {
         _c("replica_gpus_over_domain", "number", "x", "GPUs one model replica needs over the NVLink domain."),
         _c("days_over_deadline", "number", "x", "Result days over the deadline (unset without a deadline)."),
         _c("cost_over_budget", "number", "x", "Cost over the budget (unset without a budget)."),
+        _c(
+            "result_over_horizon",
+            "number",
+            "x",
+            "Result days over the turnover horizon ([turnover] horizon_days: GPUs and models turn over).",
+        ),
         _c("price_age_days", "number", "days", "Age of the price used (rental offer or capex figure)."),
         _c("price_as_of", "text", "", "Date of the price used."),
         _c("gpus_bought", "number", "GPUs", "GPUs bought for the run (0 renting, or when owned suffice)."),
@@ -191,8 +197,10 @@ def candidate_facts(
     constraints: Constraints,
     price_age_days: float | None,
     price_as_of: str,
+    horizon_days: float | None = None,
 ) -> dict[str, Any]:
-    """Values of the candidate facts for one system's estimate."""
+    """Values of the candidate facts for one system's estimate (`horizon_days`: the catalog's turnover
+    horizon)."""
     days = est.time_to_train_hours / HOURS_PER_DAY
     result_days = est.time_to_result_hours / HOURS_PER_DAY
     speedup = tco_ratio = None
@@ -228,6 +236,7 @@ def candidate_facts(
         "replica_gpus_over_domain": min_gpus / system.interconnect.nvlink_domain_gpus,
         "days_over_deadline": result_days / constraints.deadline_days if constraints.deadline_days else None,
         "cost_over_budget": est.cost_usd / constraints.budget_usd if constraints.budget_usd else None,
+        "result_over_horizon": result_days / horizon_days if horizon_days else None,
         "price_age_days": price_age_days,
         "price_as_of": price_as_of,
         "gpus_bought": est.purchase.gpus_bought if est.purchase else 0,
