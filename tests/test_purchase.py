@@ -89,7 +89,7 @@ def test_renting_buys_nothing_and_pays_its_price():
 def test_price_ratio_facts_use_the_effective_price():
     base = estimate(workload(gpus=2048, pricing="own"), "h100", CATALOG)
     est = estimate(workload(gpus=2048, pricing="own"), "gb200-nvl72", CATALOG)
-    facts = candidate_facts(est, CATALOG.system("gb200-nvl72"), base, Constraints(), None, "")
+    facts = candidate_facts(est, CATALOG.system("gb200-nvl72"), base, Constraints(), None, "", 365.0)
     ratio = est.effective_price_usd_per_gpu_hour / base.effective_price_usd_per_gpu_hour
     assert facts["tco_ratio_vs_baseline"] == pytest.approx(ratio)
     assert ratio > est.price_usd_per_gpu_hour / base.price_usd_per_gpu_hour
