@@ -14,6 +14,7 @@ from datetime import date
 from advisor.core import fmt
 from advisor.core.analysis import SAMPLES
 from advisor.core.analysis.deadline import GpuCount, gpus_for_deadline_all
+from advisor.core.analysis.horizon import with_horizon
 from advisor.core.analysis.sensitivity import Sensitivity, analyse, settled
 from advisor.core.analysis.time_quantile import deadline_basis
 from advisor.core.costing.estimate import estimate
@@ -99,7 +100,7 @@ def advise_scenario(
         sizes = {found.system: found.sized_gpus for found in sizing if found.sized_gpus}
         notes = {found.system: found.reason for found in sizing}
         request = replace(request, gpus_by_system=sizes, sizing_notes=notes)
-    rec = with_buying_options(advise(request), sizing, request)
+    rec = with_horizon(with_buying_options(advise(request), sizing, request), request)
     return ScenarioAdvice(scenario, request.workload, rec, sizing, sizes, request)
 
 

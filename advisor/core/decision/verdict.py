@@ -76,6 +76,8 @@ class Verdict:
     """The team is conservative: a deadline risk is worded as a warning."""
     held_to: str = ""
     """The deadline met at the risk appetite's quantile, in words (then no deadline risk is added)."""
+    caveat: str = ""
+    """A run beyond the turnover horizon, and the GPUs that bring it within (`analysis.horizon`)."""
 
     def deadline_risk(self) -> str:
         """`meets the 60-day deadline in about 50% of samples`, when that is below `DEADLINE_SURE`."""
@@ -134,14 +136,14 @@ class Verdict:
 
     def sentence(self) -> str:
         """The verdict in one line: `Clear: ...`, `Close call: ...; tie-breaker: ...`, `None feasible`."""
-        risk = f"; {risk}" if (risk := self.deadline_risk() or self.held_to) else ""
+        risk = "".join(f"; {t}" for t in (self.deadline_risk() or self.held_to, self.caveat) if t)
         if self.kind == "close_call":
             return f"Close call: {self.why}; {self.close_call_reason()}; {self.tie_breaker_text()}{risk}."
         return f"{self.label.capitalize()}: {self.why}{self._uncertain_but_ahead()}{risk}."
 
     def short_sentence(self) -> str:
         """`Close call: 0.6% cheaper than h100; wins 55% of samples; maturity favours h100` (one line)."""
-        text = f"{self.label.capitalize()}: {self.edge or self.why}"
+        text = "; ".join(t for t in (f"{self.label.capitalize()}: {self.edge or self.why}", self.caveat) if t)
         if self.deadline_share is not None and self.deadline_risk():
             text += f"; meets the deadline in {fmt.percent(self.deadline_share, 0)} of samples"
         if self.kind != "close_call":
