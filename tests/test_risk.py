@@ -153,3 +153,16 @@ def test_quantile_hours_add_the_fixed_wait_and_setup() -> None:
     assert p90 - fixed == pytest.approx(
         (est.time_to_result_hours - fixed) * run_factor_quantile(spreads, 0.9)
     )
+
+
+def test_the_sizing_and_the_report_say_which_quantile_was_used() -> None:
+    from advisor.report import build_report, render_report
+
+    assert {s.quantile for s in _result("conservative").sizing} == {0.9}
+    assert {s.quantile for s in _result("balanced").sizing} == {None}
+    scenario = _result("conservative").scenario
+    report = render_report(
+        build_report(scenario, shipped_catalog(), load_rules(), today=TODAY, version="t"), "md"
+    )
+    assert "less a 10% margin at its P90 time to result (the team's risk appetite)" in report
+    assert "sized so that 9 runs in 10 finish within the 200-day deadline (P90 " in report

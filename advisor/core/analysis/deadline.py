@@ -54,6 +54,8 @@ class GpuCount:
     """When the lead time alone passes the deadline: the run sized as if the hardware were on hand."""
     rental: Estimate | None = None
     """When buying misses the deadline: the same system rented, sized the same way (None if it cannot)."""
+    quantile: float | None = None
+    """The quantile of the time to result it was sized at (the team's risk appetite); None: expected."""
 
 
 @dataclass(frozen=True)
@@ -244,6 +246,13 @@ def gpus_for_deadline(
     sizer = _Sizer(
         workload, catalog.system(system_id), catalog, assumptions, deadline_days, margin, max_gpus, basis
     )
+    found = _sized(sizer, budget_usd)
+    return replace(found, quantile=basis.quantile) if basis is not None else found
+
+
+def _sized(sizer: _Sizer, budget_usd: float | None) -> GpuCount:
+    """`gpus_for_deadline` once its sizer is set up."""
+    max_gpus, deadline_days = sizer.max_gpus, sizer.deadline_days
     if sizer.owned >= sizer.node:  # GPUs already owned need no lead time: size within them first
         within = replace(sizer, max_gpus=min(max_gpus, sizer.owned))
         on_owned = within.smallest(sizer.target_days)
