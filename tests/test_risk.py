@@ -166,3 +166,13 @@ def test_the_sizing_and_the_report_say_which_quantile_was_used() -> None:
     )
     assert "less a 10% margin at its P90 time to result (the team's risk appetite)" in report
     assert "sized so that 9 runs in 10 finish within the 200-day deadline (P90 " in report
+
+
+def test_the_app_headline_says_it() -> None:
+    from advisor.present.headline import verdict_line
+
+    result = _result("conservative")
+    line = verdict_line(result.recommendation, result.sensitivity).plain
+    assert "sized so that 9 runs in 10 finish within the 200-day deadline (P90 " in line
+    balanced = _result("balanced")
+    assert "9 runs in 10" not in verdict_line(balanced.recommendation, balanced.sensitivity).plain

@@ -143,7 +143,8 @@ class Verdict:
 
     def short_sentence(self) -> str:
         """`Close call: 0.6% cheaper than h100; wins 55% of samples; maturity favours h100` (one line)."""
-        text = "; ".join(t for t in (f"{self.label.capitalize()}: {self.edge or self.why}", self.caveat) if t)
+        head = f"{self.label.capitalize()}: {self.edge or self.why}"
+        text = "; ".join(t for t in (head, self.held_to, self.caveat) if t)
         if self.deadline_share is not None and self.deadline_risk():
             text += f"; meets the deadline in {fmt.percent(self.deadline_share, 0)} of samples"
         if self.kind != "close_call":
