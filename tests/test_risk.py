@@ -176,3 +176,16 @@ def test_the_app_headline_says_it() -> None:
     assert "sized so that 9 runs in 10 finish within the 200-day deadline (P90 " in line
     balanced = _result("balanced")
     assert "9 runs in 10" not in verdict_line(balanced.recommendation, balanced.sensitivity).plain
+
+
+def test_the_python_api_judges_a_conservative_deadline_at_p90_too() -> None:
+    from advisor.api import advise
+    from advisor.core.model.workload import Constraints, Workload
+
+    catalog = shipped_catalog()
+    workload = Workload(model=catalog.model("llama3-70b"), tokens=15e12, gpus=4096, precision="fp8")
+    careful = advise(workload, catalog, constraints=Constraints(deadline_days=40, risk="conservative"))
+    balanced = advise(workload, catalog, constraints=Constraints(deadline_days=40))
+    late = [r.text for c in careful.candidates for r in c.reasons if r.constraint == "deadline"]
+    assert late and all("at P90" in text for text in late)
+    assert not any("at P90" in r.text for c in balanced.candidates for r in c.reasons)
