@@ -226,17 +226,28 @@ def advise(
     today: date | None = None,
 ) -> Recommendation:
     """`recommend` for a core `Workload` (a `ModelSpec` and validated inputs) rather than human inputs."""
+    from advisor.core.analysis.time_quantile import deadline_basis
     from advisor.core.decision.advise import advise as run_advise
     from advisor.core.decision.request import AdviceRequest
 
-    catalog = _catalog(catalog)
+    catalog, constraints, assumptions = (
+        _catalog(catalog),
+        constraints or Constraints(),
+        assumptions or Assumptions(),
+    )
+    basis = (
+        deadline_basis(catalog, workload, assumptions, constraints.risk)
+        if constraints.deadline_days
+        else None
+    )
     request = AdviceRequest(
         workload=workload,
         catalog=catalog,
         rules=_rules(rules, catalog),
-        constraints=constraints or Constraints(),
+        constraints=constraints,
         objective=objective,
-        assumptions=assumptions or Assumptions(),
+        assumptions=assumptions,
         today=today,
+        deadline_basis=basis,
     )
     return run_advise(request)

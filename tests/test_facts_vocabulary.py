@@ -29,7 +29,15 @@ def _computed(pricing: str) -> tuple[dict[str, Any], dict[str, Any]]:
     workload_values = workload_facts(workload, constraints, "cost")
     return workload_values, {
         **workload_values,
-        **candidate_facts(est, catalog.system("b200"), base, constraints, 40.0, "2026-01-01"),
+        **candidate_facts(
+            est,
+            catalog.system("b200"),
+            base,
+            constraints,
+            40.0,
+            "2026-01-01",
+            catalog.economics.turnover.horizon_days,
+        ),
         **price_facts(workload, catalog.system("b200"), Assumptions(), est),
     }
 

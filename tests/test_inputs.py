@@ -232,7 +232,7 @@ def test_every_fact_gets_a_value_of_its_type():
     derived = estimate(workload, "mi300x", catalog)
     values = {
         **workload_values,
-        **candidate_facts(est, catalog.system("b200"), base, constraints, 40.0, "2026-01-01"),
+        **candidate_facts(est, catalog.system("b200"), base, constraints, 40.0, "2026-01-01", 365.0),
         **price_facts(workload, catalog.system("mi300x"), Assumptions(), derived),
     }
     assert set(values) == set(FACTS)

@@ -317,6 +317,8 @@ CASES = {
     # 64 MI325X are beyond the 32 rented on demand: the reserved price, TensorWave's published $1.95 less
     # an assumed 15%; 8 rent on demand at the published price.
     "price-derived-by-assumed-discount": (("llama2-13b", 26e9, 64, "mi300x"), {}, (*S13, "mi300x"), {}),
+    # 70B on 15T tokens: 8 H100 take decades, past the one-year turnover horizon; 2,048 take months.
+    "run-outlasts-hardware": (("llama3-70b", 15e12, 8, "h100"), {}, ("llama3-70b", 15e12, 2048, "h100"), {}),
     "goodput-low": (
         ("llama3-70b", 1e12, 16128, "gb200-nvl72"),
         {},

@@ -14,7 +14,9 @@ from datetime import date
 from advisor.core import fmt
 from advisor.core.analysis import SAMPLES
 from advisor.core.analysis.deadline import GpuCount, gpus_for_deadline_all
+from advisor.core.analysis.horizon import with_horizon
 from advisor.core.analysis.sensitivity import Sensitivity, analyse, settled
+from advisor.core.analysis.time_quantile import deadline_basis
 from advisor.core.costing.estimate import estimate
 from advisor.core.decision.advise import advise
 from advisor.core.decision.recommendation import Recommendation
@@ -73,6 +75,9 @@ def advise_scenario(
         today=today,
     )
     deadline = scenario.constraints.deadline_days
+    if deadline is not None:
+        basis = deadline_basis(catalog, request.workload, request.assumptions, scenario.constraints.risk)
+        request = replace(request, deadline_basis=basis)
     sizing: tuple[GpuCount, ...] = ()
     # Serving at a target rate is sized to the rate (a month of it), never to the deadline.
     if deadline is not None and request.workload.serving_rate is None:
@@ -87,6 +92,7 @@ def advise_scenario(
                 request.system_ids(),
                 margin=constraints.sizing_margin,
                 budget_usd=constraints.budget_usd,
+                basis=request.deadline_basis,
             )
         )
     sizes = None
@@ -94,7 +100,7 @@ def advise_scenario(
         sizes = {found.system: found.sized_gpus for found in sizing if found.sized_gpus}
         notes = {found.system: found.reason for found in sizing}
         request = replace(request, gpus_by_system=sizes, sizing_notes=notes)
-    rec = with_buying_options(advise(request), sizing, request)
+    rec = with_horizon(with_buying_options(advise(request), sizing, request), request)
     return ScenarioAdvice(scenario, request.workload, rec, sizing, sizes, request)
 
 

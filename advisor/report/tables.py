@@ -309,9 +309,11 @@ PURCHASE_BLURB = (
 def sizing_blurb(report: ReportData) -> str:
     """What the sizing table shows: the deadline, its margin, and the capacity it is sized within."""
     constraints = report.scenario.constraints
+    quantile = next((found.quantile for found in report.sizing if found.quantile is not None), None)
+    at = f" at its P{quantile * 100:g} time to result (the team's risk appetite)" if quantile else ""
     return (
         f"The smallest GPU count per system that finishes within {constraints.deadline_days:g} days less a "
-        f"{numbers.percent(constraints.sizing_margin, 0)} margin, within what can be bought or rented; "
+        f"{numbers.percent(constraints.sizing_margin, 0)} margin{at}, within what can be bought or rented; "
         "'Binds' names the constraint that set it (deadline, capacity, memory, budget or lead time)."
     )
 

@@ -63,7 +63,7 @@ def _options(request: AdviceRequest, cand: Candidate, longest_hours: float) -> l
         except AdvisorError:
             continue
         if option.time_to_result_hours <= longest_hours and not constraint_reasons(
-            option, request.constraints
+            option, request.constraints, request.deadline_basis
         ):
             found.append(option)
     return found

@@ -20,6 +20,7 @@ from typing import Literal
 from advisor.core import fmt
 from advisor.core.costing.estimate import estimate
 from advisor.core.costing.results import Estimate
+from advisor.core.decision.constraints import DeadlineBasis, judged_hours
 from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import Catalog, System
 from advisor.core.model.units import HOURS_PER_DAY
@@ -53,6 +54,8 @@ class GpuCount:
     """When the lead time alone passes the deadline: the run sized as if the hardware were on hand."""
     rental: Estimate | None = None
     """When buying misses the deadline: the same system rented, sized the same way (None if it cannot)."""
+    quantile: float | None = None
+    """The quantile of the time to result it was sized at (the team's risk appetite); None: expected."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,8 @@ class _Sizer:
     deadline_days: float
     margin: float
     max_gpus: int
+    basis: DeadlineBasis | None = None
+    """What a size's time to result is judged at: the risk appetite's quantile, else the expected."""
 
     @property
     def node(self) -> int:
@@ -94,8 +99,17 @@ class _Sizer:
         sized = self.workload.model_copy(update={"gpus": gpus})
         return estimate(sized, self.system.id, self.catalog, self.assumptions)
 
+    def hours(self, est: Estimate) -> float:
+        """`est`'s time to result as the deadline judges it (at the appetite's quantile)."""
+        return judged_hours(est, self.basis)
+
     def meets(self, est: Estimate, days: float) -> bool:
-        return est.memory.fits and est.time_to_result_hours <= days * HOURS_PER_DAY
+        return est.memory.fits and self.hours(est) <= days * HOURS_PER_DAY
+
+    def days_words(self, est: Estimate) -> str:
+        """`27.0 days`, or at a quantile `27.0 days (29.4 at P90)`."""
+        at = f" ({self.hours(est) / HOURS_PER_DAY:.1f} at {self.basis.label})" if self.basis else ""
+        return _days(est.time_to_result_hours) + at
 
     def smallest(self, days: float) -> Estimate | None:
         """The smallest size that meets `days` (small sizes inside a node first when renting)."""
@@ -133,9 +147,9 @@ def _met(sizer: _Sizer, est: Estimate, budget_usd: float | None) -> GpuCount:
     binding: Binding = "deadline"
     if gpus > sizer.node and (est.memory.min_gpus or 0) > gpus - sizer.node:
         smaller = sizer.run(gpus - sizer.node)
-        if not smaller.memory.fits and smaller.time_to_result_hours <= target * HOURS_PER_DAY:
+        if not smaller.memory.fits and sizer.hours(smaller) <= target * HOURS_PER_DAY:
             binding = "memory"
-    why = f"{_size_words(sizer, gpus)}: {_days(est.time_to_result_hours)} to result"
+    why = f"{_size_words(sizer, gpus)}: {sizer.days_words(est)} to result"
     why += ", sized by the memory the run needs" if binding == "memory" else ""
     if budget_usd is not None and est.cost_usd > budget_usd:
         binding, why = "budget", why + f"; over the {fmt.money(budget_usd)} budget"
@@ -159,7 +173,7 @@ def _on_hand(sizer: _Sizer, top: Estimate) -> GpuCount:
     est = sizer.run(gpus)
     rent = None
     if found:
-        size, days = _size_words(sizer, gpus), _days(found.time_to_result_hours)
+        size, days = _size_words(sizer, gpus), on_hand.days_words(found)
         why += f"; with the hardware on hand, {size} would finish in {days}"
         why += f", and {'bought' if own else 'reserved'} now in {_days(est.time_to_result_hours)}"
         if own:
@@ -194,10 +208,11 @@ def _short(sizer: _Sizer, top: Estimate) -> GpuCount:
     """No size within the capacity meets the deadline with the margin: the capacity, and why."""
     capacity = top.gpus
     have = "bought" if sizer.workload.pricing == "own" else "rented"
-    days = top.time_to_result_hours / HOURS_PER_DAY
+    days = sizer.hours(top) / HOURS_PER_DAY
+    at = f" at {sizer.basis.label}" if sizer.basis else ""
     if sizer.meets(top, sizer.deadline_days):
         why = (
-            f"the {capacity:,} GPUs that can be {have} finish in {days:.1f} days: within the deadline, "
+            f"the {capacity:,} GPUs that can be {have} finish in {days:.1f} days{at}: within the deadline, "
             f"short of its {sizer.margin:.0%} margin"
         )
         return GpuCount(
@@ -207,7 +222,8 @@ def _short(sizer: _Sizer, top: Estimate) -> GpuCount:
     if not top.memory.fits:
         why, binding = f"even the {capacity:,} GPUs that can be {have} cannot hold the run", "memory"
     else:
-        why = f"even the {capacity:,} GPUs that can be {have} take {days:.1f} days > {sizer.deadline_days:g}"
+        took = f"take {days:.1f} days{at} > {sizer.deadline_days:g}"
+        why = f"even the {capacity:,} GPUs that can be {have} {took}"
         binding = "capacity"
     return GpuCount(sizer.system.id, sizer.deadline_days, None, top, why, capacity, binding, sizer.margin)
 
@@ -222,10 +238,21 @@ def gpus_for_deadline(
     *,
     margin: float = 0.0,
     budget_usd: float | None = None,
+    basis: DeadlineBasis | None = None,
 ) -> GpuCount:
-    """The smallest size on `system_id` whose time to result (wait included) is within `deadline_days`
-    less the `margin` share, up to what can be had; else the size it is compared at and why."""
-    sizer = _Sizer(workload, catalog.system(system_id), catalog, assumptions, deadline_days, margin, max_gpus)
+    """The smallest size on `system_id` whose time to result (wait included; at `basis`'s quantile, when
+    given) is within `deadline_days` less the `margin` share, up to what can be had; else the size it is
+    compared at and why."""
+    sizer = _Sizer(
+        workload, catalog.system(system_id), catalog, assumptions, deadline_days, margin, max_gpus, basis
+    )
+    found = _sized(sizer, budget_usd)
+    return replace(found, quantile=basis.quantile) if basis is not None else found
+
+
+def _sized(sizer: _Sizer, budget_usd: float | None) -> GpuCount:
+    """`gpus_for_deadline` once its sizer is set up."""
+    max_gpus, deadline_days = sizer.max_gpus, sizer.deadline_days
     if sizer.owned >= sizer.node:  # GPUs already owned need no lead time: size within them first
         within = replace(sizer, max_gpus=min(max_gpus, sizer.owned))
         on_owned = within.smallest(sizer.target_days)
@@ -251,11 +278,19 @@ def gpus_for_deadline_all(
     *,
     margin: float = 0.0,
     budget_usd: float | None = None,
+    basis: DeadlineBasis | None = None,
 ) -> list[GpuCount]:
     """`gpus_for_deadline` for every system (or those named)."""
     return [
         gpus_for_deadline(
-            workload, sid, catalog, deadline_days, assumptions, margin=margin, budget_usd=budget_usd
+            workload,
+            sid,
+            catalog,
+            deadline_days,
+            assumptions,
+            margin=margin,
+            budget_usd=budget_usd,
+            basis=basis,
         )
         for sid in systems or catalog.systems
     ]

@@ -16,7 +16,7 @@ from advisor.core import fmt
 from advisor.core.costing.estimate import estimate
 from advisor.core.costing.results import Estimate
 from advisor.core.decision import verdict as verdicts
-from advisor.core.decision.constraints import constraint_reasons
+from advisor.core.decision.constraints import constraint_reasons, judged_hours
 from advisor.core.decision.evidence_age import dated_because
 from advisor.core.decision.facts import candidate_facts, workload_facts
 from advisor.core.decision.headline import headline_figures, headline_sentence
@@ -35,7 +35,7 @@ from advisor.core.decision.verdict import NONE_FEASIBLE, Ranked, Verdict, judge_
 from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.sourced import as_of_end
 from advisor.core.model.units import HOURS_PER_DAY
-from advisor.core.model.workload import Constraints, Objective, Workload
+from advisor.core.model.workload import Objective
 from advisor.errors import AdvisorError
 
 CLOSE_CALL = 0.15
@@ -165,10 +165,10 @@ def _candidate_facts(
     system = request.catalog.system(sid)
     as_of = price_source(workload, system, assumptions, est)
     age = (today - as_of_end(as_of)).days if (today and as_of) else None
-    fits = wl_facts["owned_fleet_fits"]
+    fits, horizon = wl_facts["owned_fleet_fits"], request.catalog.economics.turnover.horizon_days
     return {
         **(wl_facts if sized is workload else workload_facts(sized, constraints, request.objective, fits)),
-        **candidate_facts(est, system, base_est, constraints, age, as_of or "set by you"),
+        **candidate_facts(est, system, base_est, constraints, age, as_of or "set by you", horizon),
         **price_facts(workload, system, assumptions, est),
     }
 
@@ -178,7 +178,9 @@ def _judge(
 ) -> None:
     """Apply the hard constraints and the candidate rules to one estimated system."""
     assert judgement.estimate is not None
-    judgement.reasons.extend(constraint_reasons(judgement.estimate, request.constraints))
+    judgement.reasons.extend(
+        constraint_reasons(judgement.estimate, request.constraints, request.deadline_basis)
+    )
     if request.sizing_notes and sid in request.sizing_notes:
         judgement.reasons.append(Reason("note", f"sized to the deadline: {request.sizing_notes[sid]}"))
     for rule in request.rules:
@@ -273,7 +275,7 @@ def advise(request: AdviceRequest) -> Recommendation:
         rules_checked=tuple(trace.checked),
         warnings=tuple(dict.fromkeys(trace.warnings)),
         what_would_change=changes,
-        headline=_headline(winner, candidates, request.workload, request.objective),
+        headline=_headline(winner, candidates, request),
         verdict=_verdict(request, candidates, changes),
         baseline=request.baseline if base_est is not None else None,
         constraints=request.constraints,
@@ -293,26 +295,42 @@ def _verdict(request: AdviceRequest, candidates: Sequence[Candidate], changes: S
     maturity = {c.system: request.catalog.system(c.system).maturity.level for c in candidates}
     deadline = request.constraints.deadline_days
     verdict = judge_verdict(ranked, request.objective, maturity, deadline, len(candidates))
+    verdict = replace(verdict, held_to=_held_to(request, ranked[0].estimate))
     trade_off = owned_trade_off([r.estimate for r in ranked]) if request.workload.pricing == "own" else ""
     return replace(verdict, why=f"{verdict.why}; {trade_off}", trade_off=trade_off) if trade_off else verdict
 
 
-def _headline(winner: str | None, candidates: Sequence[Candidate], workload: Workload, objective: str) -> str:
+def _held_to(request: AdviceRequest, win: Estimate) -> str:
+    """The winner meets the deadline at the risk appetite's quantile: how it was sized, in words."""
+    basis, deadline = request.deadline_basis, request.constraints.deadline_days
+    if basis is None or deadline is None:
+        return ""
+    how = "sized so that" if request.gpus_by_system else f"{request.constraints.risk}:"
+    at = f"{basis.label} {fmt.duration(basis.hours(win))}"
+    return f"{how} {basis.runs} finish within the {deadline:g}-day deadline ({at})"
+
+
+def _headline(winner: str | None, candidates: Sequence[Candidate], request: AdviceRequest) -> str:
     if winner is None:
         return "No system is feasible for this workload as constrained; see each system's reasons."
     est = next(c for c in candidates if c.system == winner).estimate
     assert est is not None
-    return headline_sentence(headline_figures(est, workload.pricing), objective)
+    figures, basis = headline_figures(est, request.workload.pricing), request.deadline_basis
+    if basis is not None and request.constraints.deadline_days is not None:
+        figures = replace(figures, at_quantile=f"{fmt.duration(basis.hours(est))} at {basis.label}")
+    return headline_sentence(figures, request.objective)
 
 
-def _relaxations(est: Estimate, blockers: set[str | None], constraints: Constraints) -> list[str]:
-    """The constraint values under which `est` would be feasible, in words."""
-    parts = []
+def _relaxations(est: Estimate, blockers: set[str | None], request: AdviceRequest) -> list[str]:
+    """The constraint values under which `est` would be feasible, in words (a deadline at the risk
+    appetite's quantile of the time to result, as it is judged)."""
+    parts, constraints, basis = [], request.constraints, request.deadline_basis
     if "deadline" in blockers and constraints.deadline_days is not None:
         serving = est.serving is not None and est.serving.target_tokens_per_second is not None
-        days = est.time_to_result_hours - est.time_to_train_hours if serving else est.time_to_result_hours
+        days = est.time_to_result_hours - est.time_to_train_hours if serving else judged_hours(est, basis)
         what = "serving may start after" if serving else "the run may take"
-        parts.append(f"{what} {days / HOURS_PER_DAY:.1f} days instead of {constraints.deadline_days:g}")
+        at = f" at {basis.label}" if basis is not None and not serving else ""
+        parts.append(f"{what} {days / HOURS_PER_DAY:.1f} days{at} instead of {constraints.deadline_days:g}")
     if "budget" in blockers and constraints.budget_usd is not None:
         parts.append(
             f"the budget were {fmt.money(est.cost_usd)} instead of {fmt.money(constraints.budget_usd)}"
@@ -336,7 +354,7 @@ def _blocked_lines(request: AdviceRequest, judged: Mapping[str, _Judgement], ran
         blockers = {r.constraint for r in judgement.reasons if r.kind in ("infeasible", "exclude")}
         if blockers and blockers <= {"deadline", "budget", "capacity"}:
             score = _metric(est, request.objective) * judgement.factor
-            blocked.append((score, sid, _relaxations(est, blockers, request.constraints)))
+            blocked.append((score, sid, _relaxations(est, blockers, request)))
     blocked.sort()
     win_score = scores.get(winner) if winner else None
     if winner is not None and best is not None and win_score is not None:

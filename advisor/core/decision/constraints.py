@@ -4,6 +4,10 @@ saying what is needed against what is available."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
 from advisor.core import fmt
 from advisor.core.costing.results import Estimate, capacity_message, fit_message
 from advisor.core.decision.recommendation import Reason
@@ -11,8 +15,38 @@ from advisor.core.model.units import HOURS_PER_DAY
 from advisor.core.model.workload import Constraints
 
 
-def constraint_reasons(est: Estimate, constraints: Constraints) -> list[Reason]:
-    """Hard constraints that are arithmetic, each saying needed vs available."""
+@dataclass(frozen=True)
+class DeadlineBasis:
+    """What a deadline is judged against when not the expected estimate: a quantile of the time to
+    result (the team's risk appetite, `analysis.time_quantile`)."""
+
+    quantile: float
+    share: Fraction
+    """`quantile` as runs in so many: 9/10."""
+    hours: Callable[[Estimate], float]
+    """An estimate's time to result at `quantile`."""
+
+    @property
+    def label(self) -> str:
+        """`P90`."""
+        return f"P{self.quantile * 100:g}"
+
+    @property
+    def runs(self) -> str:
+        """`9 runs in 10`."""
+        return f"{self.share.numerator} runs in {self.share.denominator}"
+
+
+def judged_hours(est: Estimate, basis: DeadlineBasis | None) -> float:
+    """The time to result a deadline is judged against: at the basis's quantile, else the expected."""
+    return est.time_to_result_hours if basis is None else basis.hours(est)
+
+
+def constraint_reasons(
+    est: Estimate, constraints: Constraints, basis: DeadlineBasis | None = None
+) -> list[Reason]:
+    """Hard constraints that are arithmetic, each saying needed vs available (the deadline judged
+    against `basis`: a quantile of the time to result, else the expected one)."""
     reasons = []
     if not est.memory.fits:
         text = fit_message(est.memory, est.gpus, est.system, est.kind)
@@ -21,7 +55,7 @@ def constraint_reasons(est: Estimate, constraints: Constraints) -> list[Reason]:
         reasons.append(Reason("infeasible", beyond, constraint="size"))
     if est.serving is not None and not est.serving.meets_limits:
         reasons.append(Reason("infeasible", _latency_message(est), constraint="latency"))
-    if (late := _deadline_message(est, constraints.deadline_days)) is not None:
+    if (late := _deadline_message(est, constraints.deadline_days, basis)) is not None:
         reasons.append(Reason("infeasible", late, constraint="deadline"))
     if constraints.budget_usd is not None and est.cost_usd > constraints.budget_usd:
         a_month = " a month" if _serving_to_rate(est) else ""
@@ -45,16 +79,23 @@ def _serving_to_rate(est: Estimate) -> bool:
     return est.serving is not None and est.serving.target_tokens_per_second is not None
 
 
-def _deadline_message(est: Estimate, deadline: float | None) -> str | None:
+def _deadline_message(est: Estimate, deadline: float | None, basis: DeadlineBasis | None) -> str | None:
     """Why `est` misses the deadline (serving at a target rate: it starts too late), or None."""
     if deadline is None:
         return None
     if _serving_to_rate(est):
         days = (est.time_to_result_hours - est.time_to_train_hours) / HOURS_PER_DAY
         text = f"misses the deadline: serving starts after {days:.1f} days > {deadline:g} days"
-    else:
+    elif basis is None:
         days = est.time_to_result_hours / HOURS_PER_DAY
         text = f"misses the deadline: {days:.1f} days to result (wait included) > {deadline:g} days"
+    else:
+        days = basis.hours(est) / HOURS_PER_DAY
+        expected = est.time_to_result_hours / HOURS_PER_DAY
+        text = (
+            f"misses the deadline at {basis.label} ({basis.runs} must finish by it): {days:.1f} days to "
+            f"result (wait included; {expected:.1f} expected) > {deadline:g} days"
+        )
     return text if days > deadline else None
 
 

@@ -98,8 +98,10 @@ def candidate_facts(
     constraints: Constraints,
     price_age_days: float | None,
     price_as_of: str,
+    horizon_days: float,
 ) -> dict[str, Any]:
-    """Values of the candidate facts for one system's estimate."""
+    """Values of the candidate facts for one system's estimate (`horizon_days`: the catalog's turnover
+    horizon)."""
     days = est.time_to_train_hours / HOURS_PER_DAY
     result_days = est.time_to_result_hours / HOURS_PER_DAY
     speedup = tco_ratio = None
@@ -135,6 +137,7 @@ def candidate_facts(
         "replica_gpus_over_domain": min_gpus / system.interconnect.nvlink_domain_gpus,
         "days_over_deadline": result_days / constraints.deadline_days if constraints.deadline_days else None,
         "cost_over_budget": est.cost_usd / constraints.budget_usd if constraints.budget_usd else None,
+        "result_over_horizon": result_days / horizon_days,
         "price_age_days": price_age_days,
         "price_as_of": price_as_of,
         "gpus_bought": est.purchase.gpus_bought if est.purchase else 0,

@@ -32,6 +32,8 @@ class HeadlineFigures:
     """Time to result when the lead time or the wait adds a day or more, e.g. `143.9 days`, else empty."""
     serving: ServingFigures | None = None
     """Serving at a target rate: the fleet and its monthly figures (the headline is about them)."""
+    at_quantile: str = ""
+    """When the deadline is judged at a quantile of the time to result: it, e.g. `29.1 days at P90`."""
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,8 @@ def headline_sentence(figures: HeadlineFigures, objective: str) -> str:
     if f.serving is not None:
         return serving_sentence(f, f.serving, objective)
     result = f" ({f.result} to result)" if f.result else ""
+    if f.at_quantile:
+        result = f" ({f.result + ' to result, ' if f.result else ''}{f.at_quantile})"
     return (
         f"{f.verb} {f.gpus}x {f.system}{f' ({f.outlay})' if f.outlay else ''}: {f.train} {f.to_do}{result}, "
         f"{f.cost} ({f.per_million_tokens} per 1M tokens), {f.energy} (best on {objective})"

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
 
+from advisor.core.decision.constraints import DeadlineBasis
 from advisor.core.decision.evidence_age import stale_after_days
 from advisor.core.decision.rules import Rule
 from advisor.core.model.assumptions import Assumptions
@@ -46,6 +47,9 @@ class AdviceRequest:
     """GPU count per system (e.g. the smallest that meets a deadline); by default the workload's."""
     sizing_notes: Mapping[str, str] | None = None
     """Per system, how it was sized to the deadline and what binds (shown among its reasons)."""
+    deadline_basis: DeadlineBasis | None = None
+    """What the deadline is judged against: the risk appetite's quantile of the time to result
+    (`analysis.time_quantile.deadline_basis`); None: the expected estimate."""
 
     @cached_property
     def stale_after_days(self) -> float | None:

@@ -31,8 +31,7 @@ MIN_SLACK_HOURS = 12.0
 LEVEL = 0.0005
 """Two systems whose objective metrics differ by less than this share are level on it (0.0% apart)."""
 DEADLINE_SURE = 0.9
-"""A winner meeting the deadline in fewer than this share of the sampled inputs gets a deadline risk
-(the deadline lies inside its P10-P90 time to result, or beyond its P10)."""
+"""A winner meeting the deadline in fewer than this share of the samples gets a deadline risk."""
 
 
 @dataclass(frozen=True)
@@ -75,11 +74,15 @@ class Verdict:
     deadline_days: float | None = None
     conservative: bool = False
     """The team is conservative: a deadline risk is worded as a warning."""
+    held_to: str = ""
+    """The deadline met at the risk appetite's quantile, in words (then no deadline risk is added)."""
+    caveat: str = ""
+    """A run beyond the turnover horizon, and the GPUs that bring it within (`analysis.horizon`)."""
 
     def deadline_risk(self) -> str:
         """`meets the 60-day deadline in about 50% of samples`, when that is below `DEADLINE_SURE`."""
         share, days = self.deadline_share, self.deadline_days
-        if share is None or days is None or share >= DEADLINE_SURE or self.winner is None:
+        if share is None or days is None or share >= DEADLINE_SURE or self.winner is None or self.held_to:
             return ""
         text = (
             f"{self.winner} meets the {days:g}-day deadline in only about {fmt.percent(share, 0)} of samples"
@@ -133,14 +136,15 @@ class Verdict:
 
     def sentence(self) -> str:
         """The verdict in one line: `Clear: ...`, `Close call: ...; tie-breaker: ...`, `None feasible`."""
-        risk = f"; {risk}" if (risk := self.deadline_risk()) else ""
+        risk = "".join(f"; {t}" for t in (self.deadline_risk() or self.held_to, self.caveat) if t)
         if self.kind == "close_call":
             return f"Close call: {self.why}; {self.close_call_reason()}; {self.tie_breaker_text()}{risk}."
         return f"{self.label.capitalize()}: {self.why}{self._uncertain_but_ahead()}{risk}."
 
     def short_sentence(self) -> str:
         """`Close call: 0.6% cheaper than h100; wins 55% of samples; maturity favours h100` (one line)."""
-        text = f"{self.label.capitalize()}: {self.edge or self.why}"
+        head = f"{self.label.capitalize()}: {self.edge or self.why}"
+        text = "; ".join(t for t in (head, self.held_to, self.caveat) if t)
         if self.deadline_share is not None and self.deadline_risk():
             text += f"; meets the deadline in {fmt.percent(self.deadline_share, 0)} of samples"
         if self.kind != "close_call":

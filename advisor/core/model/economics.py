@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -45,6 +45,23 @@ class Uncertainty(Sourced):
     )
     mfu_other_release: Annotated[float, Field(ge=0, lt=1)] = Field(
         description="MFU ± this share at a published configuration measured in another software release."
+    )
+
+
+class RiskAppetite(Sourced):
+    """What each risk appetite judges a deadline against (see `analysis.time_quantile`)."""
+
+    deadline_quantile: dict[str, Annotated[float, Field(ge=0.5, lt=1)] | Literal["expected"]] = Field(
+        description="Per risk appetite: the quantile of the time to result that must meet a deadline, "
+        "or `expected` for the expected estimate."
+    )
+
+
+class Turnover(Sourced):
+    """How long a run may take before the hardware and models it was chosen for are superseded."""
+
+    horizon_days: Annotated[float, Field(gt=0, le=3650)] = Field(
+        description="A run longer than this outlives the hardware and models it was chosen for."
     )
 
 
@@ -145,3 +162,5 @@ class Economics(Frozen):
     inference: InferenceModel
     serving: ServingDefaults
     uncertainty: Uncertainty
+    risk: RiskAppetite
+    turnover: Turnover
