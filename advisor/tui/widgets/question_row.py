@@ -94,6 +94,13 @@ class QuestionRow(Widget):
                 control.value = str(answer)
                 control.cursor_position = len(control.value)
 
+    def show_placeholder(self, placeholder: str) -> None:
+        """What a blank text field stands for now (`default: 100 ms`); the declared blank when empty."""
+        self.placeholder = placeholder or self.question.placeholder
+        control = self.control
+        if isinstance(control, Input):
+            control.placeholder = self.placeholder
+
     def watch_error(self, error: str) -> None:
         """The note under the field: the error if there is one, else the hint (shown when focused)."""
         self.set_class(bool(error), "-invalid")

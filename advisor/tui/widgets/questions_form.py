@@ -63,7 +63,7 @@ class QuestionsForm(VerticalScroll):
     def _sections(self, indices: range, scenario: Scenario) -> Iterator[Widget]:
         choices = model_choices(self.catalog)
         answers = read_answers(scenario, self.catalog)
-        greyed = placeholders(self.catalog)
+        greyed = placeholders(self.catalog, scenario)
         for index in indices:
             yield Static(SECTIONS[index], id=f"section-{index}", classes="section-title")
             for q in QUESTIONS:
@@ -133,10 +133,14 @@ class QuestionsForm(VerticalScroll):
             row.error = errors.get(row.question.key, "")
 
     def _enable(self, scenario: Scenario) -> None:
-        """Grey out the questions that do not apply; show the serving section only for inference."""
+        """Grey out the questions that do not apply; show the serving section only for inference; say in
+        each blank field what applies to it now (a serving default follows the rate)."""
         for key, enabled in applicable(scenario).items():
             if key in self._rows:
                 self._rows[key].disabled = not enabled
+        greyed = placeholders(self.catalog, scenario)
+        for row in self.rows:
+            row.show_placeholder(greyed.get(row.question.key, ""))
         serving = scenario.workload.kind == "inference"
         for row in self.rows:
             if row.question.section == SERVING:
