@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from advisor.cli.args import scenario_data_from_args
+from advisor.cli.args import scenario_data_from_args, serving_rate_given
 from advisor.errors import UsageError
 from advisor.present.sanitise import printable
 
@@ -44,11 +44,24 @@ def scenario_from_args(args: argparse.Namespace, catalog: Any, *, system: str | 
         loaded = load_scenario(args.scenario, catalog)
         base = loaded.to_data()
     data = scenario_data_from_args(args, base, system=system)
+    _warn_unused_tokens(args, data)
     if loaded is not None and {k: v for k, v in data.items() if v != {}} == base:
         return loaded  # no flag changed the file: it is validated already
     scenario = scenario_from_data(data, args.scenario or "command line")
     scenario.check_ids(catalog)
     return scenario
+
+
+UNUSED_TOKENS = (
+    "advisor: warning: --tokens is not used: a target rate sizes the fleet, and the job is a month of "
+    "serving at that rate; drop --tokens, or the rate to serve a number of tokens"
+)
+
+
+def _warn_unused_tokens(args: argparse.Namespace, data: dict[str, Any]) -> None:
+    """Say on stderr that `--tokens` is ignored when the job serves at a target rate (flag or file)."""
+    if getattr(args, "tokens", None) is not None and serving_rate_given(data["workload"]):
+        print(UNUSED_TOKENS, file=sys.stderr)
 
 
 def check_flag_ids(args: argparse.Namespace, catalog: Any, *, system: str | None = None) -> None:

@@ -24,6 +24,7 @@ from advisor.core.model.inputs import (
 )
 from advisor.core.model.serving_plan import serving_targets
 from advisor.core.model.units import format_si
+from advisor.core.model.workload import target_rate
 from advisor.core.scenario import Scenario
 from advisor.errors import AdvisorError
 from advisor.io.scenario_files import with_model_config
@@ -164,6 +165,19 @@ def _serving_defaults(scenario: Scenario, catalog: Catalog) -> dict[str, str]:
     if targets.tpot_default and targets.tpot_s is not None:
         found["tpot_limit_ms"] = f"default: {targets.tpot_s * 1e3:g} {DECLARED['tpot_limit_ms'].meta.unit}"
     return found
+
+
+UNUSED_TOKENS = "not used: a target rate sizes the fleet"
+"""Why the Tokens answer is not used when serving at a target rate (the core's `Workload` makes the job
+a month of serving at the rate)."""
+
+
+def unused(scenario: Scenario) -> dict[str, str]:
+    """Answers that stay editable but that the scenario as answered does not use, with why: the form
+    dims them and says so (Tokens at a target rate; clearing the rate uses it again)."""
+    w = scenario.workload
+    rate = target_rate(w.kind, w.target_tokens_per_second, w.requests_per_second, w.output_tokens)
+    return {"tokens": UNUSED_TOKENS} if rate is not None else {}
 
 
 def applicable(scenario: Scenario) -> dict[str, bool]:

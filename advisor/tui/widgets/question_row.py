@@ -21,6 +21,8 @@ class QuestionRow(Widget):
 
     error: reactive[str] = reactive("", init=False)
     """Why the current answer is not accepted (empty when it is)."""
+    unused: reactive[str] = reactive("", init=False)
+    """Why the answer, still editable, is not used by the scenario as answered (empty when it is)."""
 
     class Answered(Message):
         """The user changed the answer to `key` (not yet validated)."""
@@ -102,9 +104,15 @@ class QuestionRow(Widget):
             control.placeholder = self.placeholder
 
     def watch_error(self, error: str) -> None:
-        """The note under the field: the error if there is one, else the hint (shown when focused)."""
+        """The note under the field: the error if there is one, else why the answer is not used (shown
+        always), else the hint (shown when focused)."""
         self.set_class(bool(error), "-invalid")
-        self.query_one(".note", Static).update(error or self.question.hint)
+        self.query_one(".note", Static).update(error or self.unused or self.question.hint)
+
+    def watch_unused(self, unused: str) -> None:
+        """Dim an answer the scenario does not use and say why under it."""
+        self.set_class(bool(unused), "-unused")
+        self.watch_error(self.error)
 
     @on(Input.Changed)
     @on(ChoiceField.Changed)

@@ -21,6 +21,7 @@ from advisor.tui.answers import (
     placeholders,
     read_answers,
     same_answer,
+    unused,
 )
 from advisor.tui.questions import QUESTIONS, SECTIONS, SERVING, numbered_sections
 from advisor.tui.widgets.question_row import QuestionRow
@@ -138,9 +139,10 @@ class QuestionsForm(VerticalScroll):
         for key, enabled in applicable(scenario).items():
             if key in self._rows:
                 self._rows[key].disabled = not enabled
-        greyed = placeholders(self.catalog, scenario)
+        greyed, not_used = placeholders(self.catalog, scenario), unused(scenario)
         for row in self.rows:
             row.show_placeholder(greyed.get(row.question.key, ""))
+            row.unused = not_used.get(row.question.key, "")
         serving = scenario.workload.kind == "inference"
         for row in self.rows:
             if row.question.section == SERVING:
