@@ -79,3 +79,19 @@ async def test_the_defaults_shown_are_the_catalogs(tmp_path: Path):
         await _serve_70b_at_50k(pilot)
         assert _shown(app, "tpot_limit_ms") == "default: 80 ms"
         assert _shown(app, "serving_headroom") == "default: 0.1"
+
+
+@pilot_test
+async def test_the_kv_cache_default_says_which_format_applies():
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await _choose(pilot, "kind", "inf")
+        field = app.main.form.row("kv_cache_precision").control
+        assert field.value == "" and field.label == "default: BF16 (as weights)"
+        await _choose(pilot, "precision", "fp4")
+        assert app.main.scenario.workload.precision == "fp4"
+        assert field.label == "default: FP8 (FP4 weights)", "the cache follows FP4 weights at FP8"
+        await _choose(pilot, "kv_cache_precision", "bf16")
+        assert app.main.scenario.workload.kv_cache_precision == "bf16"
+        assert field.label == "BF16"

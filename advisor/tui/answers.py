@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from advisor.core.model.catalog import Catalog
+from advisor.core.model.catalog import Catalog, Precision
 from advisor.core.model.inputs import (
     ALL_SYSTEMS,
     DeclaredInput,
@@ -22,9 +22,9 @@ from advisor.core.model.inputs import (
     system_pairs,
     unnamed_system,
 )
-from advisor.core.model.serving_plan import serving_targets
+from advisor.core.model.serving_plan import serving_precisions, serving_targets
 from advisor.core.model.units import format_si
-from advisor.core.model.workload import target_rate
+from advisor.core.model.workload import PRECISION_LABELS, target_rate
 from advisor.core.scenario import Scenario
 from advisor.errors import AdvisorError
 from advisor.io.scenario_files import with_model_config
@@ -155,12 +155,13 @@ def _serving_defaults(scenario: Scenario, catalog: Catalog) -> dict[str, str]:
         targets = serving_targets(spec.workload(catalog), catalog.economics.serving)
     except (AdvisorError, ValueError):  # not a workload yet: the form shows the declared blanks
         return {}
+    found = {"kv_cache_precision": _kv_default(spec.weight_precision or spec.precision)}
     rate = targets.tokens_per_second
     if rate is None:
-        found = dict.fromkeys(("target_tokens_per_second", "requests_per_second"), BATCH)
+        found |= dict.fromkeys(("target_tokens_per_second", "requests_per_second"), BATCH)
         found["serving_headroom"] = NO_RATE
     else:
-        found = {"serving_headroom": f"default: {targets.headroom:g}"}
+        found["serving_headroom"] = f"default: {targets.headroom:g}"
         found["target_tokens_per_second"] = f"{_si(rate)}: requests × output"
     if targets.tpot_default and targets.tpot_s is not None:
         found["tpot_limit_ms"] = f"default: {targets.tpot_s * 1e3:g} {DECLARED['tpot_limit_ms'].meta.unit}"
@@ -178,6 +179,14 @@ def unused(scenario: Scenario) -> dict[str, str]:
     w = scenario.workload
     rate = target_rate(w.kind, w.target_tokens_per_second, w.requests_per_second, w.output_tokens)
     return {"tokens": UNUSED_TOKENS} if rate is not None else {}
+
+
+def _kv_default(weights: Precision) -> str:
+    """The KV cache choice's default option: `default: BF16 (as weights)`, `default: FP8 (FP4 weights)`,
+    from the core's `serving_precisions` (unset precisions follow the weights)."""
+    kv_cache = serving_precisions(weights, None, None).kv_cache
+    why = "as weights" if kv_cache == weights else f"{PRECISION_LABELS[weights]} weights"
+    return f"default: {PRECISION_LABELS[kv_cache]} ({why})"
 
 
 def applicable(scenario: Scenario) -> dict[str, bool]:

@@ -11,7 +11,7 @@ from textual.widgets import Checkbox, Input, Label, Static
 
 from advisor.tui.answers import Answer
 from advisor.tui.glossary import meanings_in
-from advisor.tui.questions import Question
+from advisor.tui.questions import DEFAULT_CHOICE, Question
 from advisor.tui.widgets.choice_field import ChoiceField
 from advisor.tui.widgets.tick_box import TickBox
 
@@ -97,11 +97,14 @@ class QuestionRow(Widget):
                 control.cursor_position = len(control.value)
 
     def show_placeholder(self, placeholder: str) -> None:
-        """What a blank text field stands for now (`default: 100 ms`); the declared blank when empty."""
+        """What a blank text field stands for now (`default: 100 ms`), the declared blank when empty; for
+        an optional choice, the label of its default option (`default: FP8 (as weights)`)."""
         self.placeholder = placeholder or self.question.placeholder
         control = self.control
         if isinstance(control, Input):
             control.placeholder = self.placeholder
+        elif isinstance(control, ChoiceField) and placeholder:
+            control.relabel(DEFAULT_CHOICE, placeholder)
 
     def watch_error(self, error: str) -> None:
         """The note under the field: the error if there is one, else why the answer is not used (shown
