@@ -238,11 +238,11 @@ def test_memory_row_is_per_gpu_not_summed(capsys):
     )
     assert code == 0
     line = next(ln for ln in out.splitlines() if ln.strip().startswith("memory"))
-    assert "GiB per GPU" in line and "fits: " in line
-    need, have = (float(x) for x in line.split("fits: ")[1].split(" GiB")[0].split(" of "))
+    assert line.strip().startswith("memory, GiB per GPU")
+    need, have = (float(x) for x in line.split("GiB per GPU")[1].split(" of "))
     assert 1 < need < 10 and 60 < have < 80
     code, out, _ = run(
         capsys, "estimate", "--model", "llama3-70b", "--tokens", "1e12", "--gpus", "64", "--system", "h100"
     )
     line = next(ln for ln in out.splitlines() if ln.strip().startswith("memory"))
-    assert float(line.split("fits: ")[1].split(" of ")[0]) > 3 * need
+    assert float(line.split("GiB per GPU")[1].split(" of ")[0]) > 3 * need

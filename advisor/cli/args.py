@@ -242,7 +242,7 @@ def scenario_data_from_args(
         a["goodput"] = args.goodput
     if not {"model", "custom", "model_config"} & w.keys():
         raise UsageError("which model? give --model <preset> or --params <count> (or a scenario file)")
-    if "tokens" not in w and not _serving_rate_given(w):
+    if "tokens" not in w and not serving_rate_given(w):
         raise UsageError(
             "how many tokens? give --tokens (e.g. 15T, 300e9); to serve at a rate, give --kind inference "
             "and --target-tokens-per-second or --requests-per-second (a month of serving)"
@@ -288,7 +288,7 @@ def _overlay_model(args: argparse.Namespace, w: dict[str, Any]) -> None:
         }
 
 
-def _serving_rate_given(workload: dict[str, Any]) -> bool:
+def serving_rate_given(workload: dict[str, Any]) -> bool:
     """A serving job with a target rate: it needs no token count (it is a month of serving)."""
     rate = workload.get("target_tokens_per_second") or workload.get("requests_per_second")
     return workload.get("kind") == "inference" and rate is not None
@@ -304,7 +304,7 @@ def _name_from_workload(w: dict[str, Any]) -> str:
     else:
         params = w.get("custom", {}).get("params")
         model = f"{fmt.count(params)}-parameter model" if isinstance(params, int | float) else "custom model"
-    if _serving_rate_given(w):
+    if serving_rate_given(w):
         rate, unit = w.get("target_tokens_per_second"), "tokens/s"
         if rate is None:
             rate, unit = w.get("requests_per_second"), "requests/s"

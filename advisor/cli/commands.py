@@ -87,7 +87,7 @@ def cmd_estimate(args: argparse.Namespace) -> int:
 
         print_json(listing("estimates", payload) if system == "all" else versioned(payload[0]))
         return 0
-    from advisor.cli.render import render_estimates
+    from advisor.cli.render_estimates import render_estimates
 
     if len(estimates) == 1:  # serving at a rate runs on the fleet for it, not the GPUs given
         workload = workload.model_copy(update={"gpus": estimates[0].gpus})

@@ -5,6 +5,7 @@ Every error names the file, the line (where it can be found), the key path and w
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -134,14 +135,37 @@ def _drop_none(value: Any) -> Any:
     return value
 
 
-def schema_comment() -> str:
-    """The first line of a saved scenario: `#:schema` and the installed JSON Schema's file URI, which
-    taplo-based TOML editors (Even Better TOML, taplo) read to check and complete the file."""
-    from advisor.schemas import schema_path
+SCHEMA_FILE = "scenario.schema.json"
+"""The name a team gives its copy of the scenario JSON Schema (`advisor schema scenario > ...`)."""
 
-    return f"#:schema {Path(schema_path('scenario')).as_uri()}\n"
+
+def schema_comment(path: Path | str) -> str:
+    """The first line of a scenario saved at `path`: `#:schema` and a path relative to the file, which
+    taplo-based TOML editors (Even Better TOML, taplo) read; empty when no schema is reachable that way.
+
+    The schema is a `scenario.schema.json` in the file's folder or one above it, up to the repository
+    root (a folder with `.git`), else the installed schema when it lies in that same repository (a
+    checkout of the advisor). Never an absolute path: a file a team shares and diffs must not carry one
+    machine's install location."""
+    folder = Path(path).absolute().parent
+    for above in (folder, *folder.parents):
+        if (above / SCHEMA_FILE).is_file():
+            return _schema_line(above / SCHEMA_FILE, folder)
+        if (above / ".git").exists():
+            from advisor.schemas import schema_path
+
+            installed = Path(schema_path("scenario")).absolute()
+            return _schema_line(installed, folder) if installed.is_relative_to(above) else ""
+    return ""
+
+
+def _schema_line(schema: Path, folder: Path) -> str:
+    """`#:schema ./scenario.schema.json`, `#:schema ../advisor/schemas/scenario.schema.json`."""
+    relative = Path(os.path.relpath(schema, folder)).as_posix()
+    return f"#:schema {relative if relative.startswith('../') else './' + relative}\n"
 
 
 def save_scenario(scenario: Scenario, path: Path | str, *, force: bool = False) -> Path:
-    """Write `scenario` atomically, naming its JSON Schema; an existing file is replaced only with `force`."""
-    return write_atomic(path, schema_comment() + scenario_toml(scenario), force=force)
+    """Write `scenario` atomically, naming a team's copy of its JSON Schema when one is at hand (see
+    `schema_comment`); an existing file is replaced only with `force`."""
+    return write_atomic(path, schema_comment(path) + scenario_toml(scenario), force=force)

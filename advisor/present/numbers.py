@@ -78,8 +78,9 @@ MEMORY_UNIT = "GiB = 2^30 bytes"
 """The unit every surface counts memory in, said where memory is shown (HBM's "GB" is binary)."""
 
 
-def memory_per_gpu(est: Any) -> str:
-    """Memory as one GPU sees it: "fits: 48.2 of 72.0 GiB per GPU" (usable HBM; `MEMORY_UNIT` says the GiB).
+def memory_per_gpu(est: Any, *, unit: bool = True) -> str:
+    """Memory as one GPU sees it: "fits: 48.2 of 72.0 GiB per GPU" (usable HBM; `MEMORY_UNIT` says the GiB);
+    "fits: 48.2 of 72.0" without `unit`, for a row whose label names it.
 
     The sum over all GPUs says nothing about whether each one fits. Training shards its state over
     every GPU of the run; a serving replica holds its weights and KV cache over its own GPUs.
@@ -88,4 +89,5 @@ def memory_per_gpu(est: Any) -> str:
     holders = memory.min_gpus if est.serving is not None and memory.min_gpus else est.gpus
     need = memory.required_gib / holders
     have = memory.available_gib / est.gpus
-    return f"{'fits' if memory.fits else 'does not fit'}: {need:,.1f} of {have:,.1f} GiB per GPU"
+    shown = f"{'fits' if memory.fits else 'does not fit'}: {need:,.1f} of {have:,.1f}"
+    return f"{shown} GiB per GPU" if unit else shown

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from advisor.core.decision.verdict import CLOSE_MARGIN, MIN_SLACK_HOURS, ROBUST_SHARE
+
 
 @dataclass(frozen=True)
 class Term:
@@ -79,9 +81,78 @@ GLOSSARY: tuple[Term, ...] = (
         "a rule that makes a system's score 10% better (bonus, a prefer rule) or 10% worse (penalty, "
         "a penalize rule).",
     ),
+    Term(
+        "Rule weight",
+        "what the rules multiply a system's score by: x1.00 leaves it, x1.10 is a 10% penalty, x0.90 a 10% "
+        "bonus. The lowest score wins, so a weight can put a slightly dearer system first.",
+        ("rule weights",),
+    ),
     Term("warn / note", "a caveat or a remark a rule adds; it does not change the ranking."),
+    Term(
+        "Clear / close call",
+        f"how sure the pick is. Clear: the winner leads the runner-up by more than {CLOSE_MARGIN:.0%} on "
+        f"your objective, rule weights included, and stays best in at least {ROBUST_SHARE:.0%} of the "
+        "samples. Close call: it does not, so the two are near enough for other things to decide: the "
+        "tie-breaker says which.",
+        ("Clear", "Close call", "close call"),
+    ),
+    Term(
+        "Tie-breaker",
+        "what decides a close call beyond the objective, in this order: maturity (the more proven "
+        "system), slack (more time to spare before the deadline), lead time (GPUs sooner); a difference "
+        f"under {MIN_SLACK_HOURS:g} hours does not count.",
+        ("tie-breaker", "slack"),
+    ),
+    Term(
+        "Maturity: mature / established / new",
+        "how proven a system is for training. Mature: two years or more in production, with published "
+        "multi-week runs on thousands of its GPUs; established: published training on 512 GPUs or more; "
+        "new: no published run at that scale yet.",
+        ("maturity",),
+    ),
+    Term(
+        "Wins N% of samples",
+        "robustness: the uncertain inputs (MFU, prices, failures) are drawn at random many times within "
+        "their ranges; this is the share of the draws in which the winner stays the best.",
+        ("samples", "robustness", "Robustness"),
+    ),
+    Term(
+        "Break-even",
+        "the value an input (a price, the MFU, the electricity price) would have to reach for the "
+        "runner-up to tie with the winner: how far the answer is from flipping. One close to today's "
+        "value means the choice is fragile.",
+        ("break-even", "Break-even", "break-evens"),
+    ),
+    Term(
+        "Sensitivity, tornado",
+        "which inputs move the winner's cost and time most: each bar moves one input across its range "
+        "with the others held.",
+        ("Sensitivity", "tornado"),
+    ),
+    Term(
+        "Assumption, derived price",
+        "a figure no publication gives: our estimate (marked [A] in its source), or a price worked out "
+        "from another (a published on-demand price less an assumed discount). Get a quote before "
+        "deciding on it.",
+        ("assumption", "derived", "[A]"),
+    ),
+    Term(
+        "On demand / reserved",
+        "rental prices: on demand is by the hour with no commitment; reserved is cheaper for committing "
+        "to a term (30 days, a year).",
+        ("on-demand", "reserved"),
+    ),
+    Term(
+        "Sizing margin",
+        "sizing to the deadline, the share of it kept spare: 0.1 plans the run to finish by 90% of it.",
+    ),
     Term("Feasible", "fits in memory, meets the deadline, budget and capacity you gave."),
-    Term("Wait", "hours before the GPUs can be had (capacity lead time), added to the time to result."),
+    Term(
+        "Wait, lead time",
+        "how long before the GPUs can be had (rented capacity freed, or bought hardware delivered); it is "
+        "added to the time to result.",
+        ("Wait", "lead time"),
+    ),
     Term("STALE", "the result shown is for the last accepted answers; an answer in red is not taken yet."),
     Term(
         "TTFT",
@@ -104,6 +175,23 @@ GLOSSARY: tuple[Term, ...] = (
         "limit, or throughput (the target needs no more).",
     ),
     Term("Utilisation", "serving: the target rate over what the fleet can sustain."),
+    Term(
+        "Headroom",
+        "serving at a target rate: the share of the fleet's capacity kept spare for bursts; 0.25 runs it "
+        "at 75% of what it can sustain.",
+        ("headroom",),
+    ),
+    Term(
+        "Tensor-parallel",
+        "one copy of the model split over several GPUs that work on every token together (a replica).",
+        ("tensor parallel", "tensor-parallel"),
+    ),
+    Term(
+        "Memory-bound / compute-bound",
+        "what limits how fast a replica generates: reading the weights and cache from memory, or the "
+        "arithmetic.",
+        ("memory-bound", "compute-bound"),
+    ),
     Term("$/1M tokens", "the cost of one million tokens trained on, or generated (out) or read (in)."),
     Term(
         "NVLink, NVL72",

@@ -62,6 +62,13 @@ class ChoiceField(Widget, can_focus=True):
         label = fitted(self.label, max(1, self.size.width - 4))
         return Text.assemble(("◂ ", "dim"), label, (" ▸", "dim"), no_wrap=True, overflow="ellipsis")
 
+    def relabel(self, value: str, label: str) -> None:
+        """Show option `value` as `label` (a default option saying what applies now)."""
+        options = tuple((label if v == value else old, v) for old, v in self.options)
+        if options != self.options:
+            self.options = options
+            self.refresh()
+
     def choose(self, value: str) -> None:
         """Take `value` as the user's choice (reported if it changed)."""
         if value != self.value and any(v == value for _, v in self.options):

@@ -11,7 +11,7 @@ from textual.widgets import Checkbox, Input, Label, Static
 
 from advisor.tui.answers import Answer
 from advisor.tui.glossary import meanings_in
-from advisor.tui.questions import Question
+from advisor.tui.questions import DEFAULT_CHOICE, Question
 from advisor.tui.widgets.choice_field import ChoiceField
 from advisor.tui.widgets.tick_box import TickBox
 
@@ -21,6 +21,8 @@ class QuestionRow(Widget):
 
     error: reactive[str] = reactive("", init=False)
     """Why the current answer is not accepted (empty when it is)."""
+    unused: reactive[str] = reactive("", init=False)
+    """Why the answer, still editable, is not used by the scenario as answered (empty when it is)."""
 
     class Answered(Message):
         """The user changed the answer to `key` (not yet validated)."""
@@ -94,10 +96,26 @@ class QuestionRow(Widget):
                 control.value = str(answer)
                 control.cursor_position = len(control.value)
 
+    def show_placeholder(self, placeholder: str) -> None:
+        """What a blank text field stands for now (`default: 100 ms`), the declared blank when empty; for
+        an optional choice, the label of its default option (`default: FP8 (as weights)`)."""
+        self.placeholder = placeholder or self.question.placeholder
+        control = self.control
+        if isinstance(control, Input):
+            control.placeholder = self.placeholder
+        elif isinstance(control, ChoiceField) and placeholder:
+            control.relabel(DEFAULT_CHOICE, placeholder)
+
     def watch_error(self, error: str) -> None:
-        """The note under the field: the error if there is one, else the hint (shown when focused)."""
+        """The note under the field: the error if there is one, else why the answer is not used (shown
+        always), else the hint (shown when focused)."""
         self.set_class(bool(error), "-invalid")
-        self.query_one(".note", Static).update(error or self.question.hint)
+        self.query_one(".note", Static).update(error or self.unused or self.question.hint)
+
+    def watch_unused(self, unused: str) -> None:
+        """Dim an answer the scenario does not use and say why under it."""
+        self.set_class(bool(unused), "-unused")
+        self.watch_error(self.error)
 
     @on(Input.Changed)
     @on(ChoiceField.Changed)

@@ -21,6 +21,7 @@ from advisor.tui.answers import (
     placeholders,
     read_answers,
     same_answer,
+    unused,
 )
 from advisor.tui.questions import QUESTIONS, SECTIONS, SERVING, numbered_sections
 from advisor.tui.widgets.question_row import QuestionRow
@@ -63,7 +64,7 @@ class QuestionsForm(VerticalScroll):
     def _sections(self, indices: range, scenario: Scenario) -> Iterator[Widget]:
         choices = model_choices(self.catalog)
         answers = read_answers(scenario, self.catalog)
-        greyed = placeholders(self.catalog)
+        greyed = placeholders(self.catalog, scenario)
         for index in indices:
             yield Static(SECTIONS[index], id=f"section-{index}", classes="section-title")
             for q in QUESTIONS:
@@ -133,10 +134,15 @@ class QuestionsForm(VerticalScroll):
             row.error = errors.get(row.question.key, "")
 
     def _enable(self, scenario: Scenario) -> None:
-        """Grey out the questions that do not apply; show the serving section only for inference."""
+        """Grey out the questions that do not apply; show the serving section only for inference; say in
+        each blank field what applies to it now (a serving default follows the rate)."""
         for key, enabled in applicable(scenario).items():
             if key in self._rows:
                 self._rows[key].disabled = not enabled
+        greyed, not_used = placeholders(self.catalog, scenario), unused(scenario)
+        for row in self.rows:
+            row.show_placeholder(greyed.get(row.question.key, ""))
+            row.unused = not_used.get(row.question.key, "")
         serving = scenario.workload.kind == "inference"
         for row in self.rows:
             if row.question.section == SERVING:

@@ -1,0 +1,80 @@
+"""The F1 glossary explains the words the Why and Sensitivity tabs use for a decision (item 5 of app24):
+close call, rule weights, tie-breaker, maturity, samples, break-even... Every such phrase found on those
+tabs for a close call must have an entry, in plain words; the capitalised terms are checked by
+test_tui_glossary.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.core.scenario import Scenario
+from advisor.tui.glossary import GLOSSARY, glossary_markdown, meanings_in
+from tests.test_tui_helpers import app_for_test, fewer_collections, pilot_test, screen_lines, settle
+
+pytestmark = pytest.mark.usefixtures(fewer_collections.__name__)
+
+CLOSE_CALL = Scenario.model_validate(
+    {
+        "schema": 1,
+        "name": "close call",
+        "workload": {"model": "llama2-13b", "tokens": "26e9", "gpus": 8, "precision": "fp8"},
+    }
+)
+"""The README's close call: mi355x over mi300x, rule weights and tie-breakers in the sentence."""
+
+PHRASES = (
+    "close call",
+    "rule weights",
+    "tie-breaker",
+    "maturity",
+    "slack",
+    "samples",
+    "break-even",
+    "penalty",
+    "bonus",
+    "lead time",
+    "derived",
+    "assumption",
+    "on-demand",
+    "reserved",
+    "sizing margin",
+    "headroom",
+    "tensor-parallel",
+    "memory-bound",
+)
+"""Words the decision and its caveats use that a team lead may not know."""
+
+
+def _explained(phrase: str) -> bool:
+    """Whether an entry's name or the words it explains include `phrase` (any case)."""
+    return any(
+        phrase.casefold() in term.name.casefold()
+        or any(phrase.casefold() == w.casefold() for w in term.shown_as)
+        for term in GLOSSARY
+    )
+
+
+@pytest.mark.parametrize("phrase", PHRASES)
+def test_each_phrase_has_an_entry_in_plain_words(phrase: str) -> None:
+    assert _explained(phrase), f"no glossary entry explains {phrase!r} (advisor/tui/glossary.py)"
+    assert phrase.casefold() in glossary_markdown().casefold() or meanings_in(phrase)
+
+
+@pilot_test
+async def test_the_why_and_sensitivity_tabs_use_no_phrase_the_glossary_lacks(monkeypatch):
+    monkeypatch.setattr("advisor.tui.screens.main_screen.ANALYSIS_DELAY_S", 0.05)
+    app = app_for_test(scenario=CLOSE_CALL)
+    async with app.run_test(size=(200, 80)) as pilot:
+        await settle(pilot, analysis=True)
+        text = ""
+        for tab in ("why", "sensitivity"):
+            app.main.show_tab(tab)
+            await pilot.pause(0.3)
+            text += "\n".join(screen_lines(app)).casefold()
+        await pilot.press("f1")
+        await pilot.pause(0.3)
+        help_text = "\n".join(screen_lines(app))
+    used = {phrase for phrase in PHRASES if phrase in text}
+    assert {"close call", "rule weights", "break-even", "samples", "maturity"} <= used, used
+    assert all(_explained(phrase) for phrase in used), [p for p in used if not _explained(p)]
+    assert "glossary" in help_text.casefold() or "terms" in help_text.casefold()
