@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import copy
+import functools
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -46,3 +50,28 @@ def shipped_catalog() -> Catalog:
 @pytest.fixture
 def catalog() -> Catalog:
     return shipped_catalog()
+
+
+_COMPUTED: list[tuple[Callable[..., Any], tuple[Any, ...], Any]] = []
+
+
+def computed_once(function: Callable[..., Any], *args: Any) -> Any:
+    """`function(*args)`, computed once per test process for equal arguments; each caller gets its own deep
+    copy, so no test's change reaches another. For the leave-one-out fits behind `advisor validate`
+    (seconds each), which several tests ask of the same shipped catalog and evidence."""
+    for done, key, value in _COMPUTED:
+        if done is function and key == args:
+            return copy.deepcopy(value)
+    value = function(*args)
+    _COMPUTED.append((function, args, value))
+    return copy.deepcopy(value)
+
+
+@pytest.fixture
+def validations_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`advisor validate` run in this test reuses the fits `computed_once` made on equal inputs (the CLI
+    still loads the catalog and evidence itself, and renders the result)."""
+    from advisor.core.analysis import serving_fit, validation
+
+    for module, name in ((validation, "validate"), (serving_fit, "validate_serving")):
+        monkeypatch.setattr(module, name, functools.partial(computed_once, getattr(module, name)))

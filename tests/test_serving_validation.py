@@ -14,7 +14,7 @@ from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.inference import params_read_per_step, prefill_flops
 from advisor.core.model.workload import Workload
 from advisor.io.serving_evidence_files import load_serving_evidence, serving_evidence_dir
-from tests.conftest import shipped_catalog
+from tests.conftest import computed_once, shipped_catalog
 
 CATALOG = shipped_catalog()
 POINTS = load_serving_evidence(serving_evidence_dir(), set(CATALOG.systems), set(CATALOG.models))
@@ -22,7 +22,7 @@ POINTS = load_serving_evidence(serving_evidence_dir(), set(CATALOG.systems), set
 
 @pytest.fixture(scope="module")
 def result() -> F.ServingValidation:
-    return F.validate_serving(POINTS, CATALOG)
+    return computed_once(F.validate_serving, POINTS, CATALOG)
 
 
 def test_every_serving_point_names_its_source_with_a_url_and_a_date():
@@ -170,7 +170,7 @@ def test_serving_prices_and_month():
     assert 0 < s.utilisation <= 1
 
 
-def test_validate_json_has_a_serving_section(capsys):
+def test_validate_json_has_a_serving_section(capsys, validations_once):
     assert main(["validate", "--json", "--kind", "production"]) == 0
     serving = json.loads(capsys.readouterr().out)["serving"]
     assert serving["summary"]["points"] == len(POINTS)

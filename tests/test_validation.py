@@ -19,7 +19,7 @@ from advisor.core.model.mfu import mfu_index
 from advisor.core.model.mfu_points import along_gpus, effective_doublings
 from advisor.io.evidence_files import evidence_dir, load_evidence
 from benchmarks import seven_runs
-from tests.conftest import shipped_catalog
+from tests.conftest import computed_once, shipped_catalog
 
 CATALOG = shipped_catalog()
 RUNS = load_evidence(evidence_dir(), set(CATALOG.systems), set(CATALOG.models))
@@ -27,7 +27,7 @@ RUNS = load_evidence(evidence_dir(), set(CATALOG.systems), set(CATALOG.models))
 
 @pytest.fixture(scope="module")
 def result() -> V.Validation:
-    return V.validate(RUNS, CATALOG)
+    return computed_once(V.validate, RUNS, CATALOG)
 
 
 def test_every_published_run_names_its_source_with_a_url_and_a_date():
@@ -166,7 +166,7 @@ def test_small_model_exponent_is_a_fit_through_the_origin():
     assert fitting.fit_small_model_exponents(cases, skip=0)["moe"] == pytest.approx(0.4)
 
 
-def test_validate_json_and_table(capsys):
+def test_validate_json_and_table(capsys, validations_once):
     assert main(["validate", "--json", "--kind", "production"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert {c["kind"] for c in data["cases"]} == {"production"}

@@ -92,21 +92,36 @@ def _peak(catalog: Catalog, est: Estimate) -> float:
     return peak
 
 
-def predict(run: EvidenceRun, catalog: Catalog) -> CaseResult:
-    """The run's published quantity as `catalog` predicts it, with the P10-P90 the tool would show."""
+def _bounds(
+    est: Estimate,
+    workload: Workload,
+    catalog: Catalog,
+    assumptions: Assumptions,
+    predicted: float,
+    quantity: str,
+) -> tuple[float, float]:
+    """The P10-P90 of `predicted` the tool would show (a speed's bounds are the time's, inverted)."""
+    rng = estimate_range(est, input_spreads(est, workload, catalog, assumptions)).time_to_result_hours
+    low, high = rng.p10 / rng.expected, rng.p90 / rng.expected
+    return (
+        (predicted * low, predicted * high)
+        if quantity not in SPEED_LIKE
+        else (predicted / high, predicted / low)
+    )
+
+
+def predict(run: EvidenceRun, catalog: Catalog, *, ranged: bool = True) -> CaseResult:
+    """The run's published quantity as `catalog` predicts it, with the P10-P90 the tool would show; with
+    `ranged=False` the range is not sampled (P10 = P90 = the prediction), for fits that read only the
+    speed ratio."""
     workload, assumptions = run_workload(run, catalog)
     est = estimate(workload, run.system, catalog, assumptions)
     quantity = run.published.quantity
     predicted = quantity_of(est, quantity, _peak(catalog, est))
-    rng = estimate_range(est, input_spreads(est, workload, catalog, assumptions)).time_to_result_hours
-    low, high = rng.p10 / rng.expected, rng.p90 / rng.expected
     bounds = (
-        (predicted * low, predicted * high)
-        if quantity not in SPEED_LIKE
-        else (
-            predicted / high,
-            predicted / low,
-        )
+        _bounds(est, workload, catalog, assumptions, predicted, quantity)
+        if ranged
+        else (predicted, predicted)
     )
     reference = estimate(
         workload.model_copy(update={"efficiency": "reference"}), run.system, catalog, assumptions
@@ -282,7 +297,7 @@ def _production_cases(
         return [(run, catalog) for run in production], None
     reference_params = catalog.mfu_scaling.production.reference_params
     params = [run.architecture(catalog.models).params_total for run in production]
-    ratios = [predict(run, catalog).speed_ratio for run in production]
+    ratios = [predict(run, catalog, ranged=False).speed_ratio for run in production]
     _, _, residuals = fit_production(params, ratios, reference_params)
     out = []
     for i, run in enumerate(production):
@@ -304,7 +319,7 @@ def validate(runs: Sequence[EvidenceRun], catalog: Catalog) -> Validation:
     fitted on the other benchmarks' residuals, so the P10-P90 shown is the one the tool would give.
     """
     benchmarks, scaling = _benchmark_cases(runs, catalog)
-    first = [predict(run, loo) for run, loo in benchmarks]
+    first = [predict(run, loo, ranged=False) for run, loo in benchmarks]
     spreads = reference_spreads(first)
     cases = [
         predict(run, _with_reference_spreads(loo, reference_spreads(first, skip=case)))
