@@ -15,7 +15,7 @@ from advisor.present.headline import VERDICT_STYLES
 from advisor.present.parts import part_label
 from advisor.present.reasons import reason_lines, reason_markup
 from advisor.present.sanitise import plain_markup as escape
-from advisor.present.serving import fleet_note, fleet_text, job_gpus_note, serving_line
+from advisor.present.serving import PER_MILLION_OUTPUT, fleet_note, fleet_text, job_gpus_note, serving_line
 from advisor.present.styles import FAILED, WARNING
 
 
@@ -79,10 +79,10 @@ def render_estimates(estimates: Sequence[Any], workload: Any) -> None:
             ("TTFT / TPOT", lambda e: f"{e.serving.ttft_ms:,.0f} / {e.serving.tpot_ms:,.1f} ms"),
             ("fleet tokens/s", lambda e: f"{e.serving.tokens_per_second:,.0f}"),
             (
-                "$/1M input / output",
+                "$/1M in / out at full load",
                 lambda e: (
-                    f"{e.serving.usd_per_million_input_tokens:,.3f} / "
-                    f"{e.serving.usd_per_million_output_tokens:,.3f}"
+                    f"{e.serving.usd_per_million_input_tokens_at_full_load:,.3f} / "
+                    f"{e.serving.usd_per_million_output_tokens_at_full_load:,.3f}"
                 ),
             ),
             ("$/month", lambda e: f"{e.serving.usd_per_month:,.0f}"),
@@ -269,16 +269,16 @@ def render_serving(rec: Any) -> None:
     header, rows = serving_table(rec)
     if not rows:
         return
-    # The report's columns less batch, TTFT and utilisation (in --json and reports), to fit 80 columns;
-    # the fleet as one `replicas × GPUs each` column.
+    # The report's columns less batch, TTFT, utilisation and the full-load split (in --json and reports),
+    # to fit 80 columns; the fleet as one `replicas × GPUs each` column.
     at = {name: header.index(name) for name in header}
-    columns = ("system", "fleet", "limit", "TPOT", "$/1M in", "$/1M out", "$/month")
+    columns = ("system", "fleet", "limit", "TPOT", "$/month", "$/1M out")
     fleets = {
         c.system: fleet_text(c.estimate.serving) for c in rec.candidates if c.estimate and c.estimate.serving
     }
 
     def cells(row: list[str]) -> tuple[str, ...]:
-        named = ("Limit", "TPOT", "$/1M input", "$/1M output", "$/month")
+        named = ("Limit", "TPOT", "$/month", PER_MILLION_OUTPUT)
         return (row[at["System"]], fleets[row[at["System"]]], *(row[at[name]] for name in named))
 
     shown = [cells(row) for row in rows]

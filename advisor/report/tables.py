@@ -13,7 +13,17 @@ from advisor.present import numbers
 from advisor.present.parts import part_label
 from advisor.present.reasons import reason_lines as present_reason_lines
 from advisor.present.reasons import reason_plain
-from advisor.present.serving import ACQUIRE, headroom_note, job_gpus_note, rate_text, serving_target
+from advisor.present.serving import (
+    ACQUIRE,
+    FULL_LOAD_INPUT,
+    FULL_LOAD_OUTPUT,
+    PER_MILLION_NOTE,
+    PER_MILLION_OUTPUT,
+    headroom_note,
+    job_gpus_note,
+    rate_text,
+    serving_target,
+)
 from advisor.report.data import ReportData
 
 DASH = "—"
@@ -149,7 +159,8 @@ def comparison_rows(report: ReportData) -> tuple[list[str], list[list[str]]]:
 SERVING_BLURB = (
     "Each system's serving layout (docs/methodology.md, Inference): GPUs per replica (tensor parallel), "
     "requests decoded together and the limit that set that batch, the latencies at it, the GPUs the "
-    "target rate needs and their use, and the price of input and output tokens."
+    "target rate needs and their use, what they cost a month and per 1M output tokens. "
+    f"{PER_MILLION_NOTE[0].upper()}{PER_MILLION_NOTE[1:]}."
 )
 
 
@@ -194,14 +205,16 @@ def serving_table(rec: Recommendation) -> tuple[list[str], list[list[str]]]:
         "Replicas for target",
         "GPUs for target",
         "Utilisation",
-        "$/1M input",
-        "$/1M output",
         "$/month",
+        PER_MILLION_OUTPUT,
+        FULL_LOAD_INPUT,
+        FULL_LOAD_OUTPUT,
     ]
     rows = []
     for cand in rec.candidates:
-        s = cand.estimate.serving if cand.estimate is not None else None
-        if s is None:
+        est = cand.estimate
+        s = est.serving if est is not None else None
+        if est is None or s is None:
             continue
         rows.append(
             [
@@ -214,9 +227,10 @@ def serving_table(rec: Recommendation) -> tuple[list[str], list[list[str]]]:
                 f"{s.gpus_for_target // s.replica_gpus:,}" if s.gpus_for_target is not None else DASH,
                 f"{s.gpus_for_target:,}" if s.gpus_for_target is not None else DASH,
                 numbers.percent(s.utilisation),
-                numbers.cents_or_dollars(s.usd_per_million_input_tokens),
-                numbers.cents_or_dollars(s.usd_per_million_output_tokens),
                 numbers.money(s.usd_per_month),
+                numbers.cents_or_dollars(est.cost_per_million_tokens_usd),
+                numbers.cents_or_dollars(s.usd_per_million_input_tokens_at_full_load),
+                numbers.cents_or_dollars(s.usd_per_million_output_tokens_at_full_load),
             ]
         )
     return header, rows
