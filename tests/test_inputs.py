@@ -58,6 +58,7 @@ CONTEXT: dict[str, dict[str, Any]] = {
     "workload.kv_cache_precision": {"workload": {"kind": "inference"}},
     "workload.activation_precision": {"workload": {"kind": "inference"}},
     "size_to_deadline": {"constraints": {"deadline_days": 30}},
+    "constraints.sizing_margin": {"constraints": {"deadline_days": 30}},
 }
 """What else a scenario needs for an input to matter (and so to show in the report)."""
 

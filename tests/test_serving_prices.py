@@ -32,7 +32,7 @@ def test_every_surface_shows_the_same_price_per_million_output_tokens():
     headline = re.search(r"([\d.]+¢|\$[\d.]+) per 1M output tokens", data["headline"])
     assert headline is not None and agrees(headline.group(1), per_million[winner])
     served = _column(markdown_table(markdown, "Serving"), PER_MILLION_OUTPUT)
-    compared = _column(markdown_table(markdown, "Comparison of all systems"), "Per 1M tokens")
+    compared = _column(markdown_table(markdown, "Comparison of all systems"), PER_MILLION_OUTPUT)
     assert set(served) == set(compared) == set(per_million)
     for system, raw in per_million.items():
         assert agrees(served[system], raw) and agrees(compared[system], raw), system
@@ -63,3 +63,35 @@ def test_json_keeps_the_schema_1_names_as_aliases_of_the_full_load_split():
     serving = next(c["estimate"]["serving"] for c in data["candidates"] if c["estimate"])
     for old, new in DEPRECATED_ALIASES.items():
         assert serving[old] == serving[new] > 0
+
+
+def test_a_serving_report_speaks_of_serving_not_training():
+    markdown = render_report(example_report(STEM), "md")
+    compared = markdown_table(markdown, "Comparison of all systems")[0]
+    assert not {"Time to train", "Time to result", "MFU", "Goodput", "Per 1M tokens"} & set(compared)
+    assert {"Time to serve the tokens", PER_MILLION_OUTPUT} <= set(compared)
+    inputs = dict(markdown_table(markdown, "Inputs")[1:])
+    # No training stack for a serving job, and no sizing margin without a deadline to size to.
+    assert "Training stack" not in inputs and "Sizing margin" not in inputs
+    assert "## Time to serve breakdown" in markdown and "## Time to result breakdown" not in markdown
+    # A training report keeps its words.
+    pretrain = render_report(example_report("llama3-70b-pretrain"), "md")
+    assert {"Time to train", "MFU", "Goodput"} <= set(
+        markdown_table(pretrain, "Comparison of all systems")[0]
+    )
+    assert "Training stack" in dict(markdown_table(pretrain, "Inputs")[1:])
+
+
+def test_the_apps_serving_tab_shows_the_headlines_price():
+    from advisor.present import numbers
+    from advisor.tui.widgets.serving_view import COLUMNS, plan_row
+
+    for cand in example_report(STEM).recommendation.candidates:
+        est = cand.estimate
+        if est is None or est.serving is None:
+            continue
+        row = dict(zip(COLUMNS, plan_row(est, est.serving), strict=True))
+        assert row["$/1M out"] == numbers.cents_or_dollars(est.cost_per_million_tokens_usd)
+        assert row["$/1M out, full load"] == numbers.cents_or_dollars(
+            est.serving.usd_per_million_output_tokens_at_full_load
+        )

@@ -29,6 +29,17 @@ PER_MILLION_NOTE = (
     "with every replica busy, the floor a per-token price could reach, not what this fleet's tokens cost"
 )
 """How to read the two kinds of per-token price, in the words every surface uses."""
+SERVING_HEADINGS = {
+    "time_to_train_hours": "Time to serve the tokens",
+    "time_to_result_hours": "Time with the capacity wait",
+    "cost_per_million_tokens_usd": PER_MILLION_OUTPUT,
+}
+"""A serving job's words (by estimate key) for figures named in training words: its time serves, its
+tokens are output tokens."""
+TRAINING_ONLY = frozenset({"mfu", "goodput"})
+"""Figures that say nothing of a serving job: its speed is the serving model's, its goodput 1."""
+SERVING_TIME_TITLE = "Time to serve"
+"""A serving job's time breakdown (a month of serving and the wait for it, not a training run's result)."""
 
 
 def fleet_gpus(serving: ServingSummary) -> int:

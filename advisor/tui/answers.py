@@ -26,6 +26,7 @@ from advisor.core.model.units import format_si
 from advisor.core.scenario import Scenario
 from advisor.errors import AdvisorError
 from advisor.io.scenario_files import with_model_config
+from advisor.present.applies import JOB_KINDS, job_applies
 from advisor.tui.questions import DECLARED, DEFAULT_CHOICE, MODEL_SIZE, QUESTIONS, SERVING
 from advisor.tui.settings import Settings
 
@@ -144,10 +145,8 @@ def applicable(scenario: Scenario) -> dict[str, bool]:
         "params": custom,
         "family": custom,
         "active_params": custom and w.custom is not None and w.custom.active_params is not None,
-        "finetune_method": w.kind == "finetune",
+        **{name: job_applies(name, w.kind) for name in JOB_KINDS},
         **dict.fromkeys(SERVING_QUESTIONS, w.kind == "inference"),
-        "mfu": w.kind != "inference",
-        "efficiency": w.kind != "inference",
         "price_usd_per_gpu_hour": w.pricing == "rent",
         "capex_usd_per_node": w.pricing == "own",
         "owned_gpus": w.pricing == "own",
@@ -157,7 +156,7 @@ def applicable(scenario: Scenario) -> dict[str, bool]:
 SERVING_QUESTIONS = tuple(q.key for q in QUESTIONS if q.section == SERVING)
 """The serving section's questions: asked (and shown) when the job is inference."""
 
-JOB_QUESTIONS = ("finetune_method", "mfu", "efficiency")
+JOB_QUESTIONS = tuple(JOB_KINDS)
 """Questions about one kind of job: hidden, not only greyed, for the other kinds (as the serving ones)."""
 
 NOT_ASKED_BECAUSE = {
