@@ -6,7 +6,10 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from advisor.core.costing.results import DEPRECATED_ALIASES
+from advisor.present import numbers
 from advisor.present.serving import FULL_LOAD_INPUT, FULL_LOAD_OUTPUT, PER_MILLION_OUTPUT
 from advisor.report import render_report
 from advisor.report.tables import serving_table
@@ -83,7 +86,6 @@ def test_a_serving_report_speaks_of_serving_not_training():
 
 
 def test_the_apps_serving_tab_shows_the_headlines_price():
-    from advisor.present import numbers
     from advisor.tui.widgets.serving_view import COLUMNS, plan_row
 
     for cand in example_report(STEM).recommendation.candidates:
@@ -95,3 +97,13 @@ def test_the_apps_serving_tab_shows_the_headlines_price():
         assert row["$/1M out, full load"] == numbers.cents_or_dollars(
             est.serving.usd_per_million_output_tokens_at_full_load
         )
+
+
+def test_a_fleet_splitting_a_node_is_priced_per_gpu_as_a_training_run_is_and_the_warning_says_so():
+    est = example_report(STEM).winner_estimate
+    assert est is not None and est.gpus == 9 and est.pricing == "rent"
+    # Priced on its 9 GPUs for the month, as a rented training run on 9 GPUs is.
+    assert est.cost_usd == pytest.approx(est.price_usd_per_gpu_hour * 9 * est.gpu_hours / est.gpus)
+    warning = next(w for w in est.warnings if "not a whole number" in w)
+    assert "priced per GPU" in warning
+    assert f"16 GPUs cost {numbers.money(est.cost_usd * 16 / 9)} (1.78x)" in warning
