@@ -172,7 +172,8 @@ def _candidates_table(rec: Any) -> Table:
     """Every system: rank, GPUs, time, cost, energy and score; the winner in bold."""
     table = Table(box=box.SIMPLE_HEAVY, pad_edge=False, show_edge=False, collapse_padding=True)
     kind = next((c.estimate.kind for c in rec.candidates if c.estimate), "pretrain")
-    for column in ("#", "system", "GPUs", JOB_VERBS[kind], "to result", "cost", "/1M tok", "energy", "score"):
+    per_m = "/1M out" if kind == "inference" else "/1M tok"  # as the serving table's "$/1M out"
+    for column in ("#", "system", "GPUs", JOB_VERBS[kind], "to result", "cost", per_m, "energy", "score"):
         table.add_column(column, justify="left" if column == "system" else "right", no_wrap=True)
     for cand in rec.candidates:
         est = cand.estimate
