@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from advisor.cli.main import main
+from tests.golden.shown import agrees
 
 BASE = ["--model", "llama2-13b", "--tokens", "26e9", "--gpus", "8", "--precision", "fp8"]
 
@@ -126,7 +127,7 @@ def test_recommend_for_a_target_rate_gives_each_systems_fleet_and_prices(capsys)
     assert code == 0
     table = out.split("\nserving\n", 1)[1].split("fleet: the GPUs to rent to sustain 50k tokens/s")[0]
     header, _, *rows = [line.split() for line in table.strip().splitlines()]
-    assert header[:2] == ["system", "fleet"] and header[-1] == "$/month"
+    assert header[:2] == ["system", "fleet"] and header[-3:] == ["$/month", "$/1M", "out"]
     # one GPU count: the job at a target rate is the fleet, so the headline and the table agree
     lines = out.splitlines()
     assert lines[0].startswith("Rent ") and " to serve 50k tokens/s: " in lines[0]
@@ -139,4 +140,10 @@ def test_recommend_for_a_target_rate_gives_each_systems_fleet_and_prices(capsys)
         replicas, gpus_each = plan["gpus_for_target"] // plan["replica_gpus"], plan["replica_gpus"]
         total = ["=", f"{replicas * gpus_each:,}"] if gpus_each > 1 else []
         assert row[1 : 4 + len(total)] == [f"{replicas:,}", "×", f"{gpus_each}", *total]
-        assert row[-1].startswith("$")
+        assert row[-2].startswith("$")
+    # $/1M out is the headline's price, the estimate's cost per 1M (output) tokens
+    per_million = {
+        c["system"]: c["estimate"]["cost_per_million_tokens_usd"] for c in json.loads(out)["candidates"]
+    }
+    for row in rows:
+        assert agrees(row[-1], per_million[row[0]]), row

@@ -185,7 +185,11 @@ def test_lora_needs_far_less_memory_than_full_finetune(catalog):
 
 def test_partial_node_warns(catalog):
     w = Workload(model=catalog.model("llama3-70b"), tokens=1e12, gpus=100)
-    assert any("not a whole number" in warning for warning in estimate(w, "gb200-nvl72", catalog).warnings)
+    est = estimate(w, "gb200-nvl72", catalog)
+    warning = next(warning for warning in est.warnings if "not a whole number" in warning)
+    # Rented per GPU (the cost is 100 GPUs'); the warning names what two whole 72-GPU racks would cost.
+    assert est.cost_usd == pytest.approx(est.price_usd_per_gpu_hour * est.gpu_hours)
+    assert "priced per GPU" in warning and "144 GPUs cost" in warning and "(1.44x)" in warning
 
 
 @pytest.mark.parametrize(("given", "value"), [("layers", 40), ("hidden", 4096)])
@@ -217,6 +221,10 @@ def test_estimate_json_is_asdict_without_the_typed_parts(catalog, kind):
     w = Workload(model=catalog.model("llama3-8b"), tokens=1e10, gpus=12, pricing="own", kind=kind)
     est = estimate(w, "h100", catalog)
     full = dataclasses.asdict(est)
+    if full["serving"] is not None:  # with the schema-1 names of the full-load prices beside their own
+        from advisor.core.costing.results import DEPRECATED_ALIASES
+
+        full["serving"] |= {old: full["serving"][new] for old, new in DEPRECATED_ALIASES.items()}
     assert est.to_dict() == {k: v for k, v in full.items() if k not in ("cost_parts", "power_draw")}
     assert list(est.to_dict()) == [k for k in full if k not in ("cost_parts", "power_draw")]
 

@@ -42,22 +42,31 @@ NOT_ASKED_IN_APP = {
 TEXT_SAMPLES = {"workload.software": "2024-01", "assumptions.rental_offer": "field test (2024)"}
 """A valid value for each free-text input (its type cannot suggest one)."""
 
-CONTEXT: dict[str, dict[str, Any]] = {
-    "workload.finetune_method": {"workload": {"kind": "finetune"}},
-    "workload.lora_trainable_fraction": {"workload": {"kind": "finetune", "finetune_method": "lora"}},
-    "workload.prompt_tokens": {"workload": {"kind": "inference"}},
-    "workload.output_tokens": {"workload": {"kind": "inference"}},
-    "workload.serving_batch": {"workload": {"kind": "inference"}},
-    "workload.target_tokens_per_second": {"workload": {"kind": "inference"}},
-    "workload.requests_per_second": {"workload": {"kind": "inference"}},
-    "workload.ttft_limit_ms": {"workload": {"kind": "inference"}},
-    "workload.tpot_limit_ms": {"workload": {"kind": "inference"}},
-    "workload.serving_headroom": {"workload": {"kind": "inference"}},
-    "workload.weight_precision": {"workload": {"kind": "inference"}},
-    "workload.kv_cache_precision": {"workload": {"kind": "inference"}},
-    "workload.activation_precision": {"workload": {"kind": "inference"}},
-    "size_to_deadline": {"constraints": {"deadline_days": 30}},
+WHEN: dict[str, dict[str, dict[str, Any]]] = {
+    "training": {},
+    "finetune": {"workload": {"kind": "finetune"}},
+    "lora": {"workload": {"kind": "finetune", "finetune_method": "lora"}},
+    "inference": {"workload": {"kind": "inference"}},
+    "rate": {"workload": {"kind": "inference", "target_tokens_per_second": 1000}},
+    "no_rate": {},
+    "rent": {},
+    "own": {"workload": {"pricing": "own"}},
+    "deadline": {"constraints": {"deadline_days": 30}},
+    "fixed_gpus": {},
+    "no_wait": {},
 }
+"""A scenario meeting each declared condition (`Input(applies=...)`) on top of BASE."""
+
+
+def _context(item: DeclaredInput) -> dict[str, dict[str, Any]]:
+    merged: dict[str, dict[str, Any]] = {}
+    for condition in item.meta.applies:
+        for table, values in WHEN[condition].items():
+            merged.setdefault(table, {}).update(values)
+    return merged
+
+
+CONTEXT = {item.key: _context(item) for item in INPUTS.values()}
 """What else a scenario needs for an input to matter (and so to show in the report)."""
 
 BASE = {"schema": 1, "name": "inputs", "systems": ["h100", "a100"], "workload": {"model": "llama3-8b"}}
@@ -412,3 +421,9 @@ def test_a_bad_per_system_flag_names_the_flag(flags, message):
 
     with pytest.raises(UsageFailure, match=re.escape(message)):
         build_parser().parse_args(["recommend", *BASE_FLAGS, "--tokens", "1T", *flags])
+
+
+def test_every_condition_an_input_may_declare_has_a_context_here():
+    from advisor.core.unused import CONDITIONS
+
+    assert set(WHEN) == set(CONDITIONS)

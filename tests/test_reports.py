@@ -20,7 +20,7 @@ from advisor.io.rule_files import load_rules
 from advisor.io.scenario_files import load_scenario, scenario_from_data
 from advisor.report import FORMATS, ReportData, build_report, render_report
 from advisor.report.inputs import input_rows
-from advisor.report.tables import BREAKDOWNS, COLUMNS, breakdown_title
+from advisor.report.tables import BREAKDOWNS, COLUMNS, breakdown_title, columns_for
 from tests.conftest import ROOT, shipped_catalog
 from tests.golden import TODAY, VERSION, check_golden
 from tests.golden.shown import agrees, html_tables, markdown_table
@@ -102,14 +102,16 @@ def _figures(stem: str) -> dict[str, dict[str, dict]]:
             figures = {c.json_key: entry[c.json_key] for c in COLUMNS}
             figures["cost_breakdown_usd.total"] = sum(entry["breakdowns"]["cost_usd"].values())
             out["toml"][entry["system"]] = figures
+    workload = example_report(stem).scenario.workload
+    shown = columns_for(workload.kind)  # a serving job's lack MFU and goodput
     header, *rows = markdown_table(md, "Comparison of all systems")
     for row in rows:
-        out["md"][row[0]] = {c.json_key: row[header.index(c.heading)] for c in COLUMNS}
+        out["md"][row[0]] = {c.json_key: row[header.index(c.heading)] for c in shown}
     header, *rows = html["systems"][0]
     for row in rows:
-        out["html"][row[0]] = {c.json_key: row[header.index(c.heading)] for c in COLUMNS}
+        out["html"][row[0]] = {c.json_key: row[header.index(c.heading)] for c in shown}
     for key, breakdown in zip(("cost", "time", "energy"), BREAKDOWNS, strict=True):
-        title = f"{breakdown_title(breakdown, example_report(stem).scenario.workload.pricing)} breakdown"
+        title = f"{breakdown_title(breakdown, workload.pricing, workload.kind)} breakdown"
         md_rows = markdown_table(md, title)[1:]
         html_rows = html[key][0][1:]
         for fmt, rows in (("md", md_rows), ("html", html_rows)):
@@ -128,8 +130,8 @@ def test_all_formats_carry_the_same_numbers(stem):
         for key, value in toml_values.items():
             assert value == pytest.approx(values[key], rel=1e-12), (system, key)
         for fmt in ("md", "html"):
-            for key, value in values.items():
-                shown = figures[fmt][system][key]
+            for key, shown in figures[fmt][system].items():
+                value = values[key]
                 assert agrees(shown, value), f"{fmt} {system} {key}: shows {shown!r}, raw {value!r}"
     # Systems without an estimate show a dash in every column of both text formats.
     for system in set(figures["md"]) - set(raw):
@@ -191,7 +193,7 @@ def test_markdown_has_every_section(stem):
         "Comparison of all systems",
         "Ranges",
         "Cost (TCO) breakdown" if stem == "llama3-70b-pretrain" else "Cost (rental) breakdown",
-        "Time to result breakdown",
+        "Time to serve breakdown" if stem == "llama3-70b-serving" else "Time to result breakdown",
         "Energy breakdown",
         "Warnings",
         "Rules that fired",

@@ -162,7 +162,7 @@ def test_serving_prices_and_month():
     )
     est = estimate(w, "h100", CATALOG)
     s = est.serving
-    assert s.usd_per_million_output_tokens > s.usd_per_million_input_tokens > 0
+    assert s.usd_per_million_output_tokens_at_full_load > s.usd_per_million_input_tokens_at_full_load > 0
     # A fleet at a target rate runs its month around the clock: the 30-day reservation costs less.
     price = CATALOG.system("h100").reserved_rental.price_usd_per_gpu_hour
     assert est.price_usd_per_gpu_hour == price

@@ -199,7 +199,7 @@ async def test_the_serving_tab_says_computing_until_drawn_never_empty_or_stale()
                     assert isinstance(widget, PendingNote) and plain(widget) == PENDING_NOTE
                 else:
                     expected = [
-                        plan_row(c, c.estimate.serving)[:2]
+                        plan_row(c.estimate, c.estimate.serving)[:2]
                         for c in app.main.advice.recommendation.candidates
                         if c.estimate and c.estimate.serving
                     ]

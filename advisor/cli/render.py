@@ -15,7 +15,7 @@ from advisor.present.headline import VERDICT_STYLES
 from advisor.present.parts import part_label
 from advisor.present.reasons import reason_lines, reason_markup
 from advisor.present.sanitise import plain_markup as escape
-from advisor.present.serving import fleet_note, fleet_text, job_gpus_note, serving_line
+from advisor.present.serving import PER_MILLION_OUTPUT, fleet_note, fleet_text, job_gpus_note, serving_line
 from advisor.present.styles import FAILED, WARNING
 
 
@@ -78,7 +78,8 @@ def _candidates_table(rec: Any) -> Table:
     """Every system: rank, GPUs, time, cost, energy and score; the winner in bold."""
     table = Table(box=box.SIMPLE_HEAVY, pad_edge=False, show_edge=False, collapse_padding=True)
     kind = next((c.estimate.kind for c in rec.candidates if c.estimate), "pretrain")
-    for column in ("#", "system", "GPUs", JOB_VERBS[kind], "to result", "cost", "/1M tok", "energy", "score"):
+    per_m = "/1M out" if kind == "inference" else "/1M tok"  # as the serving table's "$/1M out"
+    for column in ("#", "system", "GPUs", JOB_VERBS[kind], "to result", "cost", per_m, "energy", "score"):
         table.add_column(column, justify="left" if column == "system" else "right", no_wrap=True)
     for cand in rec.candidates:
         est = cand.estimate
@@ -175,16 +176,16 @@ def render_serving(rec: Any) -> None:
     header, rows = serving_table(rec)
     if not rows:
         return
-    # The report's columns less batch, TTFT and utilisation (in --json and reports), to fit 80 columns;
-    # the fleet as one `replicas × GPUs each` column.
+    # The report's columns less batch, TTFT, utilisation and the full-load split (in --json and reports),
+    # to fit 80 columns; the fleet as one `replicas × GPUs each` column.
     at = {name: header.index(name) for name in header}
-    columns = ("system", "fleet", "limit", "TPOT", "$/1M in", "$/1M out", "$/month")
+    columns = ("system", "fleet", "limit", "TPOT", "$/month", "$/1M out")
     fleets = {
         c.system: fleet_text(c.estimate.serving) for c in rec.candidates if c.estimate and c.estimate.serving
     }
 
     def cells(row: list[str]) -> tuple[str, ...]:
-        named = ("Limit", "TPOT", "$/1M input", "$/1M output", "$/month")
+        named = ("Limit", "TPOT", "$/month", PER_MILLION_OUTPUT)
         return (row[at["System"]], fleets[row[at["System"]]], *(row[at[name]] for name in named))
 
     shown = [cells(row) for row in rows]

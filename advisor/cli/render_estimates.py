@@ -78,10 +78,10 @@ def _serving_rows(first: Any) -> list[Row]:
         ("TTFT / TPOT, ms", lambda e: f"{e.serving.ttft_ms:,.0f} / {e.serving.tpot_ms:,.1f}"),
         ("fleet tokens/s", lambda e: f"{e.serving.tokens_per_second:,.0f}"),
         (
-            "$/1M input / output",
+            "$/1M in / out at full load",
             lambda e: (
-                f"{e.serving.usd_per_million_input_tokens:,.3f} / "
-                f"{e.serving.usd_per_million_output_tokens:,.3f}"
+                f"{e.serving.usd_per_million_input_tokens_at_full_load:,.3f} / "
+                f"{e.serving.usd_per_million_output_tokens_at_full_load:,.3f}"
             ),
         ),
         ("$/month", lambda e: f"{e.serving.usd_per_month:,.0f}"),

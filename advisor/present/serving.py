@@ -17,6 +17,30 @@ from advisor.present import numbers
 ACQUIRE = {"rent": "rent", "own": "buy"}
 """The verb for getting GPUs under each pricing."""
 
+PER_MILLION_OUTPUT = "$/1M output"
+"""The price a buyer pays per 1M output tokens: the fleet's cost over the output tokens it serves, prompt
+processing and spare capacity included (`Estimate.cost_per_million_tokens_usd`, the headline's figure)."""
+FULL_LOAD_INPUT = "$/1M input at full load"
+FULL_LOAD_OUTPUT = "$/1M output at full load"
+"""The engineering split (`ServingSummary.usd_per_million_*_tokens_at_full_load`): never the price."""
+PER_MILLION_NOTE = (
+    "$/1M output: the fleet's cost over the output tokens it serves (prompts included), the headline's "
+    "figure; at full load: a GPU-hour split between prompt processing (input) and generation (output) "
+    "with every replica busy, the floor a per-token price could reach, not what this fleet's tokens cost"
+)
+"""How to read the two kinds of per-token price, in the words every surface uses."""
+SERVING_HEADINGS = {
+    "time_to_train_hours": "Time to serve the tokens",
+    "time_to_result_hours": "Time with the capacity wait",
+    "cost_per_million_tokens_usd": PER_MILLION_OUTPUT,
+}
+"""A serving job's words (by estimate key) for figures named in training words: its time serves, its
+tokens are output tokens."""
+TRAINING_ONLY = frozenset({"mfu", "goodput"})
+"""Figures that say nothing of a serving job: its speed is the serving model's, its goodput 1."""
+SERVING_TIME_TITLE = "Time to serve"
+"""A serving job's time breakdown (a month of serving and the wait for it, not a training run's result)."""
+
 
 def fleet_gpus(serving: ServingSummary) -> int:
     """The fleet's GPUs: sized for the target rate, else the replicas that fit the cluster given."""
@@ -102,7 +126,7 @@ def fleet_note(rec: Recommendation) -> str:
             "for it); $/month: that cluster's"
         )
     est, rate = target
-    split = "$/1M in and out: its cost split between prompt and generated tokens"
+    split = "$/1M out: the fleet's cost over the output tokens it serves (prompts included), as headlined"
     headroom = headroom_note(rec)
     split += f"; {headroom}" if headroom else ""
     if all(sized_to_fleet(e, s) for e, s in _served(rec)):
@@ -133,8 +157,7 @@ def serving_line(rec: Recommendation) -> str | None:
         layout += f"; bought in whole {unit.unit}s of {unit.gpus_bought // unit.units}"
     return (
         f"To serve {rate_text(serving.target_tokens_per_second)}: {ACQUIRE.get(est.pricing, 'get')} "
-        f"{gpus:,} {est.system} GPUs ({layout}), {numbers.money(serving.usd_per_month)}"
-        f"/month, {numbers.cents_or_dollars(serving.usd_per_million_output_tokens)} per 1M output tokens; "
+        f"{gpus:,} {est.system} GPUs ({layout}), {numbers.money(serving.usd_per_month)}/month; "
         f"the {est.gpus:,} GPUs above are the cluster the job's {numbers.count(est.tokens)} tokens are "
         "costed on."
     )

@@ -21,7 +21,7 @@ from advisor.present import numbers
 from advisor.report.data import REPORT_FORMAT_VERSION, ReportData, build_report
 from advisor.report.inputs import value_text
 from advisor.report.outline import TableSection
-from advisor.report.tables import COLUMNS, DASH, Column
+from advisor.report.tables import COLUMNS, DASH, Column, heading_for
 from advisor.schemas import SCHEMA_VERSION
 
 MIN_SCENARIOS, MAX_SCENARIOS = 2, 8
@@ -266,9 +266,11 @@ def outcome_rows(comp: ComparisonData) -> tuple[list[str], list[list[str]]]:
     if differs:
         rows.extend(_work_rows(comp))
     extra = PER_WORK_COLUMNS if differs else ()
+    kind = "inference" if serving(comp) else ""
     for column in (*OUTCOME_COLUMNS, *extra):
         changed = not (differs and column.json_key in TOTALS)
-        rows.append(_figure_row(comp, column.heading, lambda e, _, c=column: c.raw(e), column.text, changed))
+        heading = heading_for(column, kind)
+        rows.append(_figure_row(comp, heading, lambda e, _, c=column: c.raw(e), column.text, changed))
     if differs and serving(comp):
         rows.append(_figure_row(comp, "Per 1k requests", per_request, numbers.cents_or_dollars, True))
     return header, rows

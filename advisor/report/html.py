@@ -136,7 +136,7 @@ def breakdown_chart(breakdown: Breakdown, report: ReportData) -> str:
         for c in report.estimated
         if c.estimate is not None
     ]
-    title = breakdown_title(breakdown, report.scenario.workload.pricing)
+    title = breakdown_title(breakdown, report.scenario.workload.pricing, report.scenario.workload.kind)
     units = HOURS_AND_DAYS if breakdown.key == "time_breakdown_hours" else (1.0,)
     return responsive_chart(
         f"{title} per system", bars, breakdown.text, part_label=part_label, tick_units=units

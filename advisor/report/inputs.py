@@ -11,6 +11,7 @@ from advisor.core.model.inputs import ALL_SYSTEMS, DeclaredInput
 from advisor.core.model.units import SECONDS_PER_HOUR
 from advisor.core.model.workload import SERVING_PERIOD_HOURS, Constraints, target_rate
 from advisor.core.scenario import INPUTS, Scenario, WorkloadSpec
+from advisor.core.unused import unused_inputs
 from advisor.report.assumptions import FLAGS, AssumptionUsed, Value
 from advisor.report.data import ReportData
 from advisor.report.tables import DASH
@@ -40,9 +41,11 @@ def input_rows(report: ReportData) -> list[tuple[str, str]]:
         rows.append(("Serving", _serving_text(w)))
     c = s.constraints
     deadline = f"{c.deadline_days:g} days" if c.deadline_days is not None else "none"
+    rows.append(("Deadline", deadline + (", each system sized to meet it" if s.size_to_deadline else "")))
+    if c.deadline_days is not None:  # a margin of no deadline does not apply
+        margin = f"{c.sizing_margin:.0%} of the deadline kept as slack when sizing to it"
+        rows.append(("Sizing margin", margin))
     rows += [
-        ("Deadline", deadline + (", each system sized to meet it" if s.size_to_deadline else "")),
-        ("Sizing margin", f"{c.sizing_margin:.0%} of the deadline kept as slack when sizing to it"),
         ("Budget", fmt.money(c.budget_usd) if c.budget_usd is not None else "none"),
         (
             "Capacity needed within",
@@ -142,12 +145,15 @@ UNDECLARED_FIELDS = {
 
 
 def declared_rows(scenario: Scenario) -> list[tuple[str, str]]:
-    """A row for each declared input not shown above: its label and its value."""
+    """A row for each declared input not shown above that the other answers use (`advisor.core.unused`):
+    its label and its value."""
     rows = []
+    unused = unused_inputs(scenario)
     for item in INPUTS.values():
         table = getattr(scenario, item.table) if item.table else scenario
         value = getattr(table, item.name)
-        if item.key not in SHOWN_ABOVE and not (item.kind == "per_system" and not value):
+        shown = item.key not in SHOWN_ABOVE and item.key not in unused
+        if shown and not (item.kind == "per_system" and not value):
             rows.append((item.meta.label, declared_value_text(item, value)))
     return rows
 

@@ -13,13 +13,13 @@ from advisor.report.tables import (
     BREAKDOWNS,
     PURCHASE_BLURB,
     PURCHASE_HEADER,
-    RANGE_BLURB,
     Breakdown,
     breakdown_rows,
     breakdown_title,
     comparison_blurb,
     comparison_rows,
     purchase_rows,
+    range_blurb,
     range_rows,
     serving_blurb,
     serving_rows,
@@ -89,7 +89,8 @@ def range_sections(report: ReportData) -> list[TableSection]:
         )
     header, rows = range_rows(report)
     if rows:
-        sections.append(TableSection("ranges", "Ranges", RANGE_BLURB, header, rows, marks_winner=True))
+        blurb = range_blurb(report.scenario.workload.kind)
+        sections.append(TableSection("ranges", "Ranges", blurb, header, rows, marks_winner=True))
     if report.sizing:
         header, rows = sizing_rows(report)
         sections.append(
@@ -105,7 +106,7 @@ def breakdown_sections(report: ReportData) -> list[TableSection]:
     sections = []
     for key, breakdown in zip(("cost", "time", "energy"), BREAKDOWNS, strict=True):
         header, rows = breakdown_rows(breakdown, report.estimated)
-        title = breakdown_title(breakdown, report.scenario.workload.pricing)
+        title = breakdown_title(breakdown, report.scenario.workload.pricing, report.scenario.workload.kind)
         sections.append(
             TableSection(
                 key,

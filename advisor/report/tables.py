@@ -4,7 +4,7 @@ HTML and the comparison carry the same numbers, formatted the same way by `advis
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from advisor.core.analysis.uncertainty import Range
 from advisor.core.costing.results import Estimate
@@ -14,7 +14,20 @@ from advisor.present.parts import part_label
 from advisor.present.ranking import ranking_sentence
 from advisor.present.reasons import reason_lines as present_reason_lines
 from advisor.present.reasons import reason_plain
-from advisor.present.serving import ACQUIRE, headroom_note, job_gpus_note, rate_text, serving_target
+from advisor.present.serving import (
+    ACQUIRE,
+    FULL_LOAD_INPUT,
+    FULL_LOAD_OUTPUT,
+    PER_MILLION_NOTE,
+    PER_MILLION_OUTPUT,
+    SERVING_HEADINGS,
+    SERVING_TIME_TITLE,
+    TRAINING_ONLY,
+    headroom_note,
+    job_gpus_note,
+    rate_text,
+    serving_target,
+)
 from advisor.report.data import ReportData
 
 DASH = "—"
@@ -52,6 +65,18 @@ COLUMNS: tuple[Column, ...] = (
     Column("Goodput", lambda e: e.goodput, numbers.percent, "goodput"),
 )
 """Per-system figures in the comparison table (and the compare command's per-system tables)."""
+
+
+def heading_for(column: Column, kind: str) -> str:
+    """The column's heading for a job of `kind`."""
+    return SERVING_HEADINGS.get(column.json_key, column.heading) if kind == "inference" else column.heading
+
+
+def columns_for(kind: str) -> tuple[Column, ...]:
+    """The comparison's columns for a job of `kind`, each under the heading for it."""
+    if kind != "inference":
+        return COLUMNS
+    return tuple(replace(c, heading=heading_for(c, kind)) for c in COLUMNS if c.json_key not in TRAINING_ONLY)
 
 
 @dataclass(frozen=True)
@@ -93,10 +118,13 @@ BREAKDOWNS: tuple[Breakdown, ...] = (
 )
 
 
-def breakdown_title(breakdown: Breakdown, pricing: str) -> str:
-    """The breakdown's title for the pricing: the cost of a rented run is its rental, not a TCO."""
+def breakdown_title(breakdown: Breakdown, pricing: str, kind: str = "") -> str:
+    """The breakdown's title for the pricing and job: the cost of a rented run is its rental, not a TCO;
+    a serving job's time is serving."""
     if breakdown.key == "cost_breakdown_usd" and pricing == "rent":
         return "Cost (rental)"
+    if breakdown.key == "time_breakdown_hours" and kind == "inference":
+        return SERVING_TIME_TITLE
     return breakdown.title
 
 
@@ -138,11 +166,12 @@ def status(candidate: Candidate, winner: str | None) -> str:
 
 def comparison_rows(report: ReportData) -> tuple[list[str], list[list[str]]]:
     """The comparison of all systems: status, then every column (a dash where there is no estimate)."""
-    header = ["System", "Status", *(c.heading for c in COLUMNS)]
+    columns = columns_for(report.scenario.workload.kind)
+    header = ["System", "Status", *(c.heading for c in columns)]
     rows = []
     for cand in report.recommendation.candidates:
         est = cand.estimate
-        cells = [c.text(c.raw(est)) if est is not None else DASH for c in COLUMNS]
+        cells = [c.text(c.raw(est)) if est is not None else DASH for c in columns]
         rows.append([cand.system, status(cand, report.recommendation.winner), *cells])
     return header, rows
 
@@ -150,7 +179,8 @@ def comparison_rows(report: ReportData) -> tuple[list[str], list[list[str]]]:
 SERVING_BLURB = (
     "Each system's serving layout (docs/methodology.md, Inference): GPUs per replica (tensor parallel), "
     "requests decoded together and the limit that set that batch, the latencies at it, the GPUs the "
-    "target rate needs and their use, and the price of input and output tokens."
+    "target rate needs and their use, what they cost a month and per 1M output tokens. "
+    f"{PER_MILLION_NOTE[0].upper()}{PER_MILLION_NOTE[1:]}."
 )
 
 
@@ -195,14 +225,16 @@ def serving_table(rec: Recommendation) -> tuple[list[str], list[list[str]]]:
         "Replicas for target",
         "GPUs for target",
         "Utilisation",
-        "$/1M input",
-        "$/1M output",
         "$/month",
+        PER_MILLION_OUTPUT,
+        FULL_LOAD_INPUT,
+        FULL_LOAD_OUTPUT,
     ]
     rows = []
     for cand in rec.candidates:
-        s = cand.estimate.serving if cand.estimate is not None else None
-        if s is None:
+        est = cand.estimate
+        s = est.serving if est is not None else None
+        if est is None or s is None:
             continue
         rows.append(
             [
@@ -215,9 +247,10 @@ def serving_table(rec: Recommendation) -> tuple[list[str], list[list[str]]]:
                 f"{s.gpus_for_target // s.replica_gpus:,}" if s.gpus_for_target is not None else DASH,
                 f"{s.gpus_for_target:,}" if s.gpus_for_target is not None else DASH,
                 numbers.percent(s.utilisation),
-                numbers.cents_or_dollars(s.usd_per_million_input_tokens),
-                numbers.cents_or_dollars(s.usd_per_million_output_tokens),
                 numbers.money(s.usd_per_month),
+                numbers.cents_or_dollars(est.cost_per_million_tokens_usd),
+                numbers.cents_or_dollars(s.usd_per_million_input_tokens_at_full_load),
+                numbers.cents_or_dollars(s.usd_per_million_output_tokens_at_full_load),
             ]
         )
     return header, rows
@@ -234,6 +267,13 @@ RANGE_BLURB = (
     "Each system's figures as its uncertain inputs (MFU, goodput, prices or capex, PUE, electricity) vary "
     "over their ranges: expected value, then the 10th to 90th percentile of the samples."
 )
+SERVING_RANGE_BLURB = RANGE_BLURB.replace("MFU, goodput, prices", "serving speed, prices")
+"""A serving job's: its speed is the serving model's (its fitted spread), not an MFU; no goodput."""
+
+
+def range_blurb(kind: str) -> str:
+    """What the ranges table shows, for a job of `kind`."""
+    return SERVING_RANGE_BLURB if kind == "inference" else RANGE_BLURB
 
 
 def range_text(rng: Range, text: Callable[[float], str]) -> str:
@@ -243,7 +283,12 @@ def range_text(rng: Range, text: Callable[[float], str]) -> str:
 
 def range_rows(report: ReportData) -> tuple[list[str], list[list[str]]]:
     """Expected value and P10 to P90 of each ranged figure, per system with a range."""
-    header = ["System", *(f"{heading} (P10 to P90)" for heading, _, _ in RANGE_COLUMNS)]
+    kind = report.scenario.workload.kind
+    headings = [
+        SERVING_HEADINGS.get(key, heading) if kind == "inference" else heading
+        for heading, key, _ in RANGE_COLUMNS
+    ]
+    header = ["System", *(f"{heading} (P10 to P90)" for heading in headings)]
     rows = []
     for cand in report.recommendation.candidates:
         rng = report.sensitivity.ranges.get(cand.system)

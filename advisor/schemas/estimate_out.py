@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typing
 from dataclasses import fields
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -84,9 +84,13 @@ class MemoryOut(Out):
 class ServingOut(Out):
     """Inference only: the serving layout and its rates."""
 
-    __annotations__ = mirrored(
-        results.ServingSummary, decode_bound=Literal["memory", "compute", "communication"]
-    )
+    __annotations__ = {
+        **mirrored(results.ServingSummary, decode_bound=Literal["memory", "compute", "communication"]),
+        **{
+            old: Annotated[Number, Field(description=f"Deprecated (schema 1 name): the same as `{new}`.")]
+            for old, new in results.DEPRECATED_ALIASES.items()
+        },
+    }
 
 
 class PriceOfferOut(Out):

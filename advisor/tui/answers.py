@@ -25,7 +25,7 @@ from advisor.core.model.inputs import (
 from advisor.core.model.serving_plan import serving_precisions, serving_targets
 from advisor.core.model.units import format_si
 from advisor.core.model.workload import PRECISION_LABELS
-from advisor.core.scenario import Scenario
+from advisor.core.scenario import INPUTS, Scenario
 from advisor.core.unused import CONDITIONS, unused_inputs
 from advisor.errors import AdvisorError
 from advisor.io.scenario_files import with_model_config
@@ -189,30 +189,26 @@ def _kv_default(weights: Precision) -> str:
 
 
 def applicable(scenario: Scenario) -> dict[str, bool]:
-    """Questions that apply to the scenario as answered (others are shown, but disabled)."""
+    """Questions that apply to the scenario as answered (others are shown, but disabled): the declared
+    inputs by the core's rule (`advisor.core.unused`; Tokens at a rate stays editable, dimmed), and the
+    custom model's own questions."""
     w = scenario.workload
     custom = w.custom is not None
-    has_deadline = scenario.constraints.deadline_days is not None
+    not_used = {INPUTS[key].name for key in unused_inputs(scenario)} - unused(scenario).keys()
     return {
-        "gpus": not scenario.size_to_deadline,
-        "size_to_deadline": has_deadline,
+        **{key: key not in not_used for key in DECLARED},
         "params": custom,
         "family": custom,
         "active_params": custom and w.custom is not None and w.custom.active_params is not None,
-        "finetune_method": w.kind == "finetune",
-        **dict.fromkeys(SERVING_QUESTIONS, w.kind == "inference"),
-        "mfu": w.kind != "inference",
-        "efficiency": w.kind != "inference",
-        "price_usd_per_gpu_hour": w.pricing == "rent",
-        "capex_usd_per_node": w.pricing == "own",
-        "owned_gpus": w.pricing == "own",
     }
 
 
 SERVING_QUESTIONS = tuple(q.key for q in QUESTIONS if q.section == SERVING)
 """The serving section's questions: asked (and shown) when the job is inference."""
 
-JOB_QUESTIONS = ("finetune_method", "mfu", "efficiency")
+JOB_QUESTIONS = tuple(
+    key for key, item in DECLARED.items() if {"training", "finetune", "lora"} & set(item.meta.applies)
+)
 """Questions about one kind of job: hidden, not only greyed, for the other kinds (as the serving ones)."""
 
 NOT_ASKED_BECAUSE = {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from advisor.core import fmt
 from advisor.core.costing.cost import (
     HourlyCost,
     ownership_cost_per_gpu_hour,
@@ -221,9 +222,10 @@ def _hours(
     )
 
 
-def _purchase_warnings(workload: Workload, system: System, bought: Purchase | None) -> list[str]:
-    """GPUs already owned and those bought beside them, idle GPUs paid for in whole nodes, or a GPU
-    count that splits a node."""
+def _purchase_warnings(workload: Workload, system: System, money: _Money) -> list[str]:
+    """GPUs already owned and those bought beside them, idle GPUs paid for in whole nodes, or a rented
+    GPU count that splits a node (priced per GPU; what whole nodes would cost)."""
+    bought = money.purchase
     unit = system.interconnect.gpus_per_node
     node = system.interconnect.node_name
     owned = bought.gpus_owned if bought else 0
@@ -239,7 +241,12 @@ def _purchase_warnings(workload: Workload, system: System, bought: Purchase | No
             f"the {bought.gpus_idle} idle GPUs are paid for"
         )
     elif not owned and workload.gpus > unit and workload.gpus % unit:
-        warnings.append(f"{workload.gpus} GPUs is not a whole number of {unit}-GPU {node}s")
+        whole = -(-workload.gpus // unit) * unit
+        warnings.append(
+            f"{workload.gpus} GPUs is not a whole number of {unit}-GPU {node}s: priced per GPU, as where "
+            f"GPUs are rented singly; where only whole {node}s are, {whole} GPUs cost "
+            f"{fmt.money(money.cost_usd * whole / workload.gpus)} ({whole / workload.gpus:.2f}x)"
+        )
     return warnings
 
 
@@ -312,7 +319,7 @@ def estimate(
     speed = _speed(workload, system, catalog, assumptions, precision, warnings)
     hours = _hours(workload, system, catalog, assumptions, speed)
     money = _money(workload, system, catalog, assumptions, hours)
-    warnings.extend(_purchase_warnings(workload, system, money.purchase))
+    warnings.extend(_purchase_warnings(workload, system, money))
     warnings.extend(reservation_warnings(workload, system, assumptions, money.offer, hours.billed))
     return _result(workload, system, catalog, assumptions, precision, speed, hours, money, warnings)
 

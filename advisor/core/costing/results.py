@@ -101,8 +101,12 @@ class ServingSummary:
     """Target rate over the capacity of the GPUs sized for it (1 without a target)."""
     headroom: float | None = None
     """Share of the fleet's capacity kept spare at the target rate (None without a target)."""
-    usd_per_million_input_tokens: float = 0.0
-    usd_per_million_output_tokens: float = 0.0
+    usd_per_million_input_tokens_at_full_load: float = 0.0
+    """Prefill's share of a replica's GPU time with every replica busy, per 1M prompt tokens: an
+    engineering figure; the buyer's price per 1M output tokens is `Estimate.cost_per_million_tokens_usd`."""
+    usd_per_million_output_tokens_at_full_load: float = 0.0
+    """Decode's share of that GPU time per 1M generated tokens, every replica busy (not the buyer's price,
+    which pays for prompts and spare capacity too: `Estimate.cost_per_million_tokens_usd`)."""
     usd_per_month: float = 0.0
     """The GPUs for the target (else the cluster) for a month, at the hourly price."""
     meets_limits: bool = True
@@ -112,6 +116,20 @@ class ServingSummary:
     """True when that limit is the default for serving at a target rate, not one the user set."""
     period_hours: float | None = None
     """Serving at a target rate: the hours of serving the job is costed for (a month, 730)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Its fields, and under their schema-1 names the full-load prices (`DEPRECATED_ALIASES`)."""
+        data = asdict(self)
+        for old, new in DEPRECATED_ALIASES.items():
+            data[old] = data[new]
+        return data
+
+
+DEPRECATED_ALIASES = {
+    "usd_per_million_input_tokens": "usd_per_million_input_tokens_at_full_load",
+    "usd_per_million_output_tokens": "usd_per_million_output_tokens_at_full_load",
+}
+"""Serving keys kept for readers of JSON schema 1 (old name: the field it repeats); drop at schema 2."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,6 +234,8 @@ class Estimate(JsonFields):
 
 def _plain(value: Any) -> Any:
     """A field's value as `dataclasses.asdict` would give it: dataclasses as dicts, dicts copied."""
+    if isinstance(value, ServingSummary):
+        return value.to_dict()
     if is_dataclass(value) and not isinstance(value, type):
         return asdict(value)
     if isinstance(value, dict):

@@ -150,8 +150,8 @@ def _serving_summary(
         activation_precision=precisions.activations,
         utilisation=layout.utilisation,
         headroom=targets.headroom if rate else None,
-        usd_per_million_input_tokens=_usd_per_million(price, step, input_side=True),
-        usd_per_million_output_tokens=_usd_per_million(price, step, input_side=False),
+        usd_per_million_input_tokens_at_full_load=_usd_per_million(price, step, input_side=True),
+        usd_per_million_output_tokens_at_full_load=_usd_per_million(price, step, input_side=False),
         usd_per_month=price * (layout.gpus if rate else workload.gpus) * HOURS_PER_MONTH,
         meets_limits=meets,
         tpot_limit_ms=targets.tpot_s * 1e3 if targets.tpot_s is not None else None,
@@ -171,8 +171,8 @@ def _largest_replica(
 
 
 def _usd_per_million(price_usd_per_gpu_hour: float, step: Iteration, *, input_side: bool) -> float:
-    """USD per million prompt (input) or generated (output) tokens: the iteration's GPU time split by
-    the share its prompt processing takes."""
+    """USD per million prompt (input) or generated (output) tokens at full load (every replica busy): the
+    iteration's GPU time split by the share its prompt processing takes."""
     prefill_s = min(step.prefill_s, step.seconds)
     seconds = prefill_s if input_side else step.seconds - prefill_s
     tokens = step.prompt_tokens_per_iteration if input_side else step.batch

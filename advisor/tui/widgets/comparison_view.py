@@ -202,6 +202,8 @@ class ComparisonView(AdviceView, Vertical):
         verb = JOB_VERBS[advice.scenario.workload.kind]  # the job's own time: train, fine-tune, serve
         for column in COLUMNS:
             label = verb if column.key == "train" else column.label
+            if column.key == "per_m" and advice.scenario.workload.kind == "inference":
+                label = "/1M out"  # the serving price per 1M output tokens, as the Serving tab's "$/1M out"
             table.add_column(label + (arrow if column.key == self.sort_key else ""), key=column.key)
         rows = self._sorted(advice)
         best = best_score(advice.recommendation.candidates)

@@ -8,10 +8,9 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
-from advisor.core.costing.results import ServingSummary
-from advisor.core.decision.recommendation import Candidate
+from advisor.core.costing.results import Estimate, ServingSummary
 from advisor.present import numbers
-from advisor.present.serving import fleet_text, headroom_note, job_gpus_note
+from advisor.present.serving import PER_MILLION_NOTE, fleet_text, headroom_note, job_gpus_note
 from advisor.tui.advice import Advice
 from advisor.tui.widgets.column_table import ColumnTable
 from advisor.tui.widgets.drawn_when_shown import AdviceView
@@ -25,27 +24,29 @@ COLUMNS = (
     "limited by",
     "TTFT",
     "TPOT",
-    "$/1M in",
+    "$/1M in, full load",
+    "$/1M out, full load",
 )
 """The serving plan's columns (the system stays put when the table scrolls sideways)."""
 LIMITS = (
     "“limited by” is what caps each replica's batch: memory, the TPOT or TTFT limit, or throughput "
-    "(the target needs no more)."
+    "(the target needs no more). " + PER_MILLION_NOTE[0].upper() + PER_MILLION_NOTE[1:] + "."
 )
 
 
-def plan_row(candidate: Candidate, serving: ServingSummary) -> list[str]:
+def plan_row(estimate: Estimate, serving: ServingSummary) -> list[str]:
     """One system's serving plan as the table shows it."""
     return [
-        candidate.system,
+        estimate.system,
         fleet_text(serving),
-        numbers.cents_or_dollars(serving.usd_per_million_output_tokens),
+        numbers.cents_or_dollars(estimate.cost_per_million_tokens_usd),
         numbers.money(serving.usd_per_month),
         numbers.percent(serving.utilisation),
         serving.binding_limit + ("" if serving.meets_limits else " (misses limits)"),
         f"{serving.ttft_ms:,.0f} ms",
         f"{serving.tpot_ms:,.1f} ms",
-        numbers.cents_or_dollars(serving.usd_per_million_input_tokens),
+        numbers.cents_or_dollars(serving.usd_per_million_input_tokens_at_full_load),
+        numbers.cents_or_dollars(serving.usd_per_million_output_tokens_at_full_load),
     ]
 
 
@@ -85,10 +86,11 @@ class ServingView(AdviceView, Vertical):
         self.query_one("#serving-note", Static).update(plan_note(advice))
         winner = advice.recommendation.winner
         for candidate in advice.recommendation.candidates:
-            serving = candidate.estimate.serving if candidate.estimate else None
-            if serving is None:
+            estimate = candidate.estimate
+            serving = estimate.serving if estimate else None
+            if estimate is None or serving is None:
                 continue
             style = "bold" if candidate.system == winner else "" if candidate.feasible else "dim"
             table.add_row(
-                *(Text(cell, style=style) for cell in plan_row(candidate, serving)), key=candidate.system
+                *(Text(cell, style=style) for cell in plan_row(estimate, serving)), key=candidate.system
             )
