@@ -178,3 +178,19 @@ async def test_the_last_tab_chosen_stays_chosen_when_two_are_chosen_before_a_red
         assert app.main.query_one("#tabs", TabbedContent).active == "sensitivity"
         tabs = app.main.query_one("#tabs Tabs", Tabs)
         assert not screen_lines(app)[tabs.region.y].rstrip().endswith("…▸")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 45)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pilot_test
+@pytest.mark.usefixtures(no_ranges.__name__)
+async def test_a_headline_too_long_for_its_rows_says_the_rest_is_on_why(size):
+    # At 80x24 the reasons under the verdict need more rows than the headline has: the last row said
+    # "• warn the mi300x price is derived, not" and stopped mid-sentence.
+    app = app_for_test()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        region = app.main.query_one(Headline).content_region
+        rows = [
+            line[region.x : region.right].rstrip() for line in screen_lines(app)[region.y : region.bottom]
+        ]
+        assert rows[-1].endswith("… (see Why)") == (size[0] < 100), rows

@@ -62,4 +62,28 @@ class Headline(Widget):
         sens = analysis.sensitivity if analysis else None
         lines.append(headline.verdict_line(advice.recommendation, sens, checking=analysis is None))
         lines.extend(headline.reason_lines(winner))
-        return Group(*lines)
+        return self._fitted(lines)
+
+    def _fitted(self, lines: list[RenderableType]) -> RenderableType:
+        """The lines; when they need more rows than the headline has, the line at its last row is cut
+        there and ends in `… (see Why)` rather than mid-sentence (every reason is on the Why tab)."""
+        width, height = self.content_size
+        if width <= 0 or height <= 0 or not all(isinstance(line, Text) for line in lines):
+            return Group(*lines)
+        wrapped = [(line, line.wrap(self.app.console, width)) for line in lines if isinstance(line, Text)]
+        if sum(len(rows) for _, rows in wrapped) <= height:
+            return Group(*lines)
+        shown: list[RenderableType] = []
+        left = height
+        for line, rows in wrapped:
+            if len(rows) < left:
+                shown.append(line)
+                left -= len(rows)
+                continue
+            more = Text(" … (see Why)", style="italic")
+            last = rows[left - 1]
+            last.truncate(max(0, width - more.cell_len))
+            last.rstrip()
+            shown.append(Text("").join([*rows[: left - 1], Text.assemble(last, more)]))
+            break
+        return Group(*shown)
