@@ -13,6 +13,8 @@ import sys
 
 import pytest
 
+from benchmarks.bench_catalog import ESTIMATE
+
 UNWANTED = ("textual", "rich", "pydantic.type_adapter", "advisor.tui", "advisor.report")
 """Modules the estimate path must not import: the app, Rich (its tables and console are for text
 output, imported when a table is printed, not for JSON), TypeAdapter (built only when a validated-text
@@ -57,18 +59,7 @@ def test_estimate_parser_builds_only_its_command() -> None:
 
 def test_estimate_json_run_loads_no_app_or_tables(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """The whole `estimate --json` command, run in a fresh interpreter."""
-    argv = [
-        "estimate",
-        "--model",
-        "llama3-70b",
-        "--tokens",
-        "1T",
-        "--system",
-        "h100",
-        "--gpus",
-        "64",
-        "--json",
-    ]
+    argv = ESTIMATE
     code = (
         "import contextlib, io, os\n"
         f"os.environ['ADVISOR_CACHE_DIR'] = {str(tmp_path / 'cache')!r}\n"
@@ -136,18 +127,7 @@ def test_the_advisor_process_prints_every_byte_and_its_status_then_skips_teardow
     entry = (
         TEARDOWN_MARK + "from advisor.cli.main import main\nsys.argv[0] = 'advisor'\nraise SystemExit(main())"
     )
-    args = (
-        "estimate",
-        "--model",
-        "llama3-70b",
-        "--tokens",
-        "1T",
-        "--system",
-        "h100",
-        "--gpus",
-        "64",
-        "--json",
-    )
+    args = tuple(ESTIMATE)
     done = run_python(entry, *args, env=env)
     assert done.returncode == 0 and done.stderr == ""
     assert json.loads(done.stdout)["system"] == "h100"
