@@ -98,8 +98,24 @@ async def test_going_to_a_question_not_asked_says_why():
         app.main.form.focus_question("capex_usd_per_node")  # renting: the capex question is not asked
         await pilot.pause()
         messages = [n.message for n in app._notifications]
-        assert any("not asked now" in m and "Pricing: own" in m for m in messages)
+        assert any("not asked now" in m and "pricing: own" in m for m in messages)
         assert app.focused is None or app.focused.id != "input-capex_usd_per_node"
+
+
+@pilot_test
+async def test_going_to_the_gpus_at_a_target_rate_says_the_rate_sizes_the_fleet():
+    # The form's own list once said "Size to the deadline is ticked" for any greyed GPU count.
+    from advisor.core.scenario import Scenario
+
+    served = {"kind": "inference", "target_tokens_per_second": 50_000, "tokens": "1T"}
+    scenario = Scenario.model_validate({"workload": {"model": "llama3-8b", **served}})
+    app = app_for_test(scenario=scenario)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.main.form.focus_question("gpus")
+        await pilot.pause()
+        messages = [n.message for n in app._notifications if "not asked now" in n.message]
+        assert messages and "a target rate sizes the fleet" in messages[-1], messages
 
 
 @pilot_test

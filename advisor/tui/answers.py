@@ -212,20 +212,12 @@ JOB_QUESTIONS = tuple(
 """Questions about one kind of job: hidden, not only greyed, for the other kinds (as the serving ones)."""
 
 NOT_ASKED_BECAUSE = {
-    **dict.fromkeys(SERVING_QUESTIONS, "it is asked for a serving job (Job: inference)"),
-    "gpus": "“Size to the deadline” is ticked, so the GPU count follows the deadline; untick it to set one",
-    "size_to_deadline": "it needs a deadline: answer “Deadline” first",
     "params": "it is asked for a custom model: choose “Custom size” as the model",
     "family": "it is asked for a custom model: choose “Custom size” as the model",
     "active_params": "it is asked for a custom mixture-of-experts model",
-    "finetune_method": "it is asked for a fine-tune job",
-    "mfu": "it is asked for training (a serving job's speed is memory-bound, not set by MFU)",
-    "efficiency": "it is asked for training (serving speed comes from the serving model, not the stack)",
-    "price_usd_per_gpu_hour": "it is asked when renting (Pricing: rent)",
-    "capex_usd_per_node": "it is asked when buying (Pricing: own)",
-    "owned_gpus": "it is asked when buying (Pricing: own)",
 }
-"""Why each question that can be disabled is not asked (said when the user goes to it)."""
+"""Why the custom model's own questions are not asked (the declared inputs' reasons are the core's,
+`advisor.core.unused`; said when the user goes to the question)."""
 
 
 def same_answer(key: str, shown: Answer, answer: Answer) -> bool:

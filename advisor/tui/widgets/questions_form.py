@@ -156,14 +156,14 @@ class QuestionsForm(VerticalScroll):
             if title.display:
                 title.update(titles[index])
 
-    def _unused_because(self, key: str) -> str:
-        """Why the core leaves a question's input unused, or a general sentence."""
+    def _not_asked_because(self, key: str) -> str:
+        """Why a question is not asked: the core's reason for a declared input (`advisor.core.unused`),
+        the form's own for the custom model's questions."""
         from advisor.core.unused import unused_inputs
 
         reasons = unused_inputs(self.scenario) if self.scenario is not None else {}
-        return next((why for path, why in reasons.items() if path.rsplit(".", 1)[-1] == key), "") or (
-            "it does not apply to the answers given"
-        )
+        found = next((why for path, why in reasons.items() if path.rsplit(".", 1)[-1] == key), "")
+        return found or NOT_ASKED_BECAUSE.get(key, "it does not apply to the answers given")
 
     def focus_question(self, key: str) -> None:
         """Move the focus to a question (from the command palette)."""
@@ -172,7 +172,7 @@ class QuestionsForm(VerticalScroll):
             return
         row.scroll_visible()
         if row.disabled:
-            why = NOT_ASKED_BECAUSE.get(key) or self._unused_because(key)
+            why = self._not_asked_because(key)
             self.notify(f"{row.question.label} is not asked now: {why}.", title="Not asked now")
             return
         row.control.focus()
