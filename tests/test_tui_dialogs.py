@@ -172,7 +172,9 @@ async def test_tab_completes_paths_in_the_open_and_save_dialogs(
 ):
     (tmp_path / "plans").mkdir()
     save_scenario(LLAMA_70B, tmp_path / "plans" / "x.toml")
+    (tmp_path / "plans" / "x.html").write_text("", encoding="utf-8")  # an exported report: not offered
     (tmp_path / "plan-a.toml").write_text("", encoding="utf-8")
+    (tmp_path / "plan-b.md").write_text("", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     app = app_for_test()
     async with app.run_test(size=SIZE) as pilot:
@@ -182,11 +184,12 @@ async def test_tab_completes_paths_in_the_open_and_save_dialogs(
         field = app.screen.query_one("#path", Input)
         await pilot.press(*"pla", "tab")  # plan-a.toml and plans/ share "plan": it goes that far
         assert field.value == "plan"
-        assert "plans/" in plain(app.screen.query_one("#path-matches", Static))
+        hint = plain(app.screen.query_one("#path-matches", Static))
+        assert "plans/" in hint and "plan-a.toml" in hint and "plan-b.md" not in hint
         assert app.screen.focused is field, "an ambiguous Tab stays in the field"
         await pilot.press("s", "tab")
         assert field.value == "plans/"
-        await pilot.press("tab")  # the folder's one entry
+        await pilot.press("tab")  # the folder's one scenario (its report is not one)
         assert field.value == "plans/x.toml"
         await pilot.press("enter")
         await settle(pilot)
@@ -206,6 +209,16 @@ def test_completion_stays_inside_the_shared_folder(tmp_path: Path):
     assert complete_path("../se", root).text == "../se"
     assert complete_path(str(tmp_path / "se")).text == str(tmp_path / "secret.toml")
     assert complete_path(".hid", root).text == ".hid"
+
+
+def test_completion_offers_only_the_files_a_dialog_takes(tmp_path: Path):
+    for name in ("run.toml", "run.md", "run.html"):
+        (tmp_path / name).write_text("", encoding="utf-8")
+    (tmp_path / "runs").mkdir()
+    assert complete_path("r", tmp_path).matches == ("run.html", "run.md", "run.toml", "runs/")
+    toml = complete_path("r", tmp_path, (".toml",))
+    assert (toml.text, toml.matches) == ("run", ("run.toml", "runs/"))
+    assert complete_path("run.", tmp_path, (".md",)).text == "run.md"
 
 
 @pytest.mark.parametrize(("key", "button"), [("ctrl+s", "#cancel"), ("ctrl+e", "#cancel"), ("f2", "#cancel")])

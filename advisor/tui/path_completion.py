@@ -41,10 +41,11 @@ def _shared_start(names: list[str]) -> str:
     return first[:length]
 
 
-def complete_path(text: str, root: Path | None = None) -> Completion:
+def complete_path(text: str, root: Path | None = None, suffixes: tuple[str, ...] = ()) -> Completion:
     """Complete `text` (relative to the current folder, or to `root` when files are confined to it).
 
-    Hidden entries are offered only when the typed name starts with a dot.
+    Hidden entries are offered only when the typed name starts with a dot; with `suffixes`, only files
+    with one of them (and folders) are offered, so Open lists scenarios, not exported reports.
     """
     folder_text, _, typed = text.rpartition("/")
     folder_text = folder_text + "/" if "/" in text else ""
@@ -54,7 +55,13 @@ def complete_path(text: str, root: Path | None = None) -> Completion:
         if not resolved.is_relative_to(root.resolve()):
             return Completion(text)
         folder = resolved
-    names = [n for n in _entries(folder) if n.startswith(typed) and (typed[:1] == "." or n[:1] != ".")]
+    names = [
+        n
+        for n in _entries(folder)
+        if n.startswith(typed)
+        and (typed[:1] == "." or n[:1] != ".")
+        and (not suffixes or n.endswith("/") or n.endswith(suffixes))
+    ]
     if not names:
         return Completion(text)
     shared = _shared_start(names)

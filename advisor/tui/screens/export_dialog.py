@@ -59,6 +59,7 @@ class ExportDialog(PathDialog):
         )
         self.fmt = fmt
         """The chosen format's extension."""
+        self.suffixes = (f".{fmt}",)  # Tab offers files of the chosen format (to replace one)
 
     def extra_fields(self) -> ComposeResult:
         with FormatList(id="format"):
@@ -72,6 +73,7 @@ class ExportDialog(PathDialog):
     def _choose(self, fmt: str) -> None:
         """Take `fmt`, and keep the file's extension in step with it if it was one of ours."""
         self.fmt = fmt
+        self.suffixes = (f".{fmt}",)
         field = self.query_one("#path", Input)
         path = Path(field.value)
         if path.suffix.lstrip(".") in REPORT_FORMATS:

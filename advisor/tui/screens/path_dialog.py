@@ -41,7 +41,7 @@ class PathInput(Input):
 
     def action_complete(self) -> None:
         root: Path | None = getattr(self.app, "file_root", None)
-        completion = complete_path(self.value, root)
+        completion = complete_path(self.value, root, self.screen_suffixes())
         hint = self.screen.query_one("#path-matches", Static)
         hint.update(completion.hint())
         hint.display = bool(completion.matches)
@@ -51,6 +51,11 @@ class PathInput(Input):
         elif not completion.matches:
             self.screen.focus_next()
 
+    def screen_suffixes(self) -> tuple[str, ...]:
+        """The file suffixes the dialog takes (all files when it names none)."""
+        screen = self.screen
+        return screen.suffixes if isinstance(screen, PathDialog) else ()
+
 
 class PathDialog(ModalScreen[str | None]):
     """Ask for a file path; dismiss with the action's success message, or None when cancelled."""
@@ -58,6 +63,8 @@ class PathDialog(ModalScreen[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
     path_label = "File (TOML), in the current folder unless a path is given"
     first_focus = "#path"
+    suffixes: tuple[str, ...] = (".toml",)
+    """Files Tab offers (folders always): a scenario is a TOML file."""
 
     def __init__(
         self, title: str, path: str, submit_label: str, submit: Submit, *, overwrite_option: bool = False
