@@ -54,6 +54,21 @@ def test_every_system_fits_the_terminal_with_the_same_numbers(
     assert all(len(line) <= width for line in tables.splitlines()), "a table is wider than the terminal"
     assert "…" not in tables, "a cell is cut"
     wide, narrow = _rows(table), _rows(tables)
-    assert narrow == wide and len(wide["MFU"]) == 10, "the same rows and numbers, every system"
+    assert narrow == wide and len(wide["total cost"]) == 10, "the same rows and numbers, every system"
     assert len(wide["system"]) == 10
     assert tables.count("\n ━") <= 5, "at least two systems a table, even at 80 columns"
+
+
+def test_a_serving_estimate_speaks_of_serving(capsys: pytest.CaptureFixture[str]) -> None:
+    """At a target rate each system's fleet is sized to the rate: the title gives the rate, not the
+    workload's 8 GPUs, and a training run's rows (MFU, goodput, time to train) and time parts
+    (production overhead, downtime) are not shown."""
+    assert main(SERVE) == 0
+    title, table = capsys.readouterr().out.split("\n\n", 2)[:2]
+    assert "serving 50k tokens/s" in title and "on 8 GPUs" not in title
+    labels = set(_rows(table))
+    assert {"time to serve the tokens", "$/1M output", "GPUs for target rate"} <= labels
+    assert not labels & {"MFU", "goodput", "time to train", "cost per 1M tokens"}
+    assert main([*SERVE, "--system", "h100"]) == 0
+    shown = capsys.readouterr().out
+    assert "compute" in shown and "production overhead" not in shown and "downtime" not in shown

@@ -15,7 +15,14 @@ from advisor.present.headline import VERDICT_STYLES
 from advisor.present.parts import part_label
 from advisor.present.reasons import reason_lines, reason_markup
 from advisor.present.sanitise import plain_markup as escape
-from advisor.present.serving import PER_MILLION_OUTPUT, fleet_note, fleet_text, job_gpus_note, serving_line
+from advisor.present.serving import (
+    PER_MILLION_OUTPUT,
+    fleet_note,
+    fleet_text,
+    job_gpus_note,
+    serving_line,
+    shown_parts,
+)
 from advisor.present.styles import FAILED, WARNING
 
 
@@ -23,7 +30,7 @@ def render_breakdowns(est: Any) -> None:
     """Cost, time and energy by part: side by side on a wide terminal, else one under another."""
     tables = (
         _breakdown("cost", est.cost_breakdown_usd, numbers.money),
-        _breakdown("time", est.time_breakdown_hours, numbers.duration),
+        _breakdown("time", shown_parts(est.time_breakdown_hours, est.kind), numbers.duration),
         _breakdown("energy", est.energy_breakdown_kwh, numbers.energy),
     )
     if console.is_terminal and console.width >= 110:

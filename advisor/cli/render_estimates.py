@@ -19,6 +19,7 @@ from advisor.cli.console import PIPE_WIDTH, console
 from advisor.cli.render import render_breakdowns
 from advisor.present import numbers
 from advisor.present.sanitise import plain_markup as escape
+from advisor.present.serving import SERVING_HEADINGS, TRAINING_ONLY, rate_text
 from advisor.present.styles import FAILED, WARNING
 
 Row = tuple[str, Callable[[Any], str]]
@@ -29,27 +30,34 @@ MEMORY_NOTE = (
 """Said under the table: the memory row's unit, kept out of its label so the label column stays narrow."""
 
 
-def _rows() -> list[Row]:
-    return [
+def _rows(serving: bool) -> list[Row]:
+    """The figures of every job; a serving job's in its own words, without the training-only ones."""
+    rows: list[tuple[str, str, Callable[[Any], str]]] = [
         (
+            "precision",
             "precision run",
             lambda e: e.precision.upper() + ("" if e.precision == e.precision_requested else " (fallback)"),
         ),
-        ("MFU", lambda e: numbers.percent(e.mfu) + (" (published)" if e.mfu_basis.exact else "")),
-        ("tokens/s per GPU", lambda e: f"{e.tokens_per_second_per_gpu:,.0f}"),
-        ("goodput", lambda e: numbers.percent(e.goodput)),
-        ("time to train", lambda e: numbers.duration(e.time_to_train_hours)),
-        ("wait for capacity", lambda e: numbers.duration(e.time_breakdown_hours["wait"])),
-        ("GPU-hours", lambda e: numbers.count(e.gpu_hours)),
-        ("$ per GPU-hour", lambda e: numbers.price_per_gpu_hour(e.price_usd_per_gpu_hour)),
-        ("total cost", lambda e: numbers.money(e.cost_usd)),
-        ("cost per 1M tokens", lambda e: numbers.cents_or_dollars(e.cost_per_million_tokens_usd)),
-        ("power per GPU, all-in", lambda e: f"{e.power_w_per_gpu_all_in:,.0f} W"),
-        ("energy", lambda e: numbers.energy(e.energy_kwh)),
-        ("joules per token", lambda e: f"{e.joules_per_token:.3g} J"),
-        ("US household-years", lambda e: f"{e.household_years:,.3g}"),
-        ("CO2", lambda e: numbers.tonnes(e.co2_tonnes)),
+        ("mfu", "MFU", lambda e: numbers.percent(e.mfu) + (" (published)" if e.mfu_basis.exact else "")),
+        ("tokens_per_second_per_gpu", "tokens/s per GPU", lambda e: f"{e.tokens_per_second_per_gpu:,.0f}"),
+        ("goodput", "goodput", lambda e: numbers.percent(e.goodput)),
+        ("time_to_train_hours", "time to train", lambda e: numbers.duration(e.time_to_train_hours)),
+        ("wait", "wait for capacity", lambda e: numbers.duration(e.time_breakdown_hours["wait"])),
+        ("gpu_hours", "GPU-hours", lambda e: numbers.count(e.gpu_hours)),
+        ("price", "$ per GPU-hour", lambda e: numbers.price_per_gpu_hour(e.price_usd_per_gpu_hour)),
+        ("cost_usd", "total cost", lambda e: numbers.money(e.cost_usd)),
         (
+            "cost_per_million_tokens_usd",
+            "cost per 1M tokens",
+            lambda e: numbers.cents_or_dollars(e.cost_per_million_tokens_usd),
+        ),
+        ("power", "power per GPU, all-in", lambda e: f"{e.power_w_per_gpu_all_in:,.0f} W"),
+        ("energy", "energy", lambda e: numbers.energy(e.energy_kwh)),
+        ("joules", "joules per token", lambda e: f"{e.joules_per_token:.3g} J"),
+        ("households", "US household-years", lambda e: f"{e.household_years:,.3g}"),
+        ("co2", "CO2", lambda e: numbers.tonnes(e.co2_tonnes)),
+        (
+            "memory",
             "memory, GiB per GPU",
             lambda e: (
                 numbers.memory_per_gpu(e, unit=False).removeprefix("fits: ")
@@ -60,6 +68,18 @@ def _rows() -> list[Row]:
             ),
         ),
     ]
+    if not serving:
+        return [(label, cell) for _, label, cell in rows]
+    return [
+        (_lower_first(SERVING_HEADINGS.get(key, label)), cell)
+        for key, label, cell in rows
+        if key not in TRAINING_ONLY
+    ]
+
+
+def _lower_first(text: str) -> str:
+    """`time to serve the tokens` from a heading: the table's labels are lower case."""
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text
 
 
 def _utilisation(est: Any) -> str:
@@ -136,14 +156,25 @@ def _natural_width(table: Table) -> int:
     return Measurement.get(console, console.options.update(max_width=PIPE_WIDTH), table).maximum
 
 
+def _job(first: Any, workload: Any) -> str:
+    """`15T tokens on 1,024 GPUs`; serving at a rate, the rate and the tokens it makes (each system's
+    fleet is sized to the rate, so the workload's GPU count is not the job's)."""
+    serving = first.serving
+    if serving is not None and serving.target_tokens_per_second:
+        made = f"{numbers.count(first.tokens)} output tokens in {numbers.duration(first.time_to_train_hours)}"
+        rate = rate_text(serving.target_tokens_per_second)
+        return f"serving {rate} ({made}), each system's GPUs sized to the rate"
+    return f"{numbers.count(workload.tokens)} tokens on {workload.gpus} GPUs"
+
+
 def render_estimates(estimates: Sequence[Any], workload: Any) -> None:
     """A column per system (over several tables on a narrow terminal); breakdowns too for one system."""
     first = estimates[0]
     title = (
-        f"{escape(first.model.name)}: {numbers.count(workload.tokens)} tokens on {workload.gpus} GPUs, "
-        f"{escape(workload.precision.upper())}, {escape(workload.pricing)}"
+        f"{escape(first.model.name)}: {_job(first, workload)}, {escape(workload.precision.upper())}, "
+        + escape(workload.pricing)
     )
-    rows = _rows()
+    rows = _rows(first.serving is not None)
     if first.serving is not None:
         rows += _serving_rows(first)
     if first.purchase is not None:

@@ -8,7 +8,7 @@ one to buy: the surfaces label both and tie them with these sentences.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from advisor.core.costing.results import Estimate, ServingSummary
 from advisor.core.decision.recommendation import Recommendation
@@ -38,8 +38,17 @@ SERVING_HEADINGS = {
 tokens are output tokens."""
 TRAINING_ONLY = frozenset({"mfu", "goodput"})
 """Figures that say nothing of a serving job: its speed is the serving model's, its goodput 1."""
+TRAINING_ONLY_PARTS = frozenset({"overhead", "downtime"})
+"""Time parts a serving job never has (a training run's production overhead and failures, always 0 in
+its estimate): not shown for it."""
 SERVING_TIME_TITLE = "Time to serve"
+SERVING_TIME_BLURB = "Waiting for capacity, setting up (none for a month at a target rate), and serving."
 """A serving job's time breakdown (a month of serving and the wait for it, not a training run's result)."""
+
+
+def shown_parts(parts: Mapping[str, float], kind: str) -> dict[str, float]:
+    """A breakdown's parts as shown for a job of `kind`: a serving job's without the training-only ones."""
+    return {k: v for k, v in parts.items() if kind != "inference" or k not in TRAINING_ONLY_PARTS}
 
 
 def fleet_gpus(serving: ServingSummary) -> int:

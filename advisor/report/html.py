@@ -11,7 +11,7 @@ from html import escape
 
 from advisor.core.decision.recommendation import FiredRule
 from advisor.present.parts import part_label
-from advisor.present.serving import serving_line
+from advisor.present.serving import serving_line, shown_parts
 from advisor.report.assumptions import AssumptionUsed
 from advisor.report.data import ReportData, generated_line
 from advisor.report.html_style import STYLE
@@ -129,7 +129,7 @@ def breakdown_chart(breakdown: Breakdown, report: ReportData) -> str:
     bars = [
         Bar(
             label=c.system,
-            parts=tuple(getattr(c.estimate, breakdown.key).items()),
+            parts=tuple(shown_parts(getattr(c.estimate, breakdown.key), c.estimate.kind).items()),
             total_text=breakdown.text(breakdown.total(c.estimate)),
             highlight=c.system == winner,
         )

@@ -14,6 +14,7 @@ from advisor.report.tables import (
     PURCHASE_BLURB,
     PURCHASE_HEADER,
     Breakdown,
+    breakdown_blurb,
     breakdown_rows,
     breakdown_title,
     comparison_blurb,
@@ -111,7 +112,7 @@ def breakdown_sections(report: ReportData) -> list[TableSection]:
             TableSection(
                 key,
                 f"{title} breakdown",
-                breakdown.blurb,
+                breakdown_blurb(breakdown, report.scenario.workload.kind),
                 header,
                 rows,
                 marks_winner=True,

@@ -21,12 +21,14 @@ from advisor.present.serving import (
     PER_MILLION_NOTE,
     PER_MILLION_OUTPUT,
     SERVING_HEADINGS,
+    SERVING_TIME_BLURB,
     SERVING_TIME_TITLE,
     TRAINING_ONLY,
     headroom_note,
     job_gpus_note,
     rate_text,
     serving_target,
+    shown_parts,
 )
 from advisor.report.data import ReportData
 
@@ -105,7 +107,8 @@ BREAKDOWNS: tuple[Breakdown, ...] = (
         "time_breakdown_hours",
         lambda e: e.time_to_result_hours,
         numbers.duration,
-        "Waiting for capacity, setting up, computing, and downtime from failures and checkpoints.",
+        "Waiting for capacity, setting up, computing, the production overhead (what an end-to-end run adds "
+        "to a benchmark's speed) and downtime from failures and restarts.",
     ),
     Breakdown(
         "Energy",
@@ -128,11 +131,18 @@ def breakdown_title(breakdown: Breakdown, pricing: str, kind: str = "") -> str:
     return breakdown.title
 
 
+def breakdown_blurb(breakdown: Breakdown, kind: str) -> str:
+    """What the breakdown's parts are; a serving job's time is the wait, the setup and the serving."""
+    if breakdown.key == "time_breakdown_hours" and kind == "inference":
+        return SERVING_TIME_BLURB
+    return breakdown.blurb
+
+
 def breakdown_parts(breakdown: Breakdown, estimates: Sequence[Estimate]) -> list[str]:
     """Every part of `breakdown` across `estimates`, in first-seen order."""
     parts: dict[str, None] = {}
     for est in estimates:
-        parts.update(dict.fromkeys(getattr(est, breakdown.key)))
+        parts.update(dict.fromkeys(shown_parts(getattr(est, breakdown.key), est.kind)))
     return list(parts)
 
 

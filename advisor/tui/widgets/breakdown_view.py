@@ -11,7 +11,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from advisor.present import numbers
-from advisor.present.serving import SERVING_TIME_TITLE
+from advisor.present.serving import SERVING_TIME_TITLE, shown_parts
 from advisor.present.styles import PART_STYLES
 from advisor.tui.advice import Advice
 from advisor.tui.bar_chart import bar_chart
@@ -54,7 +54,7 @@ def breakdown_content(advice: Advice, system: str | None, bar_width: int) -> Ren
     )
     time = bar_chart(
         SERVING_TIME_TITLE if est.kind == "inference" else "Time to result",
-        _ordered(est.time_breakdown_hours, TIME_ORDER),
+        _ordered(shown_parts(est.time_breakdown_hours, est.kind), TIME_ORDER),
         numbers.duration,
         width=bar_width,
         style=PART_STYLES["time"],
