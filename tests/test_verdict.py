@@ -253,6 +253,24 @@ def test_a_cheaper_option_is_never_a_system_the_rules_weigh_worse():
     assert option is None or rec.candidate(option.system).rule_factor <= winner.rule_factor
 
 
+def test_a_cheaper_option_never_ends_past_the_turnover_horizon():
+    # Buying 512 GPUs for Llama 3 405B (661.7 days to result) offered "288x gb300-nvl72 for $13.9M ...
+    # 2.8 years to result": cheaper only by ending after the next GPU generation, which the same answer
+    # warned against. Past the horizon an option may not be slower than the recommendation.
+    data = {
+        "schema": 1,
+        "name": "405B, bought",
+        "workload": {"model": "llama3-405b", "tokens": 15e12, "gpus": 512, "pricing": "own"},
+    }
+    rec = run_scenario(scenario(data), shipped_catalog(), rules(), today=TODAY).recommendation
+    chosen = rec.winner_candidate.estimate
+    horizon_hours = shipped_catalog().economics.turnover.horizon_days * 24
+    assert chosen.time_to_result_hours > horizon_hours
+    option = rec.cheaper_option
+    assert option is not None, "a whole number of racks is cheaper and sooner"
+    assert option.time_to_result_hours <= chosen.time_to_result_hours
+
+
 # --- rule texts follow the figures, the job and the pricing ------------------------------------------
 
 

@@ -5,7 +5,7 @@ and checked against memory, deadline, budget and capacity wait. Only systems the
 than the recommendation are searched: a system the rules penalise more (a conservative team's unproven
 rack, a purchase the team should not commit to) is not an option the buyer can take, however cheap.
 Configurations already ranked are not repeated; without a deadline, one taking over `MAX_SLOWDOWN`
-times as long to result is a different plan, not a cheaper option.
+times as long to result, or ending past the turnover horizon, is a different plan, not a cheaper option.
 
 Here rather than in `advise()`, which break-even searches call many times: the search estimates about
 a hundred configurations.
@@ -21,6 +21,7 @@ from advisor.core.costing.results import Estimate
 from advisor.core.decision.constraints import constraint_reasons
 from advisor.core.decision.recommendation import Candidate, CheaperOption, Recommendation
 from advisor.core.decision.request import AdviceRequest
+from advisor.core.model.units import HOURS_PER_DAY
 from advisor.errors import AdvisorError
 
 MIN_SAVING = 0.02
@@ -69,6 +70,14 @@ def _options(request: AdviceRequest, cand: Candidate, longest_hours: float) -> l
     return found
 
 
+def _longest_without_deadline(chosen_hours: float, request: AdviceRequest) -> float:
+    """How long a cheaper option may take without a deadline: `MAX_SLOWDOWN` times the recommendation,
+    but never past the turnover horizon (`[turnover]`) unless the recommendation already is, and then
+    no longer than it: a cheaper run that ends after the next GPU generation is not a saving."""
+    horizon = request.catalog.economics.turnover.horizon_days * HOURS_PER_DAY
+    return min(chosen_hours * MAX_SLOWDOWN, max(horizon, chosen_hours))
+
+
 def cheaper_option(rec: Recommendation, request: AdviceRequest) -> CheaperOption | None:
     """The cheapest configuration meeting every hard constraint, when it saves `MIN_SAVING` or more
     against the recommendation (training and fine-tuning; serving sizes itself to its target)."""
@@ -78,7 +87,7 @@ def cheaper_option(rec: Recommendation, request: AdviceRequest) -> CheaperOption
     chosen = winner.estimate
     longest = math.inf
     if request.constraints.deadline_days is None:
-        longest = chosen.time_to_result_hours * MAX_SLOWDOWN
+        longest = _longest_without_deadline(chosen.time_to_result_hours, request)
     allowed = [cand for cand in rec.candidates if cand.rule_factor <= winner.rule_factor]
     options = [option for cand in allowed for option in _options(request, cand, longest)]
     best = min(options, key=lambda e: (e.cost_usd, e.system, e.gpus), default=None)
