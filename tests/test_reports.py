@@ -19,8 +19,9 @@ from advisor.errors import UsageError
 from advisor.io.rule_files import load_rules
 from advisor.io.scenario_files import load_scenario, scenario_from_data
 from advisor.report import FORMATS, ReportData, build_report, render_report
+from advisor.report.breakdowns import BREAKDOWNS, breakdown_title
 from advisor.report.inputs import input_rows
-from advisor.report.tables import BREAKDOWNS, COLUMNS, breakdown_title, columns_for
+from advisor.report.tables import COLUMNS, columns_for
 from tests.conftest import ROOT, shipped_catalog
 from tests.golden import TODAY, VERSION, check_golden
 from tests.golden.shown import agrees, html_tables, markdown_table

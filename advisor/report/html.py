@@ -13,6 +13,7 @@ from advisor.core.decision.recommendation import FiredRule
 from advisor.present.parts import part_label
 from advisor.present.serving import serving_line, shown_parts
 from advisor.report.assumptions import AssumptionUsed
+from advisor.report.breakdowns import Breakdown, breakdown_title
 from advisor.report.data import ReportData, generated_line
 from advisor.report.html_style import STYLE
 from advisor.report.inputs import assumption_rows
@@ -24,7 +25,7 @@ from advisor.report.outline import (
     systems_sections,
 )
 from advisor.report.svg import Bar, responsive_chart
-from advisor.report.tables import Breakdown, breakdown_title, certainty_lines, reason_lines, status
+from advisor.report.tables import certainty_lines, reason_lines, status
 
 HOURS_AND_DAYS = (1.0, 24.0)
 """Time charts (in hours) tick on round hours, or on round days when the bars are days long."""

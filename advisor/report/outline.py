@@ -7,16 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from advisor.report.breakdowns import BREAKDOWNS, Breakdown, breakdown_blurb, breakdown_rows, breakdown_title
 from advisor.report.data import ReportData
 from advisor.report.inputs import input_rows
 from advisor.report.tables import (
-    BREAKDOWNS,
     PURCHASE_BLURB,
     PURCHASE_HEADER,
-    Breakdown,
-    breakdown_blurb,
-    breakdown_rows,
-    breakdown_title,
     comparison_blurb,
     comparison_rows,
     purchase_rows,
