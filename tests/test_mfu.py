@@ -122,7 +122,7 @@ def test_precision_without_points_is_transferred(catalog):
     fp8 = resolve_mfu(catalog, "b200", "fp8", catalog.model("llama3-405b"), 128)
     assert found.mfu == pytest.approx(fp8.mfu * 1.39)
     # B200 has no BF16 Llama 3 405B figure, nor a BF16/FP8 pair of its own: the published ratio.
-    assert any("fp8 figures of this configuration × 1.39 (published bf16/fp8" in w for w in found.warnings)
+    assert any("fp8 figures × 1.39 (published bf16/fp8" in w for w in found.warnings)
 
 
 def test_moe_uses_moe_points(catalog):
@@ -314,7 +314,7 @@ def test_the_same_configuration_at_another_precision_comes_before_an_old_recipe(
     published = _published(catalog, "gb200-nvl72", "bf16", "deepseek-v3", "2025-12")
     model = catalog.model("deepseek-v3").model_copy(update={"seq_len": 8192})
     found = resolve_mfu(_without(catalog, is_it), "gb200-nvl72", "bf16", model, 256, "2025-12")
-    assert "fp8 figures of this configuration" in found.basis and found.transferred
+    assert "this configuration's fp8 figures" in found.basis and found.transferred
     assert abs(found.mfu / published - 1) < 0.1
 
 

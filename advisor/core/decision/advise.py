@@ -263,7 +263,7 @@ def advise(request: AdviceRequest) -> Recommendation:
     if winner is not None:
         win_est = judged[winner].estimate
         assert win_est is not None
-        trace.warnings.extend(win_est.warnings)
+        trace.warnings.extend(w if w.startswith(winner) else f"{winner}: {w}" for w in win_est.warnings)
         trace.warnings.extend(r.text for r in judged[winner].reasons if r.kind == "warn")
     close_lines, price_to_win = _close_call(request, judged, ranking)
     changes = (*_blocked_lines(request, judged, ranking), *close_lines)

@@ -246,7 +246,10 @@ class MfuIndex:
             factor, note = self._precisions.factor(
                 group[0].point.system, family, precision, rung.precision, self._scaling.precision_ratio_to_fp8
             )
-            notes.append(f"{rung.precision} figures of this configuration × {factor:.2f} ({note})")
+            notes.append(
+                f"MFU from this configuration's {rung.precision} figures × {factor:.2f} ({note}): "
+                f"no {precision} figure is published"
+            )
         proxy = group[0].point.system if group[0].point.system != system_id else None
         if proxy is not None:
             scale, note = self._scale_up.factor(system_id, proxy, family, gpus)
