@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from textual.fuzzy import Matcher
 from textual.widgets import DataTable, Input, OptionList, Static
 
 from advisor.core import fmt
@@ -262,8 +263,12 @@ async def test_help_theme_settings_and_the_command_palette():
             "Export report",
             "Show Sensitivity",
             "Go to question: Tokens",
+            "Go to question: Rent or own (pricing)",  # found by the scenario key and --pricing too
         ):
             assert title in titles
+        assert "Go to question: Risk appetite" in titles, "no key where the label says it"
+        finds = Matcher("pricing")
+        assert [t for t in titles if finds.match(t) > 0] == ["Go to question: Rent or own (pricing)"]
 
         await pilot.press("f2")
         app.screen.query_one("#pricing").value = "own"

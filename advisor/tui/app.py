@@ -171,11 +171,18 @@ class AdvisorApp(App[None]):
         for question in QUESTIONS:
             section = sections.get(question.section, f"{SECTIONS[question.section]}, for a serving job")
             yield SystemCommand(
-                f"Go to question: {question.label}",
+                f"Go to question: {question.label}{_key_words(question.key, question.label)}",
                 f"{' '.join(section.split())}: {question.hint}",
                 lambda key=question.key: main.form.focus_question(key),
                 discover=False,
             )
+
+
+def _key_words(key: str, label: str) -> str:
+    """` (pricing)`: the question's scenario key and flag stem, so the palette finds it by the name a
+    scenario file or `--pricing` uses as well as by its label; nothing when the label already says it."""
+    said = label.lower()
+    return "" if all(word in said for word in key.split("_")) else f" ({key})"
 
 
 def make_app(
