@@ -60,10 +60,12 @@ def test_leave_one_out_accuracy_and_coverage(result):
     # ranges that stop holding, fails. The end-to-end median rose from 11.3% (21 runs) when six more
     # published runs were added (Phi-4, Phi-3.5-mini and -MoE, Phi-4-mini, DeepSeek 67B and V2): the larger
     # set measures the end-to-end error the 21 runs understated; on those 21 the refitted line does better
-    # (median 11.3% -> 9.2%, worst 42.0% -> 41.5%; docs/calibration.md).
-    assert by_name["all"].runs >= 208
+    # (median 11.3% -> 9.2%, worst 42.0% -> 41.5%; docs/calibration.md). The benchmark median rose from
+    # 1.24% to 1.51% when 11 MLPerf Training cases were added (5 calibration points, 6 validation runs;
+    # their median 4.1%): the 181 earlier benchmark cases keep their median (1.24%) and their mean falls.
+    assert by_name["all"].runs >= 219
     assert by_name["all"].median_abs_error <= 0.022
-    assert by_name["kind=benchmark"].median_abs_error <= 0.013
+    assert by_name["kind=benchmark"].median_abs_error <= 0.016
     assert by_name["all"].worst_abs_error <= 0.42
     assert by_name["kind=benchmark"].worst_abs_error <= 0.35
     assert by_name["kind=production"].median_abs_error <= 0.162
