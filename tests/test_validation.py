@@ -60,10 +60,14 @@ def test_leave_one_out_accuracy_and_coverage(result):
     # ranges that stop holding, fails. The end-to-end median rose from 11.3% (21 runs) when six more
     # published runs were added (Phi-4, Phi-3.5-mini and -MoE, Phi-4-mini, DeepSeek 67B and V2): the larger
     # set measures the end-to-end error the 21 runs understated; on those 21 the refitted line does better
-    # (median 11.3% -> 9.2%, worst 42.0% -> 41.5%; docs/calibration.md).
-    assert by_name["all"].runs >= 208
-    assert by_name["all"].median_abs_error <= 0.022
-    assert by_name["kind=benchmark"].median_abs_error <= 0.013
+    # (median 11.3% -> 9.2%, worst 42.0% -> 41.5%; docs/calibration.md). The benchmark median rose from
+    # 1.24% to 1.67% when 17 MLPerf Training cases were added (5 calibration points, 12 validation runs;
+    # their median 8.5%, worst 26%): the 181 earlier benchmark cases keep their median (1.24%) and their
+    # mean error falls (5.0% -> 4.9%); the median of all cases moves from 2.15% to 2.32% the same way (the
+    # 208 earlier cases: 2.15% -> 2.09%).
+    assert by_name["all"].runs >= 225
+    assert by_name["all"].median_abs_error <= 0.024
+    assert by_name["kind=benchmark"].median_abs_error <= 0.017
     assert by_name["all"].worst_abs_error <= 0.42
     assert by_name["kind=benchmark"].worst_abs_error <= 0.35
     assert by_name["kind=production"].median_abs_error <= 0.162
