@@ -55,7 +55,8 @@ GLOSSARY: tuple[Term, ...] = (
     Term(
         "P10–P90",
         "the range the answer falls in 8 times out of 10 when the uncertain inputs (MFU, prices, "
-        "failures) vary; P50 is the middle.",
+        "failures and, when buying, the depreciation life, cost of capital and utilisation) vary; P50 is "
+        "the middle.",
         ("P10", "P50", "P90"),
     ),
     Term(
@@ -64,6 +65,21 @@ GLOSSARY: tuple[Term, ...] = (
         "hardware is used.",
     ),
     Term("Capex/node", "the purchase price of one server (node) or rack of GPUs.", ("Capex",)),
+    Term(
+        "Depreciation life",
+        "the years a purchase is paid off over; a shorter life makes every owned GPU-hour dearer "
+        "(4 to 6 years are published for GPU servers).",
+        ("depreciation",),
+    ),
+    Term(
+        "Cost of capital",
+        "the interest a buyer pays (or forgoes) on the money a purchase ties up, a share a year.",
+    ),
+    Term(
+        "Utilisation (owned fleet)",
+        "the share of its hours an owned fleet is in use; its fixed costs spread over those hours only.",
+        ("utilization",),
+    ),
     Term("USD, $", "US dollars; $/GPU-hour is the rent of one GPU for an hour.", ("USD", "US")),
     Term(
         "kWh, MWh, GWh",
