@@ -294,7 +294,7 @@ def test_widened_pue_never_falls_below_one():
 
 
 def test_close_call_price_and_break_even_are_one_figure():
-    # 13B on 8 rented GPUs in FP8 (the README's example): mi300x is 3.1% behind mi355x, whose price the
+    # 13B on 8 rented GPUs in FP8 (the README's example): mi300x is 3.0% behind mi355x, whose price the
     # catalog assumes. "What would change the answer" and the break-even point state the runner-up's
     # price to win; they once differed ($1.66 and $1.69, "now $1.69"): the break-even set the price as
     # the user's, which also dropped the assumed-price penalty.

@@ -90,7 +90,14 @@ GLOSSARY: tuple[Term, ...] = (
     Term(
         "Score, vs best",
         "how a system ranks: its cost (or time, energy) against the best system's, after the rules' "
-        'bonuses and penalties; "best" is the winner, "12% worse" is 12% behind it.',
+        'bonuses and penalties; "best" is the winner, "12% behind" means the best\'s score is 12% lower.',
+    ),
+    Term(
+        "x% cheaper, sooner, behind",
+        'every gap is a share of the worse figure: "b300 is 5.1% cheaper than gb300-nvl72" means it '
+        "costs 5.1% less than gb300-nvl72; each says what it is a gap in (cost, time, energy, score) and "
+        "against which system.",
+        ("cheaper", "sooner", "behind"),
     ),
     Term(
         "bonus / penalty 10%",

@@ -31,7 +31,15 @@ from advisor.core.decision.recommendation import (
 )
 from advisor.core.decision.request import AdviceRequest
 from advisor.core.decision.rules import Rule, RuleResult, evaluate
-from advisor.core.decision.verdict import NONE_FEASIBLE, Ranked, Verdict, judge_verdict, objective_metric
+from advisor.core.decision.verdict import (
+    NONE_FEASIBLE,
+    OBJECTIVE_NOUN,
+    Ranked,
+    Verdict,
+    gap,
+    judge_verdict,
+    objective_metric,
+)
 from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.sourced import as_of_end
 from advisor.core.model.units import HOURS_PER_DAY
@@ -382,9 +390,11 @@ def _close_call(
     ratio = scores[runner] / scores[winner]
     run_est = judged[runner].estimate
     assert run_est is not None
-    if ratio >= 1 + CLOSE_CALL:
+    behind = gap(scores[winner], scores[runner])
+    if behind >= CLOSE_CALL:
         return [], None
     if request.objective != "cost":
-        return [f"{runner} is within {fmt.percent(ratio - 1)} of {winner} on {request.objective}"], None
+        noun = f"{OBJECTIVE_NOUN.get(request.objective, request.objective)} x rule weights"
+        return [f"{runner} is only {fmt.percent(behind)} behind {winner} on score ({noun})"], None
     price = PriceToWin(runner, winner, request.workload.pricing, run_est.price_usd_per_gpu_hour, ratio)
     return [price.sentence], price

@@ -1,10 +1,10 @@
 """The verdict: a clear winner, a close call, or nothing feasible, with one sentence saying why.
 
-A close call is a runner-up within `CLOSE_MARGIN` of the winner on the objective or on the score (the
-objective times the rule weights), or better on the objective with the rules putting the winner first,
-or a winner that holds in fewer than `ROBUST_SHARE` of the sampled inputs (set by the analysis,
-`with_robustness`). Its tie-breakers compare the two on what the objective leaves out: maturity,
-schedule slack, lead time.
+A close call is a winner less than `CLOSE_MARGIN` ahead of the runner-up on the objective or on the
+score (the objective times the rule weights; every gap is `gap`, a share of the worse figure), or a
+runner-up better on the objective with the rules putting the winner first, or a winner that holds in
+fewer than `ROBUST_SHARE` of the sampled inputs (set by the analysis, `with_robustness`). Its
+tie-breakers compare the two on what the objective leaves out: maturity, schedule slack, lead time.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from advisor.core.model.maturity import MATURITY_LEVELS
 
 VerdictKind = Literal["clear", "close_call", "none_feasible"]
 CLOSE_MARGIN = 0.05
-"""A runner-up within this share of the winner's objective metric or score makes a close call."""
+"""A winner less than this `gap` ahead of the runner-up on the objective or the score makes a close call."""
 ROBUST_SHARE = 0.6
 """A winner that wins fewer than this share of the sampled inputs makes a close call."""
 MATURITY_ORDER: dict[str, int] = {level: rank for rank, level in enumerate(MATURITY_LEVELS)}
@@ -32,6 +32,16 @@ LEVEL = 0.0005
 """Two systems whose objective metrics differ by less than this share are level on it (0.0% apart)."""
 DEADLINE_SURE = 0.9
 """A winner meeting the deadline in fewer than this share of the samples gets a deadline risk."""
+
+
+def gap(better: float, worse: float) -> float:
+    """How far `better` is ahead of `worse`, as a share of `worse`: (worse - better) / worse.
+
+    The one definition of every gap shown and judged: "b300 is 5.1% cheaper than gb300-nvl72" ($482.7k
+    vs $508.8k: 1 - 482.7 / 508.8), a close call's margin, "12.0% behind the best". Negative when
+    `better` is in fact the worse; 0 when `worse` is 0.
+    """
+    return (worse - better) / worse if worse else 0.0
 
 
 @dataclass(frozen=True)
@@ -52,7 +62,7 @@ class Verdict:
     winner: str | None = None
     runner_up: str | None = None
     margin: float | None = None
-    """The runner-up's score over the winner's, less one (0.057: 5.7% behind)."""
+    """The winner's `gap` ahead of the runner-up on score (0.054: the winner's score is 5.4% lower)."""
     robustness: float | None = None
     """Share of the sampled inputs in which the winner still wins (None until analysed)."""
     tie_breakers: tuple[TieBreaker, ...] = ()
@@ -60,8 +70,8 @@ class Verdict:
     edge: str = ""
     """`why` in a few words, without figures: `5.7% cheaper than b200` (the app's one line)."""
     metric_margin: float | None = None
-    """The runner-up's objective metric over the winner's, less one, before rule weights (negative: the
-    runner-up is better on the objective itself and the rules put the winner first)."""
+    """The winner's `gap` ahead of the runner-up on the objective's metric, before rule weights
+    (negative: the runner-up is better on the objective itself and the rules put the winner first)."""
     objective: str = "cost"
     trade_off: str = ""
     """Owning: GPUs already owned against a purchase, in words (also the end of `why`), else empty."""
@@ -108,13 +118,17 @@ class Verdict:
         """Why it is a close call: the margin on the objective or on the score, the robustness."""
         parts = []
         metric = self.metric_margin
+        noun = OBJECTIVE_NOUN.get(self.objective, self.objective)
         if metric is not None and metric < 0:
-            parts.append(f"{self.runner_up} is better on {self.objective} itself")
+            parts.append(f"{self.runner_up} is better on {noun} itself")
         elif metric is not None and metric < CLOSE_MARGIN:
-            parts.append(f"{self.runner_up} is within {fmt.percent(metric)} on {self.objective}")
+            # the why states the gap itself ("0.9% cheaper than b300"): say what makes it close
+            parts.append(f"{self.winner}'s lead on {noun} is under {CLOSE_MARGIN:.0%}")
         elif self.margin is not None and self.margin < CLOSE_MARGIN:
             within = fmt.percent(self.margin)
-            parts.append(f"{self.runner_up} scores within {within} (objective x rule weights)")
+            parts.append(
+                f"{self.winner} leads {self.runner_up} by only {within} on score ({noun} x rule weights)"
+            )
         if self.robustness is not None and self.robustness < ROBUST_SHARE:
             parts.append(f"{self.winner} wins only {fmt.percent(self.robustness, 0)} of sampled inputs")
         return " and ".join(parts)
@@ -218,20 +232,21 @@ def weight_notes(ranked: Sequence[tuple[Estimate | None, float]], objective: str
 
 
 _BETTER = {"cost": "cheaper", "time": "sooner to result", "energy": "less energy"}
-_NOUN = {"cost": "cost", "time": "time to result", "energy": "energy", "balanced": "cost x time"}
+OBJECTIVE_NOUN = {"cost": "cost", "time": "time to result", "energy": "energy", "balanced": "cost x time"}
+"""What each objective ranks by, in the verdict's words."""
 
 
 def _also(objective: str, win: Estimate, run: Estimate) -> tuple[float | None, str]:
-    """The runner-up's other measure (time to result for cost and energy, cost for time) over the
-    winner's, less one, and the winner's lead on it in words; (None, "") for `balanced`."""
+    """The winner's `gap` ahead of the runner-up on the other measure (time to result for cost and
+    energy, cost for time), and that lead in words; (None, "") for `balanced`."""
     if objective in ("cost", "energy"):
-        ratio = run.time_to_result_hours / win.time_to_result_hours - 1
         diff = run.time_to_result_hours - win.time_to_result_hours
-        return ratio, f"{fmt.duration(diff)} sooner to result than {run.system}"
+        ahead = gap(win.time_to_result_hours, run.time_to_result_hours)
+        return ahead, f"{fmt.duration(diff)} sooner to result than {run.system}"
     if objective == "time":
-        ratio = run.cost_usd / win.cost_usd - 1 if win.cost_usd else 0.0
+        ahead = gap(win.cost_usd, run.cost_usd)
         costs = f"{fmt.money(win.cost_usd)} vs {fmt.money(run.cost_usd)}"
-        return ratio, f"{fmt.percent(1 - 1 / (1 + ratio))} cheaper than {run.system} ({costs})"
+        return ahead, f"{fmt.percent(ahead)} cheaper than {run.system} ({costs})"
     return None, ""
 
 
@@ -243,12 +258,12 @@ def margin_sentence(
     better = _BETTER.get(objective, "better on cost x time")
     win_text, run_text = _metric_text(objective, win), _metric_text(objective, run)
     if abs(metric_win - metric_run) <= LEVEL * max(metric_win, metric_run):
-        edge = f"level with {run.system} on {_NOUN.get(objective, objective)} ({win_text} each)"
+        edge = f"level with {run.system} on {OBJECTIVE_NOUN.get(objective, objective)} ({win_text} each)"
         return edge, f"{win.system} is {edge}"
     if metric_win <= metric_run:
-        edge = f"{fmt.percent(1 - metric_win / metric_run if metric_run else 0.0)} {better} than {run.system}"
+        edge = f"{fmt.percent(gap(metric_win, metric_run))} {better} than {run.system}"
         return edge, f"{win.system} is {edge} ({win_text} vs {run_text})"
-    edge = f"first on the rules' weights; {run.system} is {fmt.percent(1 - metric_run / metric_win)} {better}"
+    edge = f"first on the rules' weights; {run.system} is {fmt.percent(gap(metric_run, metric_win))} {better}"
     return edge, f"{win.system} ranks {edge} ({run_text} vs {win_text})"
 
 
@@ -279,7 +294,7 @@ def _lead_breaker(win: Estimate, run: Estimate) -> TieBreaker | None:
 
 def _cost_breaker(win: Estimate, run: Estimate) -> TieBreaker | None:
     low, high = sorted((win, run), key=lambda e: e.cost_usd)
-    if high.cost_usd <= low.cost_usd * (1 + CLOSE_MARGIN):
+    if gap(low.cost_usd, high.cost_usd) < CLOSE_MARGIN:
         return None
     text = f"{fmt.money(low.cost_usd)} against {fmt.money(high.cost_usd)} for {high.system}"
     return TieBreaker("cost", low.system, text)
@@ -343,8 +358,8 @@ def judge_verdict(
             f"{run.estimate.system} x{run.rule_factor:.2f}, {win.estimate.system} x{win.rule_factor:.2f}"
         )
         why += f" (rule weights: {weights})"
-    margin = run.score / win.score - 1
-    metric_margin = run.metric / win.metric - 1 if win.metric else 0.0
+    margin = gap(win.score, run.score)
+    metric_margin = gap(win.metric, run.metric)
     breakers = tie_breakers(win.estimate, run.estimate, maturity, deadline_days, objective)
     close = min(margin, metric_margin) < CLOSE_MARGIN
     kind: VerdictKind = "close_call" if close else "clear"
