@@ -88,6 +88,9 @@ class Verdict:
     """The deadline met at the risk appetite's quantile, in words (then no deadline risk is added)."""
     caveat: str = ""
     """A run beyond the turnover horizon, and the GPUs that bring it within (`analysis.horizon`)."""
+    owned: str = ""
+    """Owning GPUs already owned: what an hour of them costs and whether the answer runs on them (a line
+    of its own under the headline on every surface, `owned.owned_when_owning`), else empty."""
 
     def deadline_risk(self) -> str:
         """`meets the 60-day deadline in about 50% of samples`, when that is below `DEADLINE_SURE`."""
@@ -187,6 +190,7 @@ class Verdict:
                 "robustness": self.robustness,
                 "favoured": self.favoured,
                 "trade_off": self.trade_off or None,
+                "owned": self.owned or None,
                 "deadline_share": self.deadline_share,
                 "deadline_risk": self.deadline_risk() or None,
                 "tie_breakers": [
