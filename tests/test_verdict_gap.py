@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 from advisor.core import fmt
 from advisor.core.costing.estimate import estimate
 from advisor.core.decision.advise import advise
+from advisor.core.decision.gaps import gap
 from advisor.core.decision.recommendation import PriceToWin
 from advisor.core.decision.request import AdviceRequest
-from advisor.core.decision.verdict import CLOSE_MARGIN, Ranked, gap, judge_verdict
+from advisor.core.decision.verdict import CLOSE_MARGIN, Ranked, judge_verdict
 from advisor.core.model.workload import Constraints, Workload
 from advisor.io.rule_files import load_rules
 from advisor.tui.widgets.comparison_view import score_cell

@@ -266,15 +266,13 @@ RANGE_COLUMNS: tuple[tuple[str, str, Callable[[float], str]], ...] = (
 
 
 def range_blurb(kind: str, pricing: str = "rent") -> str:
-    """What the ranges table shows, for a job of `kind`: its uncertain inputs (a serving job's speed is
-    the serving model's fitted spread, not an MFU, and has no goodput; an owner's money is capex and
-    the finance inputs, a renter's the price)."""
+    """What the ranges table shows: the uncertain inputs of a job of `kind` and `pricing` (serving has
+    its fitted speed spread, no MFU or goodput; an owner has capex and the finance inputs)."""
     speed = "serving speed" if kind == "inference" else "MFU, goodput"
     money = (
         "capex, depreciation life, cost of capital, maintenance, utilisation, colocation rent, electricity"
-        if pricing == "own"
-        else "rental prices"
     )
+    money = money if pricing == "own" else "rental prices"
     return (
         f"Each system's figures as its uncertain inputs ({speed}, {money}, PUE) vary over their ranges: "
         "expected value, then the 10th to 90th percentile of the samples."

@@ -19,9 +19,9 @@ from advisor.core import fmt
 from advisor.core.costing.estimate import estimate
 from advisor.core.costing.results import Estimate
 from advisor.core.decision.constraints import constraint_reasons
+from advisor.core.decision.gaps import gap
 from advisor.core.decision.recommendation import Candidate, CheaperOption, Recommendation
 from advisor.core.decision.request import AdviceRequest
-from advisor.core.decision.verdict import gap
 from advisor.errors import AdvisorError
 
 MIN_SAVING = 0.02

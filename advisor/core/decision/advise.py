@@ -16,10 +16,10 @@ from advisor.core import fmt
 from advisor.core.costing.estimate import estimate
 from advisor.core.costing.results import Estimate
 from advisor.core.decision import owned as owned_gpus
-from advisor.core.decision import verdict as verdicts
 from advisor.core.decision.constraints import constraint_reasons, judged_hours
 from advisor.core.decision.evidence_age import dated_because
 from advisor.core.decision.facts import candidate_facts, workload_facts
+from advisor.core.decision.gaps import OBJECTIVE_NOUN, gap, objective_metric, weight_notes
 from advisor.core.decision.headline import headline_figures, headline_sentence
 from advisor.core.decision.price_facts import price_facts, price_source
 from advisor.core.decision.recommendation import (
@@ -31,7 +31,7 @@ from advisor.core.decision.recommendation import (
 )
 from advisor.core.decision.request import AdviceRequest
 from advisor.core.decision.rules import Rule, RuleResult, evaluate
-from advisor.core.decision.verdict import NONE_FEASIBLE, Ranked, Verdict, judge_verdict, objective_metric
+from advisor.core.decision.verdict import NONE_FEASIBLE, Ranked, Verdict, judge_verdict
 from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.sourced import as_of_end
 from advisor.core.model.units import HOURS_PER_DAY
@@ -254,7 +254,7 @@ def advise(request: AdviceRequest) -> Recommendation:
             _judge(request, sid, judgement, facts, trace)
     trace.warnings.extend(text.format(systems=", ".join(ids)) for text, ids in trace.summarised.items())
     ranking = _rank(judged, request.objective)
-    for sid, text in verdicts.weight_notes(
+    for sid, text in weight_notes(
         [(judged[s].estimate, judged[s].factor) for s in ranking.ranked], request.objective
     ):
         judged[sid].reasons.append(Reason("note", text))
@@ -389,11 +389,11 @@ def _close_call(
     ratio = scores[runner] / scores[winner]
     run_est = judged[runner].estimate
     assert run_est is not None
-    behind = verdicts.gap(scores[winner], scores[runner])
+    behind = gap(scores[winner], scores[runner])
     if behind >= CLOSE_CALL:
         return [], None
     if request.objective != "cost":
-        noun = f"{verdicts.OBJECTIVE_NOUN.get(request.objective, request.objective)} x rule weights"
+        noun = f"{OBJECTIVE_NOUN.get(request.objective, request.objective)} x rule weights"
         return [f"{runner} is only {fmt.percent(behind)} behind {winner} on score ({noun})"], None
     price = PriceToWin(runner, winner, request.workload.pricing, run_est.price_usd_per_gpu_hour, ratio)
     return [price.sentence], price

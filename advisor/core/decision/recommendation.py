@@ -7,8 +7,9 @@ from typing import Any
 
 from advisor.core import fmt
 from advisor.core.costing.results import Estimate, JsonFields
+from advisor.core.decision.gaps import gap
 from advisor.core.decision.rules import RuleResult
-from advisor.core.decision.verdict import NONE_FEASIBLE, Verdict, gap
+from advisor.core.decision.verdict import NONE_FEASIBLE, Verdict
 from advisor.core.model.workload import Constraints, Objective
 
 

@@ -19,8 +19,8 @@ from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
 from advisor.core.decision.facts import JOB_VERBS
+from advisor.core.decision.gaps import gap
 from advisor.core.decision.recommendation import Candidate
-from advisor.core.decision.verdict import gap
 from advisor.present import numbers
 from advisor.present.ranking import ranking_sentence
 from advisor.present.reasons import reason_lines, reason_text
