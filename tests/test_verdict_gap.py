@@ -1,4 +1,4 @@
-"""One definition of a gap (`verdict.gap`: a share of the worse figure) in the sentence, the close-call
+"""One definition of a gap (`gaps.gap`: a share of the worse figure) in the sentence, the close-call
 threshold, the price to win and the app's score column."""
 
 from __future__ import annotations

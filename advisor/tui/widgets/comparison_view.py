@@ -77,7 +77,7 @@ COLUMNS = (
 
 
 def score_gap(candidate: Candidate, best: float | None) -> float | None:
-    """How far the best feasible score is ahead of the candidate's (`verdict.gap`: 0.107, the best's
+    """How far the best feasible score is ahead of the candidate's (`gaps.gap`: 0.107, the best's
     score is 10.7% lower)."""
     if candidate.score is None or not best:
         return None
