@@ -73,3 +73,17 @@ def test_the_app_score_column_is_the_same_gap():
         if cell != "best":
             shown = float(re.match(r"([0-9.]+)% behind", cell).group(1))
             assert shown == pytest.approx(gap(best, c.score) * 100, abs=0.05)
+
+
+def test_the_headline_says_best_only_for_the_best_on_the_objective():
+    # gb300-nvl72 ranks first on the rules' weights while b300 is 5.1% cheaper: "best on cost" was untrue.
+    w = Workload(model=CATALOG.model("llama3-70b"), tokens=2e12, gpus=512, precision="fp8", pricing="own")
+    pair = ("gb300-nvl72", "b300")
+    rec = advise(
+        AdviceRequest(w, CATALOG, load_rules(), Constraints(), systems=pair, today=date(2026, 11, 29))
+    )
+    assert rec.winner == "gb300-nvl72" and rec.headline.endswith("(first on cost after the rules' weights)")
+    cheapest = min(rec.candidates, key=lambda c: c.estimate.cost_usd).system
+    assert cheapest == "b300"
+    alone = advise(AdviceRequest(w, CATALOG, load_rules(), Constraints(), systems=("b300",)))
+    assert alone.headline.endswith("(best on cost)")

@@ -325,7 +325,8 @@ def _headline(winner: str | None, candidates: Sequence[Candidate], request: Advi
     figures, basis = headline_figures(est, request.workload.pricing), request.deadline_basis
     if basis is not None and request.constraints.deadline_days is not None:
         figures = replace(figures, at_quantile=f"{fmt.duration(basis.hours(est))} at {basis.label}")
-    return headline_sentence(figures, request.objective)
+    metrics = [_metric(c.estimate, request.objective) for c in candidates if c.score and c.estimate]
+    return headline_sentence(figures, request.objective, _metric(est, request.objective) <= min(metrics))
 
 
 def _relaxations(est: Estimate, blockers: set[str | None], request: AdviceRequest) -> list[str]:
