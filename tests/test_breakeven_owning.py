@@ -35,7 +35,7 @@ def test_the_depreciation_life_has_a_break_even_that_flips_the_winner():
     life = found["depreciation"]
     assert life.current == 6 and 0.5 < life.threshold < 6
     assert life.sentence.startswith(f"{sens.runner_up} becomes the better choice if the depreciation life")
-    assert f"below {life.threshold:.1f} years (now 6 years)" in life.sentence
+    assert f"below {life.threshold:.1f} years (now 6 years; the catalog's range 4–6 years)" in life.sentence
     # Fed back: just below the threshold the runner-up wins, just above it the winner holds.
     assert advise(_moved(request, life, life.threshold * 0.99)).winner == sens.runner_up
     assert advise(_moved(request, life, life.threshold * 1.01)).winner == rec.winner

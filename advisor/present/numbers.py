@@ -79,7 +79,7 @@ def input_value(name: str, value: float) -> str:
     if name == "maintenance":
         return f"{percent(value)} of capex/year"
     if name == "utilization":
-        return f"{percent(value)} of hours"
+        return f"{percent(value, 0)} of hours"
     if name == "colocation":
         return f"${value:,.0f}/kW-month"
     return f"{value:.3g}"

@@ -268,18 +268,25 @@ def _electricity_at(request: AdviceRequest, value: float) -> AdviceRequest:
     )
 
 
-def _life_sentence(runner: str, side: str, now: float, threshold: float) -> str:
+def _life_sentence(runner: str, side: str, now: float, span: str, threshold: float) -> str:
     return (
         f"{runner} becomes the better choice if the depreciation life is {side} {threshold:.1f} years "
-        f"(now {now:g} years)"
+        f"(now {now:g} years{span})"
     )
 
 
-def _rate_sentence(runner: str, side: str, now: float, threshold: float) -> str:
+def _rate_sentence(runner: str, side: str, now: float, span: str, threshold: float) -> str:
     return (
         f"{runner} becomes the better choice if the cost of capital is {side} {fmt.percent(threshold)} "
-        f"a year (now {fmt.percent(now)})"
+        f"a year (now {fmt.percent(now)}{span})"
     )
+
+
+def _span(low: float | None, high: float | None, text: Callable[[float], str], unit: str = "") -> str:
+    """`; the catalog's range 4–6 years`, so a threshold far outside it reads as one (empty without)."""
+    if low is None or high is None:
+        return ""
+    return f"; the catalog's range {text(low)}–{text(high)}{unit}"
 
 
 def _finance_at(field: str, request: AdviceRequest, value: float) -> AdviceRequest:
@@ -297,6 +304,10 @@ def _finance_probes(request: AdviceRequest, runner: str) -> list[_Probe]:
     with more capital per unit of work."""
     finance = request.catalog.economics.finance
     life, rate = finance.depreciation_years, finance.cost_of_capital
+    life_span = _span(
+        finance.depreciation_years_low, finance.depreciation_years_high, "{:g}".format, " years"
+    )
+    rate_span = _span(finance.cost_of_capital_low, finance.cost_of_capital_high, fmt.percent)
     probes = []
     for direction, side in ((+1, "above"), (-1, "below")):
         probes.append(
@@ -307,7 +318,7 @@ def _finance_probes(request: AdviceRequest, runner: str) -> list[_Probe]:
                 direction,
                 (0.5, 20.0),
                 partial(_finance_at, "depreciation_years"),
-                partial(_life_sentence, runner, side, life),
+                partial(_life_sentence, runner, side, life, life_span),
                 report_none=False,
             )
         )
@@ -319,7 +330,7 @@ def _finance_probes(request: AdviceRequest, runner: str) -> list[_Probe]:
                 direction,
                 (1e-4, 0.99),
                 partial(_finance_at, "cost_of_capital"),
-                partial(_rate_sentence, runner, side, rate),
+                partial(_rate_sentence, runner, side, rate, rate_span),
                 report_none=False,
             )
         )
