@@ -27,3 +27,27 @@ def test_every_bar_moves_the_answer(pricing):
     assert "pue" in spreads and ("pue" in bars) == (pricing == "own")
     if pricing == "own":
         assert {"depreciation", "cost_of_capital", "maintenance", "utilization", "colocation"} <= bars
+
+
+def test_the_app_tornado_gives_each_range_in_its_unit():
+    from rich.console import Console
+
+    from advisor.core.run import run_scenario
+    from advisor.core.scenario import Scenario
+    from advisor.tui.widgets.sensitivity_view import sensitivity_content
+
+    scenario = Scenario.model_validate(
+        {
+            "schema": 1,
+            "name": "own",
+            "workload": {"model": "llama3-70b", "tokens": 2e12, "gpus": 512, "pricing": "own"},
+        }
+    )
+    result = run_scenario(scenario, CATALOG, load_rules(), today=date(2026, 11, 29), samples=50)
+    console = Console(width=200, record=True)
+    console.print(sensitivity_content(result))
+    text = console.export_text()
+    # as the CLI prints them (present.numbers.input_value), not bare numbers ("cost_of_capital 0.07–0.15")
+    assert "depreciation 4 years–6 years" in text
+    assert "cost_of_capital 7.0%/year–15.0%/year" in text
+    assert "utilization 70% of hours–100% of hours" in text
