@@ -119,7 +119,7 @@ async def test_scores_and_rule_weights_read_as_words():
         cells = {c.system: str(table.get_row(c.system)[8]) for c in rec.candidates}
         assert cells[rec.winner] == "best"
         ranked = [c for c in rec.candidates if c.feasible and c.system != rec.winner]
-        assert all(re.fullmatch(r"\d+\.\d% worse", cells[c.system]) for c in ranked)
+        assert all(re.fullmatch(r"\d+\.\d% behind", cells[c.system]) for c in ranked)
         assert not any(re.fullmatch(r"\d\.\d{3}", cell) for cell in cells.values())
         table.focus()
         details = []
@@ -128,7 +128,9 @@ async def test_scores_and_rule_weights_read_as_words():
             await pilot.pause(0.2)
             details.append(plain(app.screen.query_one("#compare-detail", Static)))
         assert re.search(
-            r"Score: \d+\.\d% worse on cost than the best( after rule adjustments)?\.", details[0]
+            r"Score: (\d+\.\d%) behind the best on cost( after rule adjustments)? "
+            r"\(the best's score is \1 lower\)\.",
+            details[0],
         )
         assert "Ranked by cost after the rules' weights (" in details[0]  # the reports' sentence
         weights = "\n".join(details)

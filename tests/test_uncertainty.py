@@ -185,6 +185,13 @@ def _moved(request: AdviceRequest, item, value: float) -> AdviceRequest:
     if name in ("price", "capex"):
         moved = repriced(CATALOG.system(system), name == "price", item.current, value)
         return replace(request, catalog=CATALOG.rebuilt(systems={**CATALOG.systems, system: moved}))
+    if name in ("depreciation", "cost_of_capital"):
+        field = "depreciation_years" if name == "depreciation" else name
+        econ = CATALOG.economics
+        finance = econ.finance.model_copy(update={field: value})
+        return replace(
+            request, catalog=CATALOG.rebuilt(economics=econ.model_copy(update={"finance": finance}))
+        )
     if name in ("electricity", "pue"):
         key = "electricity_usd_per_kwh" if name == "electricity" else "pue"
         return replace(request, assumptions=Assumptions(**{key: value}))
@@ -216,12 +223,13 @@ def test_break_even_points_fed_back_flip_the_winner(spec, constraints):
 
 def test_robustness_says_whether_the_winner_holds():
     # On the 2025 systems: 13B rented on 8 GPUs is a close call (B200 against H200 and A100); 405B bought
-    # by an early adopter a clearer one (GB200 NVL72: 83% of samples since the production spread holds 80%
-    # of published end-to-end runs, issue 11). The verdict follows the share of samples.
+    # by an early adopter a clearer one (GB200 NVL72: about 80% of samples since the production spread holds
+    # 80% of published end-to-end runs, issue 11; the owner's finance ranges, drawn once for every system,
+    # move the systems' capital alike but not equally). The verdict follows the share of samples.
     _, (_, close) = _run(*SCENARIOS[0])
     _, (_, clear) = _run(*SCENARIOS[1])
     assert close.robustness.share < clear.robustness.share
-    assert clear.robustness.share >= 0.8 and "gb200-nvl72 wins" in clear.robustness.verdict
+    assert clear.robustness.share >= 0.75 and "gb200-nvl72 wins" in clear.robustness.verdict
     for r in (close.robustness, clear.robustness):
         assert ("across the range" in r.verdict) == (r.share >= 0.9)
     # The close call's share sits near LIKELY (59-62% as the production spread is refitted on more runs):
@@ -286,7 +294,7 @@ def test_widened_pue_never_falls_below_one():
 
 
 def test_close_call_price_and_break_even_are_one_figure():
-    # 13B on 8 rented GPUs in FP8 (the README's example): mi300x is 3.1% behind mi355x, whose price the
+    # 13B on 8 rented GPUs in FP8 (the README's example): mi300x is 3.0% behind mi355x, whose price the
     # catalog assumes. "What would change the answer" and the break-even point state the runner-up's
     # price to win; they once differed ($1.66 and $1.69, "now $1.69"): the break-even set the price as
     # the user's, which also dropped the assumed-price penalty.

@@ -378,7 +378,7 @@ def test_the_verdict_agrees_with_the_ranking(model, tokens, gpus, pricing, objec
         assert verdict.kind == "clear" and verdict.runner_up is None
         return
     assert verdict.runner_up == feasible[1].system
-    assert verdict.margin == pytest.approx(feasible[1].score / feasible[0].score - 1)
+    assert verdict.margin == pytest.approx(1 - feasible[0].score / feasible[1].score)
     near = min(verdict.margin, verdict.metric_margin) < CLOSE_MARGIN
     assert verdict.kind == ("close_call" if near else "clear")
     assert verdict.why.startswith(rec.winner) and rec.winner in verdict.sentence()

@@ -69,8 +69,11 @@ def render_recommendation(rec: Any) -> None:
 
 
 def _print_answer(rec: Any) -> None:
-    """The headline, the verdict, a cheaper option and the serving fleet, each on its line."""
+    """The headline, the GPUs already owned, the verdict, a cheaper option and the serving fleet, each on
+    its line."""
     console.print(f"[bold]{escape(rec.headline)}[/]")
+    if rec.verdict.owned:
+        console.print(f"{escape(rec.verdict.owned)}.")
     style = VERDICT_STYLES[rec.verdict.kind]
     label, _, rest = rec.verdict.sentence().partition(": ")
     console.print(f"[bold {style}]{label}[/]: {escape(rest)}")

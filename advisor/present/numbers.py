@@ -62,7 +62,8 @@ def energy_span(low_kwh: float, high_kwh: float) -> str:
 
 
 def input_value(name: str, value: float) -> str:
-    """An uncertain input's value in its own unit: MFU and goodput as %, prices and capex in dollars."""
+    """An uncertain input's value in its own unit: MFU and goodput as %, prices and capex in dollars,
+    the owner's finance inputs in years, % a year, % of hours or dollars per kW-month."""
     if name in ("mfu", "goodput"):
         return percent(value)
     if name == "price":
@@ -71,6 +72,16 @@ def input_value(name: str, value: float) -> str:
         return money(value)
     if name == "electricity":
         return f"{value * 100:.2f}¢/kWh"
+    if name == "depreciation":
+        return f"{value:.3g} years"
+    if name == "cost_of_capital":
+        return f"{percent(value)}/year"
+    if name == "maintenance":
+        return f"{percent(value)} of capex/year"
+    if name == "utilization":
+        return f"{percent(value, 0)} of hours"
+    if name == "colocation":
+        return f"${value:,.0f}/kW-month"
     return f"{value:.3g}"
 
 

@@ -192,6 +192,8 @@ def _recommendation(report: ReportData) -> list[str]:
     rec = report.recommendation
     body = ['<section id="recommendation"><h2>Recommendation</h2><div class="answer">']
     body.append(f'<p class="headline">{esc(rec.headline)}</p>')
+    if rec.verdict.owned:
+        body.append(f'<p class="owned">{esc(rec.verdict.owned)}.</p>')
     fleet = serving_line(rec)
     if fleet is not None:
         body.append(f'<p class="fleet">{esc(fleet)}</p>')

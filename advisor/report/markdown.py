@@ -82,6 +82,8 @@ def render_markdown(report: ReportData) -> str:
 def _recommendation(report: ReportData) -> list[str]:
     rec = report.recommendation
     out = ["## Recommendation", "", f"**{md_text(rec.headline)}**", ""]
+    if rec.verdict.owned:
+        out += [md_text(rec.verdict.owned) + ".", ""]
     fleet = serving_line(rec)
     if fleet is not None:
         out += [md_text(fleet), ""]

@@ -189,17 +189,20 @@ RANGE_COLUMNS: tuple[tuple[str, str, Callable[[float], str]], ...] = (
     ("Energy", "energy_kwh", numbers.energy),
 )
 """Figures with a range: heading, the `EstimateRange` attribute, formatter."""
-RANGE_BLURB = (
-    "Each system's figures as its uncertain inputs (MFU, goodput, prices or capex, PUE, electricity) vary "
-    "over their ranges: expected value, then the 10th to 90th percentile of the samples."
-)
-SERVING_RANGE_BLURB = RANGE_BLURB.replace("MFU, goodput, prices", "serving speed, prices")
-"""A serving job's: its speed is the serving model's (its fitted spread), not an MFU; no goodput."""
 
 
-def range_blurb(kind: str) -> str:
-    """What the ranges table shows, for a job of `kind`."""
-    return SERVING_RANGE_BLURB if kind == "inference" else RANGE_BLURB
+def range_blurb(kind: str, pricing: str = "rent") -> str:
+    """What the ranges table shows: the uncertain inputs of a job of `kind` and `pricing` (serving has
+    its fitted speed spread, no MFU or goodput; an owner has capex and the finance inputs)."""
+    speed = "serving speed" if kind == "inference" else "MFU, goodput"
+    money = (
+        "capex, depreciation life, cost of capital, maintenance, utilisation, colocation rent, electricity"
+    )
+    money = money if pricing == "own" else "rental prices"
+    return (
+        f"Each system's figures as its uncertain inputs ({speed}, {money}, PUE) vary over their ranges: "
+        "expected value, then the 10th to 90th percentile of the samples."
+    )
 
 
 def range_text(rng: Range, text: Callable[[float], str]) -> str:

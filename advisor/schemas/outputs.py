@@ -89,6 +89,7 @@ class VerdictDetail(Out):
     favoured: str | None
     tie_breakers: list[TieBreakerOut]
     trade_off: str | None
+    owned: str | None
     deadline_share: Number | None
     deadline_risk: str | None
 

@@ -55,7 +55,8 @@ GLOSSARY: tuple[Term, ...] = (
     Term(
         "P10–P90",
         "the range the answer falls in 8 times out of 10 when the uncertain inputs (MFU, prices, "
-        "failures) vary; P50 is the middle.",
+        "failures and, when buying, the depreciation life, cost of capital and utilisation) vary; P50 is "
+        "the middle.",
         ("P10", "P50", "P90"),
     ),
     Term(
@@ -64,6 +65,21 @@ GLOSSARY: tuple[Term, ...] = (
         "hardware is used.",
     ),
     Term("Capex/node", "the purchase price of one server (node) or rack of GPUs.", ("Capex",)),
+    Term(
+        "Depreciation life",
+        "the years a purchase is paid off over; a shorter life makes every owned GPU-hour dearer "
+        "(4 to 6 years are published for GPU servers).",
+        ("depreciation",),
+    ),
+    Term(
+        "Cost of capital",
+        "the interest a buyer pays (or forgoes) on the money a purchase ties up, a share a year.",
+    ),
+    Term(
+        "Utilisation (owned fleet)",
+        "the share of its hours an owned fleet is in use; its fixed costs spread over those hours only.",
+        ("utilization",),
+    ),
     Term("USD, $", "US dollars; $/GPU-hour is the rent of one GPU for an hour.", ("USD", "US")),
     Term(
         "kWh, MWh, GWh",
@@ -74,7 +90,14 @@ GLOSSARY: tuple[Term, ...] = (
     Term(
         "Score, vs best",
         "how a system ranks: its cost (or time, energy) against the best system's, after the rules' "
-        'bonuses and penalties; "best" is the winner, "12% worse" is 12% behind it.',
+        'bonuses and penalties; "best" is the winner, "12% behind" means the best\'s score is 12% lower.',
+    ),
+    Term(
+        "x% cheaper, sooner, behind",
+        'every gap is a share of the worse figure: "b300 is 5.1% cheaper than gb300-nvl72" means it '
+        "costs 5.1% less than gb300-nvl72; each says what it is a gap in (cost, time, energy, score) and "
+        "against which system.",
+        ("cheaper", "sooner", "behind"),
     ),
     Term(
         "bonus / penalty 10%",

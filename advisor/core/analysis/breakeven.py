@@ -268,8 +268,78 @@ def _electricity_at(request: AdviceRequest, value: float) -> AdviceRequest:
     )
 
 
+def _life_sentence(runner: str, side: str, now: float, span: str, threshold: float) -> str:
+    return (
+        f"{runner} becomes the better choice if the depreciation life is {side} {threshold:.1f} years "
+        f"(now {now:g} years{span})"
+    )
+
+
+def _rate_sentence(runner: str, side: str, now: float, span: str, threshold: float) -> str:
+    return (
+        f"{runner} becomes the better choice if the cost of capital is {side} {fmt.percent(threshold)} "
+        f"a year (now {fmt.percent(now)}{span})"
+    )
+
+
+def _span(low: float | None, high: float | None, text: Callable[[float], str], unit: str = "") -> str:
+    """`; the catalog's range 4–6 years`, so a threshold far outside it reads as one (empty without)."""
+    if low is None or high is None:
+        return ""
+    return f"; the catalog's range {text(low)}–{text(high)}{unit}"
+
+
+def _finance_at(field: str, request: AdviceRequest, value: float) -> AdviceRequest:
+    """`request` with the catalog's `[finance]` `field` at `value` (its range and source kept)."""
+    econ = request.catalog.economics
+    finance = econ.finance.model_copy(update={field: value})
+    catalog = request.catalog.rebuilt(economics=econ.model_copy(update={"finance": finance}))
+    catalog.derived.update(request.catalog.derived)  # no derived index reads the economics
+    return replace(request, catalog=catalog)
+
+
+def _finance_probes(request: AdviceRequest, runner: str) -> list[_Probe]:
+    """Owning, on cost: the depreciation life and the cost of capital of every system bought, each
+    rising and falling (reported only if it flips): a shorter life or dearer money weighs on the system
+    with more capital per unit of work."""
+    finance = request.catalog.economics.finance
+    life, rate = finance.depreciation_years, finance.cost_of_capital
+    life_span = _span(
+        finance.depreciation_years_low, finance.depreciation_years_high, "{:g}".format, " years"
+    )
+    rate_span = _span(finance.cost_of_capital_low, finance.cost_of_capital_high, fmt.percent)
+    probes = []
+    for direction, side in ((+1, "above"), (-1, "below")):
+        probes.append(
+            _Probe(
+                "depreciation",
+                "all",
+                life,
+                direction,
+                (0.5, 20.0),
+                partial(_finance_at, "depreciation_years"),
+                partial(_life_sentence, runner, side, life, life_span),
+                report_none=False,
+            )
+        )
+        probes.append(
+            _Probe(
+                "cost_of_capital",
+                "all",
+                rate,
+                direction,
+                (1e-4, 0.99),
+                partial(_finance_at, "cost_of_capital"),
+                partial(_rate_sentence, runner, side, rate, rate_span),
+                report_none=False,
+            )
+        )
+    return probes
+
+
 def _probes(rec: Recommendation, request: AdviceRequest, winner: str, runner: str) -> list[_Probe]:
-    """Every input to move for this pair: price or capex, then MFU and goodput, then electricity."""
+    """Every input to move for this pair: price or capex, then MFU and goodput, then electricity, the
+    depreciation life and the cost of capital."""
     w_est, r_est = rec.candidate(winner).estimate, rec.candidate(runner).estimate
     assert w_est is not None and r_est is not None
     probes = _price_probes(rec, request, w_est, r_est)
@@ -277,6 +347,8 @@ def _probes(rec: Recommendation, request: AdviceRequest, winner: str, runner: st
         probes += _speed_probes(w_est, r_est)
     if request.workload.pricing != "rent" and rec.objective in ("cost", "balanced"):
         probes += _electricity_probes(request, runner)
+        if (w_est.purchase and w_est.purchase.gpus_bought) or (r_est.purchase and r_est.purchase.gpus_bought):
+            probes += _finance_probes(request, runner)
     return probes
 
 

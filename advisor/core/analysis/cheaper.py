@@ -19,6 +19,7 @@ from advisor.core import fmt
 from advisor.core.costing.estimate import estimate
 from advisor.core.costing.results import Estimate
 from advisor.core.decision.constraints import constraint_reasons
+from advisor.core.decision.gaps import gap
 from advisor.core.decision.recommendation import Candidate, CheaperOption, Recommendation
 from advisor.core.decision.request import AdviceRequest
 from advisor.core.model.units import HOURS_PER_DAY
@@ -93,7 +94,7 @@ def cheaper_option(rec: Recommendation, request: AdviceRequest) -> CheaperOption
     best = min(options, key=lambda e: (e.cost_usd, e.system, e.gpus), default=None)
     if best is None or best.cost_usd > chosen.cost_usd * (1 - MIN_SAVING):
         return None
-    saving = 1 - best.cost_usd / chosen.cost_usd
+    saving = gap(best.cost_usd, chosen.cost_usd)
     sentence = (
         f"a cheaper option that also meets every constraint: {best.gpus:,}x {best.system} for "
         f"{fmt.money(best.cost_usd)} ({fmt.percent(saving)} less than {chosen.gpus:,}x {chosen.system} at "

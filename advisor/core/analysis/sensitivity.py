@@ -143,13 +143,16 @@ def robustness(
 
 
 def tornado(est_range: EstimateRange, winner_est: Any) -> tuple[Bar, ...]:
-    """The winner's cost and time with each input alone at the ends of its range."""
+    """The winner's cost and time with each input alone at the ends of its range; an input that moves
+    neither (a renter's PUE: the price covers power) has no bar."""
     spreads = est_range.inputs
     expected = {name: s.expected for name, s in spreads.items()}
     bars = []
     for name, spread in spreads.items():
         at_low = sampled_outputs(winner_est, spreads, [{**expected, name: spread.low}])[0]
         at_high = sampled_outputs(winner_est, spreads, [{**expected, name: spread.high}])[0]
+        if at_low[:2] == at_high[:2]:
+            continue
         bars.append(Bar(name, spread.low, spread.high, at_low[1], at_high[1], at_low[0], at_high[0]))
     return tuple(sorted(bars, key=lambda b: b.cost_swing, reverse=True))
 

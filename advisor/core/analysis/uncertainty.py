@@ -5,8 +5,12 @@ Uncertain inputs, each with low / expected / high:
   when borrowed from another system, precision or model family (catalog `[uncertainty]`);
 - goodput: the failure-and-checkpoint overhead × `failure_overhead_low` … `failure_overhead_high`;
 - price: the rental offer's published low/high, or capex ± `capex_relative` when owning;
-- PUE and electricity: the published ranges in `[facility]` and `[electricity]`.
-Values the user set are taken as given (no spread).
+- PUE and electricity: the published ranges in `[facility]` and `[electricity]`;
+- owning: the depreciation life, cost of capital, maintenance share, fleet utilisation and colocation
+  rent, over the ranges `[finance]`, `[maintenance]`, `[utilization]` and `[colocation]` give them
+  (`owner_spreads`).
+Values the user set are taken as given (no spread). PUE, electricity and the finance inputs are shared:
+one value per joint draw for every system.
 
 Two ranges are reported for time, cost and energy: `low`/`high`, every input at the favourable or the
 unfavourable end of its range (outputs are monotone in every input, so these bound all combinations),
@@ -22,10 +26,11 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar, NamedTuple
 
 from advisor.core.analysis import SAMPLES
+from advisor.core.analysis.owner_spreads import HELPS, capital_usd_share, owner_factors, owner_ranges
 from advisor.core.costing.cost import DriverCost, cost_by_driver, run_cost_usd, scaled_cost_usd
 from advisor.core.costing.energy import run_energy_kwh
 from advisor.core.costing.results import Estimate, JsonFields, MfuBasis
@@ -214,8 +219,22 @@ def input_spreads(
     spreads = [
         *_speed_spreads(est, catalog, widen),
         *_money_spreads(est, workload, catalog, assumptions, widen),
+        *_owner_spreads(est, catalog, widen),
     ]
     return {spread.name: spread for spread in spreads}
+
+
+def _owner_spreads(est: Estimate, catalog: Catalog, widen: float) -> list[Spread]:
+    """Owning: the finance inputs (`owner_spreads`), shared by every system; a fraction never above 1."""
+    out = []
+    for spec, found in owner_ranges(est, catalog):
+        spread = _between(
+            spec.name, found.value, found.low, found.high, widen, spec.unit, found.source, shared=True
+        )
+        if spec.name == "utilization":
+            spread = replace(spread, high=min(spread.high, 1.0))
+        out.append(spread)
+    return out
 
 
 class _Basis(NamedTuple):
@@ -227,13 +246,16 @@ class _Basis(NamedTuple):
     cost: DriverCost
     term_hours: float
     """A reservation's term, paid in full however short the run (0 otherwise)."""
+    capital_share: float
+    """Capital over the capex driver's dollars, the rest maintenance (`owner_spreads`)."""
 
     @classmethod
     def of(cls, est: Estimate) -> _Basis:
         term = est.price_offer.term_days * HOURS_PER_DAY if est.price_offer else 0.0
         paid = max(est.time_to_train_hours, term)
         usd = run_cost_usd(est.cost_parts, paid, est.gpus, est.gpus_paid)
-        return cls(est, paid, cost_by_driver(est.cost_parts, usd), term)
+        share = capital_usd_share(est.cost_parts, usd)
+        return cls(est, paid, cost_by_driver(est.cost_parts, usd), term, share)
 
 
 def _outputs(
@@ -253,10 +275,12 @@ def _outputs(
     compute = (hours["compute"] + hours["overhead"]) / ratio("mfu") / ratio("efficiency")
     run = compute / (values["goodput"] if "goodput" in spreads else est.goodput)
     billed = run + hours["setup"]
+    capex, hosting = owner_factors(basis.capital_share, spreads, values)
     cost = scaled_cost_usd(
         basis.cost,
         max(billed, basis.term_hours) / basis.billed_hours,
-        capex=ratio("capex"),
+        capex=ratio("capex") * capex,
+        hosting=hosting,
         energy=ratio("pue") * ratio("electricity"),
         rental=ratio("price"),
     )
@@ -269,8 +293,9 @@ def _outputs(
 
 
 def _corner(spreads: Mapping[str, Spread], favourable: bool) -> dict[str, float]:
-    # Higher MFU and goodput help; higher price, capex, electricity and PUE hurt.
-    helps = {"mfu", "goodput", "efficiency"}
+    # Higher MFU, goodput, depreciation life and utilisation help; higher price, capex, electricity,
+    # PUE, cost of capital, maintenance and colocation rent hurt.
+    helps = {"mfu", "goodput", "efficiency", *HELPS}
     return {name: (s.high if (name in helps) == favourable else s.low) for name, s in spreads.items()}
 
 

@@ -15,12 +15,12 @@ from typing import Any
 from advisor.core import fmt
 from advisor.core.costing.estimate import estimate
 from advisor.core.costing.results import Estimate
-from advisor.core.decision import verdict as verdicts
+from advisor.core.decision import owned as owned_gpus
 from advisor.core.decision.constraints import constraint_reasons, judged_hours
 from advisor.core.decision.evidence_age import dated_because
 from advisor.core.decision.facts import candidate_facts, workload_facts
+from advisor.core.decision.gaps import OBJECTIVE_NOUN, gap, objective_metric, weight_notes
 from advisor.core.decision.headline import headline_figures, headline_sentence
-from advisor.core.decision.owned import owned_fleet_fits, owned_trade_off, owned_when_renting
 from advisor.core.decision.price_facts import price_facts, price_source
 from advisor.core.decision.recommendation import (
     Candidate,
@@ -31,7 +31,7 @@ from advisor.core.decision.recommendation import (
 )
 from advisor.core.decision.request import AdviceRequest
 from advisor.core.decision.rules import Rule, RuleResult, evaluate
-from advisor.core.decision.verdict import NONE_FEASIBLE, Ranked, Verdict, judge_verdict, objective_metric
+from advisor.core.decision.verdict import NONE_FEASIBLE, Ranked, Verdict, judge_verdict
 from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.sourced import as_of_end
 from advisor.core.model.units import HOURS_PER_DAY
@@ -242,10 +242,10 @@ def advise(request: AdviceRequest) -> Recommendation:
     judged = _estimate_all(request, request.system_ids(), assumptions)
     base_est = _baseline_estimate(request, judged, assumptions)
     owning = request.workload.pricing == "own"
-    fits = owning and owned_fleet_fits((j.estimate for j in judged.values()), request.constraints)
+    fits = owning and owned_gpus.owned_fleet_fits((j.estimate for j in judged.values()), request.constraints)
     wl_facts = workload_facts(request.workload, request.constraints, request.objective, fits)
     trace = _Trace()
-    if renting_owned := owned_when_renting(request, assumptions):
+    if renting_owned := owned_gpus.owned_when_renting(request, assumptions):
         trace.warnings.append(renting_owned)
     _workload_rules(request, wl_facts, trace)
     for sid, judgement in judged.items():
@@ -254,7 +254,7 @@ def advise(request: AdviceRequest) -> Recommendation:
             _judge(request, sid, judgement, facts, trace)
     trace.warnings.extend(text.format(systems=", ".join(ids)) for text, ids in trace.summarised.items())
     ranking = _rank(judged, request.objective)
-    for sid, text in verdicts.weight_notes(
+    for sid, text in weight_notes(
         [(judged[s].estimate, judged[s].factor) for s in ranking.ranked], request.objective
     ):
         judged[sid].reasons.append(Reason("note", text))
@@ -276,28 +276,35 @@ def advise(request: AdviceRequest) -> Recommendation:
         warnings=tuple(dict.fromkeys(trace.warnings)),
         what_would_change=changes,
         headline=_headline(winner, candidates, request),
-        verdict=_verdict(request, candidates, changes),
+        verdict=_verdict(request, candidates, changes, assumptions),
         baseline=request.baseline if base_est is not None else None,
         constraints=request.constraints,
         price_to_win=price_to_win,
     )
 
 
-def _verdict(request: AdviceRequest, candidates: Sequence[Candidate], changes: Sequence[str]) -> Verdict:
-    """Clear or a close call (from the scores; the analysis adds robustness), or nothing feasible."""
+def _verdict(
+    request: AdviceRequest, candidates: Sequence[Candidate], changes: Sequence[str], assumptions: Assumptions
+) -> Verdict:
+    """Clear or a close call (from the scores; the analysis adds robustness), or nothing feasible; owning,
+    what the GPUs already owned cost and do (`owned_when_owning`)."""
     ranked = [
         Ranked(c.estimate, _metric(c.estimate, request.objective), c.score, c.rule_factor)
         for c in candidates
         if c.score is not None and c.estimate is not None
     ]
     if not ranked:
-        return Verdict(NONE_FEASIBLE.kind, "; ".join([NONE_FEASIBLE.why, *changes[:1]]))
+        owned = owned_gpus.owned_when_owning(request, assumptions, None, "")
+        return Verdict(NONE_FEASIBLE.kind, "; ".join([NONE_FEASIBLE.why, *changes[:1]]), owned=owned)
     maturity = {c.system: request.catalog.system(c.system).maturity.level for c in candidates}
     deadline = request.constraints.deadline_days
     verdict = judge_verdict(ranked, request.objective, maturity, deadline, len(candidates))
-    verdict = replace(verdict, held_to=_held_to(request, ranked[0].estimate))
-    trade_off = owned_trade_off([r.estimate for r in ranked]) if request.workload.pricing == "own" else ""
-    return replace(verdict, why=f"{verdict.why}; {trade_off}", trade_off=trade_off) if trade_off else verdict
+    owning = request.workload.pricing == "own"
+    trade_off = owned_gpus.owned_trade_off([r.estimate for r in ranked]) if owning else ""
+    owned = owned_gpus.owned_when_owning(request, assumptions, ranked[0].estimate, trade_off)
+    why = f"{verdict.why}; {trade_off}" if trade_off else verdict.why
+    held_to = _held_to(request, ranked[0].estimate)
+    return replace(verdict, why=why, trade_off=trade_off, owned=owned, held_to=held_to)
 
 
 def _held_to(request: AdviceRequest, win: Estimate) -> str:
@@ -318,7 +325,8 @@ def _headline(winner: str | None, candidates: Sequence[Candidate], request: Advi
     figures, basis = headline_figures(est, request.workload.pricing), request.deadline_basis
     if basis is not None and request.constraints.deadline_days is not None:
         figures = replace(figures, at_quantile=f"{fmt.duration(basis.hours(est))} at {basis.label}")
-    return headline_sentence(figures, request.objective)
+    metrics = [_metric(c.estimate, request.objective) for c in candidates if c.score and c.estimate]
+    return headline_sentence(figures, request.objective, _metric(est, request.objective) <= min(metrics))
 
 
 def _relaxations(est: Estimate, blockers: set[str | None], request: AdviceRequest) -> list[str]:
@@ -382,9 +390,11 @@ def _close_call(
     ratio = scores[runner] / scores[winner]
     run_est = judged[runner].estimate
     assert run_est is not None
-    if ratio >= 1 + CLOSE_CALL:
+    behind = gap(scores[winner], scores[runner])
+    if behind >= CLOSE_CALL:
         return [], None
     if request.objective != "cost":
-        return [f"{runner} is within {fmt.percent(ratio - 1)} of {winner} on {request.objective}"], None
+        noun = f"{OBJECTIVE_NOUN.get(request.objective, request.objective)} x rule weights"
+        return [f"{runner} is only {fmt.percent(behind)} behind {winner} on score ({noun})"], None
     price = PriceToWin(runner, winner, request.workload.pricing, run_est.price_usd_per_gpu_hour, ratio)
     return [price.sentence], price

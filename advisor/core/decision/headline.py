@@ -124,22 +124,29 @@ def headline_figures(est: Estimate, pricing: str) -> HeadlineFigures:
     )
 
 
-def headline_sentence(figures: HeadlineFigures, objective: str) -> str:
+def rank_words(objective: str, best: bool) -> str:
+    """`best on cost`, or `first on cost after the rules' weights` for a winner another system beats on
+    the objective itself (the rules' weights put it first)."""
+    return f"best on {objective}" if best else f"first on {objective} after the rules' weights"
+
+
+def headline_sentence(figures: HeadlineFigures, objective: str, best: bool = True) -> str:
     """`Rent 8x h100: 5.2 days to train, $12.3k (54.2¢ per 1M tokens), 850 kWh (best on cost)`; serving
-    to a rate, the fleet's month (`serving_sentence`)."""
+    to a rate, the fleet's month (`serving_sentence`). `best`: no feasible system beats it on the
+    objective itself (see `rank_words`)."""
     f = figures
     if f.serving is not None:
-        return serving_sentence(f, f.serving, objective)
+        return serving_sentence(f, f.serving, rank_words(objective, best))
     result = f" ({f.result} to result)" if f.result else ""
     if f.at_quantile:
         result = f" ({f.result + ' to result, ' if f.result else ''}{f.at_quantile})"
     return (
         f"{f.verb} {f.gpus}x {f.system}{f' ({f.outlay})' if f.outlay else ''}: {f.train} {f.to_do}{result}, "
-        f"{f.cost} ({f.per_million_tokens} per 1M tokens), {f.energy} (best on {objective})"
+        f"{f.cost} ({f.per_million_tokens} per 1M tokens), {f.energy} ({rank_words(objective, best)})"
     )
 
 
-def serving_sentence(f: HeadlineFigures, s: ServingFigures, objective: str) -> str:
+def serving_sentence(f: HeadlineFigures, s: ServingFigures, rank: str) -> str:
     """`Rent 15 x 2 mi325x (30 GPUs) to serve 50k tokens/s: $42.8k/month, 32.5¢ per 1M output tokens
     (prompts included), 99.9 ms per output token (limit 100 ms, the default for chat); a month: 131B
     tokens, 47.8 MWh (best on cost)`."""
@@ -149,5 +156,5 @@ def serving_sentence(f: HeadlineFigures, s: ServingFigures, objective: str) -> s
         f"{f.verb} {s.replicas:,} x {s.replica_gpus} {f.system} ({f.gpus:,} GPUs{outlay}) to serve {s.rate}: "
         f"{s.per_month}/month, {s.per_million_output_tokens} per 1M output tokens (prompts included), "
         f"{s.tpot} per output "
-        f"token ({s.tpot_limit}); a month: {s.month_tokens} tokens, {f.energy}{starts} (best on {objective})"
+        f"token ({s.tpot_limit}); a month: {s.month_tokens} tokens, {f.energy}{starts} ({rank})"
     )

@@ -38,12 +38,14 @@ def owned_fleet_fits(estimates: Iterable[Estimate | None], constraints: Constrai
     return any(not constraint_reasons(est, constraints) for est in owned)
 
 
+def _owned_figures(est: Estimate) -> str:
+    """`$5.36M, 184.9 days to result, $0 up front`."""
+    return f"{fmt.money(est.cost_usd)}, {fmt.duration(est.time_to_result_hours)} to result, $0 up front"
+
+
 def _owned_text(est: Estimate) -> str:
     owned = est.purchase.gpus_owned if est.purchase else 0
-    return (
-        f"the {owned:,} {est.system} you own: {fmt.money(est.cost_usd)}, "
-        f"{fmt.duration(est.time_to_result_hours)} to result, $0 up front"
-    )
+    return f"the {owned:,} {est.system} you own: {_owned_figures(est)}"
 
 
 def _purchase_text(bought: Estimate, owned: Estimate) -> str:
@@ -75,6 +77,60 @@ def owned_trade_off(ranked: Sequence[Estimate]) -> str:
     if ranked[0] is owned and (cheaper or sooner):
         return f"using {_owned_text(owned)}; {_purchase_text(bought, owned)}"
     return ""
+
+
+def _on_owned_alone(request: AdviceRequest, assumptions: Assumptions, sid: str, n: int) -> Estimate | str:
+    """The job owned on the `n` GPUs of `sid` the team owns and nothing else, or why they cannot run it."""
+    workload = request.workload.model_copy(update={"pricing": "own", "gpus": n})
+    try:
+        return estimate(workload, sid, request.catalog, assumptions)
+    except AdvisorError as exc:
+        return f"the {n:,} {sid} cannot run it ({exc})"
+
+
+def _hour_text(owned: Estimate, new: Estimate) -> str:
+    """`$1.18 a GPU-hour (maintenance, hosting, power and $0.58 of opportunity cost: the rent it could
+    earn) against $1.41 bought new`: an owned GPU-hour (no capital) against a new one's TCO."""
+    opportunity = owned.price_breakdown_usd_per_gpu_hour.get("opportunity_cost", 0.0)
+    return (
+        f"${owned.price_usd_per_gpu_hour:.2f} a GPU-hour (maintenance, hosting, power and "
+        f"${opportunity:.2f} of opportunity cost: the rent it could earn) against "
+        f"${new.price_usd_per_gpu_hour:.2f} bought new"
+    )
+
+
+def owned_when_owning(
+    request: AdviceRequest, assumptions: Assumptions, winner: Estimate | None, trade_off: str
+) -> str:
+    """Owning with GPUs already owned: what an hour of them costs, and whether the answer runs on them
+    or, when no trade-off says it, what they would do alone (`You own 1,024 h100: no capex (sunk), no
+    lead time; $1.18 a GPU-hour ...`), the line every surface shows under the headline.
+    Empty when renting or owning none."""
+    if request.workload.pricing != "own":
+        return ""
+    lines = []
+    for sid, n in assumptions.owned_gpus.items():
+        if sid not in request.catalog.systems or n <= 0:
+            continue
+        alone = _on_owned_alone(request, assumptions, sid, n)
+        if isinstance(alone, str):
+            lines.append(f"You own {n:,} {sid}, but {alone}")
+            continue
+        new = _on_owned_alone(request, assumptions.model_copy(update={"owned_gpus": {}}), sid, n)
+        hour = _hour_text(alone, new) if isinstance(new, Estimate) else ""
+        text = f"You own {n:,} {sid}: no capex (sunk), no lead time" + (f"; {hour}" if hour else "")
+        purchase = winner.purchase if winner is not None and winner.system == sid else None
+        if purchase is not None and purchase.gpus_owned:
+            text += f"; the answer runs on {purchase.gpus_owned:,} of them"
+        elif trade_off and winner is not None:
+            text += f". The answer buys {winner.system} instead (the verdict weighs the two)"
+        elif not trade_off:
+            misses = constraint_reasons(alone, request.constraints)
+            unused = "The answer does not use them; on" if winner is not None else "On"
+            text += f". {unused} them alone: {_owned_figures(alone)}"
+            text += f" ({misses[0].text})" if misses else ""
+        lines.append(text)
+    return ". ".join(lines)
 
 
 def owned_when_renting(request: AdviceRequest, assumptions: Assumptions) -> str:

@@ -7,6 +7,7 @@ from typing import Any
 
 from advisor.core import fmt
 from advisor.core.costing.results import Estimate, JsonFields
+from advisor.core.decision.gaps import gap
 from advisor.core.decision.rules import RuleResult
 from advisor.core.decision.verdict import NONE_FEASIBLE, Verdict
 from advisor.core.model.workload import Constraints, Objective
@@ -100,7 +101,7 @@ class PriceToWin:
     """rent: the rental price; own: the owner's TCO per GPU-hour."""
     current_usd_per_gpu_hour: float
     score_ratio: float
-    """The runner-up's score over the winner's (1.018: 1.8% behind)."""
+    """The runner-up's score over the winner's (1.018: the winner leads by `gap` 1.8%)."""
 
     @property
     def threshold_usd_per_gpu_hour(self) -> float:
@@ -112,8 +113,8 @@ class PriceToWin:
         condition = "it rented" if self.pricing == "rent" else "its owner's TCO were"
         return (
             f"{self.system} wins if {condition} below ${self.threshold_usd_per_gpu_hour:.2f}/GPU-hour "
-            f"instead of ${self.current_usd_per_gpu_hour:.2f} (it is {fmt.percent(self.score_ratio - 1)} "
-            f"behind {self.winner})"
+            f"instead of ${self.current_usd_per_gpu_hour:.2f} ({self.winner} leads it by "
+            f"{fmt.percent(gap(1.0, self.score_ratio))} on score: cost x rule weights)"
         )
 
 

@@ -1,35 +1,32 @@
 """The verdict: a clear winner, a close call, or nothing feasible, with one sentence saying why.
 
-A close call is a runner-up within `CLOSE_MARGIN` of the winner on the objective or on the score (the
-objective times the rule weights), or better on the objective with the rules putting the winner first,
-or a winner that holds in fewer than `ROBUST_SHARE` of the sampled inputs (set by the analysis,
-`with_robustness`). Its tie-breakers compare the two on what the objective leaves out: maturity,
-schedule slack, lead time.
+A close call is a winner less than `CLOSE_MARGIN` ahead of the runner-up on the objective or on the
+score (the objective times the rule weights; every gap is `gap`, a share of the worse figure), or a
+runner-up better on the objective with the rules putting the winner first, or a winner that holds in
+fewer than `ROBUST_SHARE` of the sampled inputs (set by the analysis, `with_robustness`). Its
+tie-breakers compare the two on what the objective leaves out: maturity, schedule slack, lead time.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from itertools import pairwise
 from typing import Any, Literal
 
 from advisor.core import fmt
 from advisor.core.costing.results import Estimate
+from advisor.core.decision.gaps import OBJECTIVE_NOUN, gap, lead_on_other, margin_sentence
 from advisor.core.model.maturity import MATURITY_LEVELS
 
 VerdictKind = Literal["clear", "close_call", "none_feasible"]
 CLOSE_MARGIN = 0.05
-"""A runner-up within this share of the winner's objective metric or score makes a close call."""
+"""A winner less than this `gap` ahead of the runner-up on the objective or the score makes a close call."""
 ROBUST_SHARE = 0.6
 """A winner that wins fewer than this share of the sampled inputs makes a close call."""
 MATURITY_ORDER: dict[str, int] = {level: rank for rank, level in enumerate(MATURITY_LEVELS)}
 """Maturity, most proven first (the catalog's `maturity` levels)."""
 MIN_SLACK_HOURS = 12.0
 """A difference in time to result or lead time below this does not break a tie."""
-LEVEL = 0.0005
-"""Two systems whose objective metrics differ by less than this share are level on it (0.0% apart)."""
 DEADLINE_SURE = 0.9
 """A winner meeting the deadline in fewer than this share of the samples gets a deadline risk."""
 
@@ -52,7 +49,7 @@ class Verdict:
     winner: str | None = None
     runner_up: str | None = None
     margin: float | None = None
-    """The runner-up's score over the winner's, less one (0.057: 5.7% behind)."""
+    """The winner's `gap` ahead of the runner-up on score (0.054: the winner's score is 5.4% lower)."""
     robustness: float | None = None
     """Share of the sampled inputs in which the winner still wins (None until analysed)."""
     tie_breakers: tuple[TieBreaker, ...] = ()
@@ -60,8 +57,8 @@ class Verdict:
     edge: str = ""
     """`why` in a few words, without figures: `5.7% cheaper than b200` (the app's one line)."""
     metric_margin: float | None = None
-    """The runner-up's objective metric over the winner's, less one, before rule weights (negative: the
-    runner-up is better on the objective itself and the rules put the winner first)."""
+    """The winner's `gap` ahead of the runner-up on the objective's metric, before rule weights
+    (negative: the runner-up is better on the objective itself and the rules put the winner first)."""
     objective: str = "cost"
     trade_off: str = ""
     """Owning: GPUs already owned against a purchase, in words (also the end of `why`), else empty."""
@@ -78,6 +75,9 @@ class Verdict:
     """The deadline met at the risk appetite's quantile, in words (then no deadline risk is added)."""
     caveat: str = ""
     """A run beyond the turnover horizon, and the GPUs that bring it within (`analysis.horizon`)."""
+    owned: str = ""
+    """Owning GPUs already owned: what an hour of them costs and whether the answer runs on them (a line
+    of its own under the headline on every surface, `owned.owned_when_owning`), else empty."""
 
     def deadline_risk(self) -> str:
         """`meets the 60-day deadline in about 50% of samples`, when that is below `DEADLINE_SURE`."""
@@ -108,13 +108,17 @@ class Verdict:
         """Why it is a close call: the margin on the objective or on the score, the robustness."""
         parts = []
         metric = self.metric_margin
+        noun = OBJECTIVE_NOUN.get(self.objective, self.objective)
         if metric is not None and metric < 0:
-            parts.append(f"{self.runner_up} is better on {self.objective} itself")
+            parts.append(f"{self.runner_up} is better on {noun} itself")
         elif metric is not None and metric < CLOSE_MARGIN:
-            parts.append(f"{self.runner_up} is within {fmt.percent(metric)} on {self.objective}")
+            # the why states the gap itself ("0.9% cheaper than b300"): say what makes it close
+            parts.append(f"{self.winner}'s lead on {noun} is under {CLOSE_MARGIN:.0%}")
         elif self.margin is not None and self.margin < CLOSE_MARGIN:
             within = fmt.percent(self.margin)
-            parts.append(f"{self.runner_up} scores within {within} (objective x rule weights)")
+            parts.append(
+                f"{self.winner} leads {self.runner_up} by only {within} on score ({noun} x rule weights)"
+            )
         if self.robustness is not None and self.robustness < ROBUST_SHARE:
             parts.append(f"{self.winner} wins only {fmt.percent(self.robustness, 0)} of sampled inputs")
         return " and ".join(parts)
@@ -173,6 +177,7 @@ class Verdict:
                 "robustness": self.robustness,
                 "favoured": self.favoured,
                 "trade_off": self.trade_off or None,
+                "owned": self.owned or None,
                 "deadline_share": self.deadline_share,
                 "deadline_risk": self.deadline_risk() or None,
                 "tie_breakers": [
@@ -183,73 +188,6 @@ class Verdict:
 
 
 NONE_FEASIBLE = Verdict("none_feasible", "no system meets every constraint")
-
-
-def _metric_text(objective: str, est: Estimate) -> str:
-    if objective == "cost":
-        return fmt.money(est.cost_usd)
-    if objective == "time":
-        return fmt.duration(est.time_to_result_hours)
-    if objective == "energy":
-        return fmt.energy(est.energy_kwh)
-    return f"{fmt.money(est.cost_usd)} in {fmt.duration(est.time_to_result_hours)}"
-
-
-def weight_notes(ranked: Sequence[tuple[Estimate | None, float]], objective: str) -> list[tuple[str, str]]:
-    """(system, why) for each system ranked just above one better on the objective itself (estimates
-    and rule factors, best first): `ranks above h200 on the rules' weights (x0.81 against x1.15), though
-    h200 is cheaper ($135 against $173)`."""
-    notes = []
-    for (above, f_above), (below, f_below) in pairwise(ranked):
-        if above is None or below is None:
-            continue
-        metric = [
-            objective_metric(objective, e.time_to_result_hours, e.cost_usd, e.energy_kwh)
-            for e in (above, below)
-        ]
-        if metric[1] < metric[0]:
-            text = (
-                f"ranks above {below.system} on the rules' weights (x{f_above:.2f} against "
-                f"x{f_below:.2f}), though {below.system} is {_BETTER.get(objective, 'better on balance')} "
-                f"({_metric_text(objective, below)} against {_metric_text(objective, above)})"
-            )
-            notes.append((above.system, text))
-    return notes
-
-
-_BETTER = {"cost": "cheaper", "time": "sooner to result", "energy": "less energy"}
-_NOUN = {"cost": "cost", "time": "time to result", "energy": "energy", "balanced": "cost x time"}
-
-
-def _also(objective: str, win: Estimate, run: Estimate) -> tuple[float | None, str]:
-    """The runner-up's other measure (time to result for cost and energy, cost for time) over the
-    winner's, less one, and the winner's lead on it in words; (None, "") for `balanced`."""
-    if objective in ("cost", "energy"):
-        ratio = run.time_to_result_hours / win.time_to_result_hours - 1
-        diff = run.time_to_result_hours - win.time_to_result_hours
-        return ratio, f"{fmt.duration(diff)} sooner to result than {run.system}"
-    if objective == "time":
-        ratio = run.cost_usd / win.cost_usd - 1 if win.cost_usd else 0.0
-        costs = f"{fmt.money(win.cost_usd)} vs {fmt.money(run.cost_usd)}"
-        return ratio, f"{fmt.percent(1 - 1 / (1 + ratio))} cheaper than {run.system} ({costs})"
-    return None, ""
-
-
-def margin_sentence(
-    objective: str, metric_win: float, metric_run: float, win: Estimate, run: Estimate
-) -> tuple[str, str]:
-    """(`5.7% cheaper than b200`, `gb200-nvl72 is 5.7% cheaper than b200 ($2.47M vs $2.62M)`): the
-    winner's margin on the objective's own metric, or, when the rules' weights put it first, that."""
-    better = _BETTER.get(objective, "better on cost x time")
-    win_text, run_text = _metric_text(objective, win), _metric_text(objective, run)
-    if abs(metric_win - metric_run) <= LEVEL * max(metric_win, metric_run):
-        edge = f"level with {run.system} on {_NOUN.get(objective, objective)} ({win_text} each)"
-        return edge, f"{win.system} is {edge}"
-    if metric_win <= metric_run:
-        edge = f"{fmt.percent(1 - metric_win / metric_run if metric_run else 0.0)} {better} than {run.system}"
-        return edge, f"{win.system} is {edge} ({win_text} vs {run_text})"
-    edge = f"first on the rules' weights; {run.system} is {fmt.percent(1 - metric_run / metric_win)} {better}"
-    return edge, f"{win.system} ranks {edge} ({run_text} vs {win_text})"
 
 
 def _slack_breaker(win: Estimate, run: Estimate, deadline_days: float | None) -> TieBreaker | None:
@@ -279,7 +217,7 @@ def _lead_breaker(win: Estimate, run: Estimate) -> TieBreaker | None:
 
 def _cost_breaker(win: Estimate, run: Estimate) -> TieBreaker | None:
     low, high = sorted((win, run), key=lambda e: e.cost_usd)
-    if high.cost_usd <= low.cost_usd * (1 + CLOSE_MARGIN):
+    if gap(low.cost_usd, high.cost_usd) < CLOSE_MARGIN:
         return None
     text = f"{fmt.money(low.cost_usd)} against {fmt.money(high.cost_usd)} for {high.system}"
     return TieBreaker("cost", low.system, text)
@@ -343,12 +281,12 @@ def judge_verdict(
             f"{run.estimate.system} x{run.rule_factor:.2f}, {win.estimate.system} x{win.rule_factor:.2f}"
         )
         why += f" (rule weights: {weights})"
-    margin = run.score / win.score - 1
-    metric_margin = run.metric / win.metric - 1 if win.metric else 0.0
+    margin = gap(win.score, run.score)
+    metric_margin = gap(win.metric, run.metric)
     breakers = tie_breakers(win.estimate, run.estimate, maturity, deadline_days, objective)
     close = min(margin, metric_margin) < CLOSE_MARGIN
     kind: VerdictKind = "close_call" if close else "clear"
-    other, also = _also(objective, win.estimate, run.estimate)
+    other, also = lead_on_other(objective, win.estimate, run.estimate)
     return Verdict(
         kind,
         why,
@@ -386,14 +324,3 @@ def with_robustness(
         deadline_days=deadline_days,
         conservative=conservative,
     )
-
-
-def objective_metric(objective: str, hours: float, cost: float, kwh: float) -> float:
-    """What the ranking minimises: cost, time to result, energy, or for `balanced` sqrt(cost x time)."""
-    if objective == "cost":
-        return cost
-    if objective == "time":
-        return hours
-    if objective == "energy":
-        return kwh
-    return math.sqrt(cost * hours)

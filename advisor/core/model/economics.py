@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from advisor.core.model.sourced import Fraction, Frozen, NonNegative, Positive, PositiveInt, Sourced
 
@@ -65,21 +65,66 @@ class Turnover(Sourced):
     )
 
 
+def _within_range(section: Sourced, value: str) -> None:
+    """`value`'s low/high range (`<value>_low`, `<value>_high`), where given, holds the value."""
+    low, high = getattr(section, f"{value}_low"), getattr(section, f"{value}_high")
+    expected = getattr(section, value)
+    if (low is not None and low > expected) or (high is not None and high < expected):
+        raise ValueError(
+            f"{value} = {expected:g} must lie within {value}_low..{value}_high ({low} to {high})"
+        )
+
+
 class Colocation(Sourced):
     usd_per_kw_month: NonNegative
+    usd_per_kw_month_low: NonNegative | None = Field(None, description="Low end of the range.")
+    usd_per_kw_month_high: NonNegative | None = Field(None, description="High end of the range.")
+
+    @model_validator(mode="after")
+    def _check_range(self) -> Colocation:
+        _within_range(self, "usd_per_kw_month")
+        return self
+
+
+Years = Annotated[float, Field(ge=0.5, le=20)]
+Rate = Annotated[float, Field(ge=0, lt=1)]
 
 
 class Finance(Sourced):
-    depreciation_years: Annotated[float, Field(ge=0.5, le=20)]
-    cost_of_capital: Annotated[float, Field(ge=0, lt=1)]
+    depreciation_years: Years
+    depreciation_years_low: Years | None = Field(None, description="Shortest life in the range.")
+    depreciation_years_high: Years | None = Field(None, description="Longest life in the range.")
+    cost_of_capital: Rate
+    cost_of_capital_low: Rate | None = Field(None, description="Low end of the range.")
+    cost_of_capital_high: Rate | None = Field(None, description="High end of the range.")
+
+    @model_validator(mode="after")
+    def _check_range(self) -> Finance:
+        _within_range(self, "depreciation_years")
+        _within_range(self, "cost_of_capital")
+        return self
 
 
 class Maintenance(Sourced):
-    fraction_of_capex_per_year: Annotated[float, Field(ge=0, lt=1)]
+    fraction_of_capex_per_year: Rate
+    fraction_of_capex_per_year_low: Rate | None = Field(None, description="Low end of the range.")
+    fraction_of_capex_per_year_high: Rate | None = Field(None, description="High end of the range.")
+
+    @model_validator(mode="after")
+    def _check_range(self) -> Maintenance:
+        _within_range(self, "fraction_of_capex_per_year")
+        return self
 
 
 class Utilization(Sourced):
     owned_fleet_fraction: Fraction
+    owned_fleet_fraction_low: Fraction | None = Field(None, description="Low end of the range.")
+    owned_fleet_fraction_high: Fraction | None = Field(None, description="High end of the range.")
+
+    @model_validator(mode="after")
+    def _check_range(self) -> Utilization:
+        _within_range(self, "owned_fleet_fraction")
+        return self
 
 
 class Opportunity(Sourced):

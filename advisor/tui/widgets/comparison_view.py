@@ -19,6 +19,7 @@ from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
 from advisor.core.decision.facts import JOB_VERBS
+from advisor.core.decision.gaps import gap
 from advisor.core.decision.recommendation import Candidate
 from advisor.present import numbers
 from advisor.present.ranking import ranking_sentence
@@ -76,30 +77,33 @@ COLUMNS = (
 
 
 def score_gap(candidate: Candidate, best: float | None) -> float | None:
-    """How much worse the candidate's score is than the best feasible one (0.12: 12% worse)."""
+    """How far the best feasible score is ahead of the candidate's (`gaps.gap`: 0.107, the best's
+    score is 10.7% lower)."""
     if candidate.score is None or not best:
         return None
-    return max(candidate.score / best - 1, 0.0)
+    return max(gap(best, candidate.score), 0.0)
 
 
 def score_cell(candidate: Candidate, best: float | None) -> str:
-    """The score in the table: `best`, `12.3% worse`, or `–` when not ranked."""
-    gap = score_gap(candidate, best)
-    if gap is None:
+    """The score in the table: `best`, `10.7% behind`, or `–` when not ranked."""
+    behind = score_gap(candidate, best)
+    if behind is None:
         return "–"
-    return "best" if gap < 5e-4 else f"{gap * 100:.1f}% worse"
+    return "best" if behind < 5e-4 else f"{behind * 100:.1f}% behind"
 
 
 def score_words(candidate: Candidate, best: float | None, objective: str) -> str:
-    """The score in words: `12% worse on cost than the best, after rule adjustments (bonus, penalty)`."""
-    gap = score_gap(candidate, best)
-    if gap is None:
+    """The score in words: `10.7% behind the best on cost, after rule adjustments (the best's score is
+    10.7% lower)`."""
+    behind = score_gap(candidate, best)
+    if behind is None:
         return ""
     on = "on cost, time and energy together" if objective == "balanced" else f"on {objective}"
     ruled = "" if candidate.rule_factor == 1 else " after rule adjustments"
-    if gap < 5e-4:
+    if behind < 5e-4:
         return f"Score: the best {on}{ruled}."
-    return f"Score: {gap * 100:.1f}% worse {on} than the best{ruled}."
+    share = f"{behind * 100:.1f}%"
+    return f"Score: {share} behind the best {on}{ruled} (the best's score is {share} lower)."
 
 
 def best_score(candidates: tuple[Candidate, ...]) -> float | None:

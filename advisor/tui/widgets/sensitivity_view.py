@@ -13,7 +13,6 @@ from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from advisor.core.model.units import format_si
 from advisor.present import numbers
 from advisor.tui.bar_chart import bar
 from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
@@ -51,8 +50,9 @@ def _tornado(analysis: ScenarioResult) -> Table | None:
     table.add_column("bar", no_wrap=True)
     table.add_column("cost")
     for item in sens.tornado:
+        span = "–".join(numbers.input_value(item.input, end) for end in (item.low, item.high))
         table.add_row(
-            f"{item.input} {format_si(item.low)}–{format_si(item.high)}",
+            f"{item.input} {span}",
             Text(bar(item.cost_swing / widest, TORNADO_WIDTH), style="magenta"),
             f"{numbers.money(item.cost_at_low)} → {numbers.money(item.cost_at_high)}",
         )

@@ -23,7 +23,9 @@ def why_content(advice: Advice) -> RenderableType:
     from advisor.present.styles import REASON_STYLES
 
     rec = advice.recommendation
-    parts: list[RenderableType] = [Text(rec.verdict.why), Text("")] if rec.winner else []
+    # What the team already owns comes first: it is what a buyer weighs the answer against.
+    owned = [Text(f"{rec.verdict.owned}.", style="bold"), Text("")] if rec.verdict.owned else []
+    parts: list[RenderableType] = [*owned, *([Text(rec.verdict.why), Text("")] if rec.winner else [])]
     for candidate in rec.candidates:
         title = candidate.system + (" (recommended)" if candidate.system == rec.winner else "")
         if not candidate.feasible:
