@@ -55,19 +55,20 @@ def test_the_shipped_constants_are_the_fit_on_the_shipped_runs(result):
 def test_leave_one_out_accuracy_and_coverage(result):
     by_name = {g.name: g for g in result.groups()}
     assert by_name["all"].runs >= 90
-    # Pinned a little above today's values (all: median 2.15%, worst 41.5%; benchmarks: median 1.24%, worst
-    # 34%; end-to-end: 15.9%, 41.5%; coverage 82% and 85%; 208 cases): a change that loses accuracy, or
-    # ranges that stop holding, fails. The end-to-end median rose from 11.3% (21 runs) when six more
-    # published runs were added (Phi-4, Phi-3.5-mini and -MoE, Phi-4-mini, DeepSeek 67B and V2): the larger
-    # set measures the end-to-end error the 21 runs understated; on those 21 the refitted line does better
-    # (median 11.3% -> 9.2%, worst 42.0% -> 41.5%; docs/calibration.md).
-    assert by_name["all"].runs >= 208
-    assert by_name["all"].median_abs_error <= 0.022
+    # Pinned a little above today's values (all: median 2.05%, worst 47.7%; benchmarks: median 1.24%, worst
+    # 34%; end-to-end: 17.6%, 47.7%; coverage 82% and 84%; 213 cases): a change that loses accuracy, or
+    # ranges that stop holding, fails. The end-to-end median rose from 11.3% (21 runs) to 15.9% (27) and
+    # 17.6% (32) as published runs were added (Phi, DeepSeek 67B and V2; then GRIN MoE, Falcon-7B,
+    # Falcon2-11B, Olmo 3 32B, MAI-Base-1 on GB200): the larger set measures the end-to-end error the
+    # smaller ones understated; on the 27 earlier runs the line refitted on 32 gives 16.4% / 41.4%
+    # (docs/calibration.md, "More end-to-end runs").
+    assert by_name["all"].runs >= 213
+    assert by_name["all"].median_abs_error <= 0.021
     assert by_name["kind=benchmark"].median_abs_error <= 0.013
-    assert by_name["all"].worst_abs_error <= 0.42
+    assert by_name["all"].worst_abs_error <= 0.48
     assert by_name["kind=benchmark"].worst_abs_error <= 0.35
-    assert by_name["kind=production"].median_abs_error <= 0.162
-    assert by_name["kind=production"].worst_abs_error <= 0.42
+    assert by_name["kind=production"].median_abs_error <= 0.177
+    assert by_name["kind=production"].worst_abs_error <= 0.48
     for group in ("all", "kind=benchmark", "kind=production"):
         assert 0.78 <= by_name[group].coverage <= 0.90, group
     # Each fitted spread class holds what it was fitted to hold (80%), within sampling error.
