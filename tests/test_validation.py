@@ -18,7 +18,7 @@ from advisor.core.analysis import validation as V
 from advisor.core.model.mfu import mfu_index
 from advisor.core.model.mfu_points import along_gpus, effective_doublings
 from advisor.io.evidence_files import evidence_dir, load_evidence
-from benchmarks import seven_runs
+from benchmarks import production_features, seven_runs
 from tests.conftest import computed_once, shipped_catalog
 
 CATALOG = shipped_catalog()
@@ -291,3 +291,18 @@ def test_the_seven_runs_of_issue_11_are_within_20_percent_in_the_default_mode(
     assert est["efficiency"] == "production" and est["software"] is None
     assert "the latest published for each configuration" in est["mfu_basis"]["basis"]  # it says which
     assert abs(seven_runs.error(est, quantity, published)) <= 0.20, title
+
+
+def test_the_feature_search_predicts_each_run_without_it():
+    # benchmarks/production_features.py (docs/calibration.md): runs on a line in (size, feature) are
+    # predicted exactly leave-one-out; a run off the line is missed by its own offset, not absorbed.
+    size = [math.log(p) for p in (1.0, 2.0, 4.0, 8.0, 16.0, 32.0)]
+    feature = [0.0, 1.0, 0.0, 1.0, 1.0, 0.0]
+    ys = [0.1 + 0.2 * x - 0.3 * f for x, f in zip(size, feature, strict=True)]
+    errors, residuals = production_features.leave_one_out([size, feature], ys)
+    assert max(errors) < 1e-9 and max(map(abs, residuals)) < 1e-9
+    ys[2] += math.log(1.5)  # one run 50% faster than the line
+    errors, _ = production_features.leave_one_out([size, feature], ys)
+    assert errors[2] > 0.5 and max(errors) == errors[2]
+    # Without the feature the line cannot follow it: the same data are missed.
+    assert max(production_features.leave_one_out([size], ys)[0]) > 0.3
