@@ -18,7 +18,7 @@ from advisor.core.analysis import validation as V
 from advisor.core.model.mfu import mfu_index
 from advisor.core.model.mfu_points import along_gpus, effective_doublings
 from advisor.io.evidence_files import evidence_dir, load_evidence
-from benchmarks import seven_runs
+from benchmarks import production_features, seven_runs
 from tests.conftest import computed_once, shipped_catalog
 
 CATALOG = shipped_catalog()
@@ -55,23 +55,22 @@ def test_the_shipped_constants_are_the_fit_on_the_shipped_runs(result):
 def test_leave_one_out_accuracy_and_coverage(result):
     by_name = {g.name: g for g in result.groups()}
     assert by_name["all"].runs >= 90
-    # Pinned a little above today's values (all: median 2.15%, worst 41.5%; benchmarks: median 1.24%, worst
-    # 34%; end-to-end: 15.9%, 41.5%; coverage 82% and 85%; 208 cases): a change that loses accuracy, or
-    # ranges that stop holding, fails. The end-to-end median rose from 11.3% (21 runs) when six more
-    # published runs were added (Phi-4, Phi-3.5-mini and -MoE, Phi-4-mini, DeepSeek 67B and V2): the larger
-    # set measures the end-to-end error the 21 runs understated; on those 21 the refitted line does better
-    # (median 11.3% -> 9.2%, worst 42.0% -> 41.5%; docs/calibration.md). The benchmark median rose from
-    # 1.24% to 1.67% when 17 MLPerf Training cases were added (5 calibration points, 12 validation runs;
-    # their median 8.5%, worst 26%): the 181 earlier benchmark cases keep their median (1.24%) and their
-    # mean error falls (5.0% -> 4.9%); the median of all cases moves from 2.15% to 2.32% the same way (the
-    # 208 earlier cases: 2.15% -> 2.09%).
-    assert by_name["all"].runs >= 225
+    # Pinned a little above today's values (all: median 2.24%, worst 47.5%; benchmarks: median 1.67%, worst
+    # 34%; end-to-end: 17.7%, 47.5%; coverage 82% and 84%; 230 cases): a change that loses accuracy, or
+    # ranges that stop holding, fails. The end-to-end median rose from 11.3% (21 runs) to 15.9% (27) and
+    # 17.7% (32) as published runs were added (Phi, DeepSeek 67B and V2; then GRIN MoE, Falcon-7B,
+    # Falcon2-11B, Olmo 3 32B, MAI-Base-1 on GB200): the larger set measures the end-to-end error the
+    # smaller ones understated; on the 27 earlier runs the line refitted on 32 gives 16.4% / 41.4%
+    # (docs/calibration.md, "More end-to-end runs"). The benchmark median rose from 1.24% to 1.67% when 17
+    # MLPerf Training cases were added (5 calibration points, 12 validation runs; their median 8.5%, worst
+    # 26%): the 181 earlier benchmark cases keep their median (1.24%).
+    assert by_name["all"].runs >= 230
     assert by_name["all"].median_abs_error <= 0.024
     assert by_name["kind=benchmark"].median_abs_error <= 0.017
-    assert by_name["all"].worst_abs_error <= 0.42
+    assert by_name["all"].worst_abs_error <= 0.48
     assert by_name["kind=benchmark"].worst_abs_error <= 0.35
-    assert by_name["kind=production"].median_abs_error <= 0.162
-    assert by_name["kind=production"].worst_abs_error <= 0.42
+    assert by_name["kind=production"].median_abs_error <= 0.178
+    assert by_name["kind=production"].worst_abs_error <= 0.48
     for group in ("all", "kind=benchmark", "kind=production"):
         assert 0.78 <= by_name[group].coverage <= 0.90, group
     # Each fitted spread class holds what it was fitted to hold (80%), within sampling error.
@@ -294,3 +293,18 @@ def test_the_seven_runs_of_issue_11_are_within_20_percent_in_the_default_mode(
     assert est["efficiency"] == "production" and est["software"] is None
     assert "the latest published for each configuration" in est["mfu_basis"]["basis"]  # it says which
     assert abs(seven_runs.error(est, quantity, published)) <= 0.20, title
+
+
+def test_the_feature_search_predicts_each_run_without_it():
+    # benchmarks/production_features.py (docs/calibration.md): runs on a line in (size, feature) are
+    # predicted exactly leave-one-out; a run off the line is missed by its own offset, not absorbed.
+    size = [math.log(p) for p in (1.0, 2.0, 4.0, 8.0, 16.0, 32.0)]
+    feature = [0.0, 1.0, 0.0, 1.0, 1.0, 0.0]
+    ys = [0.1 + 0.2 * x - 0.3 * f for x, f in zip(size, feature, strict=True)]
+    errors, residuals = production_features.leave_one_out([size, feature], ys)
+    assert max(errors) < 1e-9 and max(map(abs, residuals)) < 1e-9
+    ys[2] += math.log(1.5)  # one run 50% faster than the line
+    errors, _ = production_features.leave_one_out([size, feature], ys)
+    assert errors[2] > 0.5 and max(errors) == errors[2]
+    # Without the feature the line cannot follow it: the same data are missed.
+    assert max(production_features.leave_one_out([size], ys)[0]) > 0.3
