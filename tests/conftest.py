@@ -67,6 +67,23 @@ def computed_once(function: Callable[..., Any], *args: Any) -> Any:
     return copy.deepcopy(value)
 
 
+FITS_GROUP = "validation-fits"
+"""The xdist group of the tests that share a `computed_once` fit: one worker computes it, not each."""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests of a module that shares a `computed_once` result, and tests that run `advisor validate` on
+    it, go to one xdist worker (`--dist loadgroup`): the leave-one-out fits (seconds of CPU each) are
+    then computed once per run instead of once per worker that draws one of them."""
+    for item in items:
+        module = getattr(item, "module", None)
+        if getattr(module, "computed_once", None) is computed_once or "validations_once" in getattr(
+            item, "fixturenames", ()
+        ):
+            item.add_marker(pytest.mark.xdist_group(FITS_GROUP))
+
+
 @pytest.fixture
 def validations_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """`advisor validate` run in this test reuses the fits `computed_once` made on equal inputs (the CLI
