@@ -20,12 +20,12 @@ CLOSE_CALL = Scenario.model_validate(
         "workload": {"model": "llama2-13b", "tokens": "26e9", "gpus": 8, "precision": "fp8"},
     }
 )
-"""The README's close call: mi355x over mi300x, rule weights and tie-breakers in the sentence."""
+"""The README's close call: mi355x over mi300x, rule weights and what else separates them in the sentence."""
 
 PHRASES = (
     "close call",
     "rule weights",
-    "tie-breaker",
+    "what else separates them",
     "maturity",
     "slack",
     "samples",

@@ -102,7 +102,7 @@ def test_robustness_below_the_threshold_makes_a_close_call():
     shaky = with_robustness(verdict, ROBUST_SHARE - 0.01)
     assert shaky.kind == "close_call" and shaky.robustness == ROBUST_SHARE - 0.01
     assert "h100 wins only 59% of sampled inputs" in shaky.sentence()
-    assert "tie-breaker" in shaky.sentence()
+    assert "what else separates them" in shaky.sentence()
 
 
 def test_a_winner_ahead_on_both_measures_is_no_close_call_when_the_samples_are_split():
@@ -150,17 +150,17 @@ def test_close_call_on_every_surface(capsys, tmp_path):
     assert data["verdict_detail"]["tie_breakers"][0]["name"] == "slack"
 
     text = " ".join(_cli(capsys, tmp_path, CLOSE).split())
-    assert "Close call: b200 is" in text and "tie-breaker: slack favours b200" in text
+    assert "Close call: b200 is" in text and "what else separates them: slack favours b200" in text
 
     report = build_report(scenario(CLOSE), shipped_catalog(), rules(), today=TODAY, version="0")
     for kind in ("md", "html"):
         rendered = render_report(report, kind)
         why = rendered.index("Why b200:")
         assert rendered.index("Close call: b200 is", why) > why
-        assert "tie-breaker: slack favours b200" in rendered
+        assert "what else separates them: slack favours b200" in rendered
     assert json.loads(render_report(report, "json"))["verdict"] == "close_call"
     results = tomllib.loads(render_report(report, "toml"))["results"]
-    assert results["verdict"] == "close_call" and "tie-breaker" in results["verdict_sentence"]
+    assert results["verdict"] == "close_call" and "what else separates them" in results["verdict_sentence"]
 
     line = verdict_line(result("close").recommendation, result("close").sensitivity).plain
     assert line.startswith("• Close call: ") and "slack favours b200" in line
@@ -383,7 +383,7 @@ def test_the_verdict_agrees_with_the_ranking(model, tokens, gpus, pricing, objec
     assert verdict.kind == ("close_call" if near else "clear")
     assert verdict.why.startswith(rec.winner) and rec.winner in verdict.sentence()
     if verdict.kind == "close_call":
-        assert "tie-breaker" in verdict.sentence()
+        assert "else separates them" in verdict.sentence()
     for breaker in verdict.tie_breakers:
         assert breaker.favours in (verdict.winner, verdict.runner_up)
 

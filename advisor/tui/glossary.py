@@ -115,16 +115,17 @@ GLOSSARY: tuple[Term, ...] = (
         "Clear / close call",
         f"how sure the pick is. Clear: the winner leads the runner-up by more than {CLOSE_MARGIN:.0%} on "
         f"your objective, rule weights included, and stays best in at least {ROBUST_SHARE:.0%} of the "
-        "samples. Close call: it does not, so the two are near enough for other things to decide: the "
-        "tie-breaker says which.",
+        "samples. Close call: it does not, so the two are near enough for other things to matter: the "
+        "verdict says what else separates them, for you to weigh (the pick stays the score's).",
         ("Clear", "Close call", "close call"),
     ),
     Term(
-        "Tie-breaker",
-        "what decides a close call beyond the objective, in this order: maturity (the more proven "
+        "What else separates them",
+        "in a close call, what the objective leaves out, in this order: maturity (the more proven "
         "system), slack (more time to spare before the deadline), lead time (GPUs sooner); a difference "
-        f"under {MIN_SLACK_HOURS:g} hours does not count.",
-        ("tie-breaker", "slack"),
+        f"under {MIN_SLACK_HOURS:g} hours does not count. For you to weigh: the pick stays the one the "
+        "score ranks first (the JSON calls these tie_breakers).",
+        ("what else separates them", "nothing else separates them", "slack"),
     ),
     Term(
         "Maturity: mature / established / new",

@@ -131,15 +131,19 @@ class Verdict:
         return f"; {self.winner} wins only {share} of sampled inputs on {self.objective}, but is {self.also}"
 
     def tie_breaker_text(self) -> str:
-        """`tie-breaker: maturity favours h100 (h100 is mature, b200 new)`, or that none separates them."""
+        """`what else separates them: maturity favours h100 (h100 is mature, b200 new)`, or that nothing
+        does. These are for the buyer to weigh: the pick stays the one the score ranks first."""
         if not self.tie_breakers:
-            return f"no tie-breaker separates them (same maturity, slack and lead time as {self.runner_up})"
+            return f"nothing else separates them (same maturity, slack and lead time as {self.runner_up})"
         first, *rest = self.tie_breakers
-        text = f"tie-breaker: {first.name.replace('_', ' ')} favours {first.favours} ({first.text})"
+        text = (
+            f"what else separates them: {first.name.replace('_', ' ')} favours {first.favours} ({first.text})"
+        )
         return text + "".join(f"; {t.name.replace('_', ' ')} favours {t.favours} ({t.text})" for t in rest)
 
     def sentence(self) -> str:
-        """The verdict in one line: `Clear: ...`, `Close call: ...; tie-breaker: ...`, `None feasible`."""
+        """The verdict in one line: `Clear: ...`, `Close call: ...; what else separates them: ...`, `None
+        feasible`."""
         risk = "".join(f"; {t}" for t in (self.deadline_risk() or self.held_to, self.caveat) if t)
         if self.kind == "close_call":
             return f"Close call: {self.why}; {self.close_call_reason()}; {self.tie_breaker_text()}{risk}."
@@ -160,7 +164,7 @@ class Verdict:
         if self.robustness is not None and self.robustness < ROBUST_SHARE:
             text += f"; wins {fmt.percent(self.robustness, 0)} of samples"
         if not self.tie_breakers:
-            return text + "; no tie-breaker separates them"
+            return text + "; nothing else separates them"
         first = self.tie_breakers[0]
         return text + f"; {first.name.replace('_', ' ')} favours {first.favours}"
 
