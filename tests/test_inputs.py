@@ -49,6 +49,7 @@ WHEN: dict[str, dict[str, dict[str, Any]]] = {
     "inference": {"workload": {"kind": "inference"}},
     "rate": {"workload": {"kind": "inference", "target_tokens_per_second": 1000}},
     "no_rate": {},
+    "no_token_rate": {},
     "rent": {},
     "own": {"workload": {"pricing": "own"}},
     "deadline": {"constraints": {"deadline_days": 30}},

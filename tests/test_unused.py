@@ -41,6 +41,15 @@ def test_a_target_rate_leaves_the_token_count_and_the_cluster_unused():
     assert "workload.gpus" in unused and "workload.serving_headroom" not in unused
 
 
+def test_a_target_tokens_per_second_leaves_the_requests_per_second_unused():
+    # Both given, the tokens/s are served and the requests/s were dropped silently (new-user walk:
+    # "--requests-per-second 100 --target-tokens-per-second 5k" served 5k tokens/s, not 50k).
+    both = _scenario({"kind": "inference", "target_tokens_per_second": 5_000, "requests_per_second": 100})
+    assert "target tokens/s is set" in unused_inputs(both)["workload.requests_per_second"]
+    requests = _scenario({"kind": "inference", "requests_per_second": 100})
+    assert "workload.requests_per_second" not in unused_inputs(requests)
+
+
 def test_training_leaves_every_serving_input_unused_and_serving_every_training_one():
     train, serve = _scenario({}), _scenario({"kind": "inference"})
     serving = {k for k, item in INPUTS.items() if "inference" in item.meta.applies}
@@ -91,3 +100,6 @@ def test_the_cli_warns_of_each_flag_the_other_answers_leave_unused(capsys):
     assert "--hardware-in-days is not used" in err
     assert main(["estimate", *flags, "--pricing", "own", "--owned", "h100=8"]) == 0
     assert "not used" not in capsys.readouterr().err
+    serve = ["--model", "llama3-8b", "--kind", "inference", "--system", "h100", "--json"]
+    assert main(["estimate", *serve, "--requests-per-second", "100", "--target-tokens-per-second", "5k"]) == 0
+    assert "--requests-per-second is not used: the target tokens/s is set" in capsys.readouterr().err

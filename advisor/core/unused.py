@@ -33,6 +33,10 @@ CONDITIONS: dict[Condition, tuple[Callable[[Scenario], bool], str]] = {
         lambda s: not _rate(s),
         "a target rate sizes the fleet, and the job is a month of serving at that rate",
     ),
+    "no_token_rate": (
+        lambda s: s.workload.target_tokens_per_second is None,
+        "the target tokens/s is set, and it is the rate served (requests/s are not added to it)",
+    ),
     "rent": (lambda s: s.workload.pricing == "rent", "it applies when renting (pricing: rent)"),
     "own": (lambda s: s.workload.pricing == "own", "it applies when buying (pricing: own)"),
     "deadline": (lambda s: s.constraints.deadline_days is not None, "it applies with a deadline"),

@@ -32,6 +32,7 @@ Condition = Literal[
     "inference",
     "rate",
     "no_rate",
+    "no_token_rate",
     "rent",
     "own",
     "deadline",

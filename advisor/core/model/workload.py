@@ -182,7 +182,7 @@ class WorkloadInputs(Frozen):
             "Target requests/s",
             "Inference: requests per second to sustain, of the prompt and output lengths given",
             "requests/s",
-            applies=("inference",),
+            applies=("inference", "no_token_rate"),
         ),
     ] = None
     ttft_limit_ms: Annotated[
