@@ -246,3 +246,17 @@ def test_memory_row_is_per_gpu_not_summed(capsys):
     )
     line = next(ln for ln in out.splitlines() if ln.strip().startswith("memory"))
     assert float(line.split("GiB per GPU")[1].split(" of ")[0]) > 3 * need
+
+
+def test_estimate_says_it_does_not_size_a_scenario_to_its_deadline(capsys, tmp_path):
+    # A scenario saved with size_to_deadline keeps gpus = 8; estimate ran every system on those 8 GPUs
+    # without a word (12.8 years for a 60-day plan, new-user walk).
+    plan = tmp_path / "plan.toml"
+    sized = ["--model", "llama3-8b", "--tokens", "100B", "--deadline-days", "30", "--size-to-deadline"]
+    assert main(["recommend", *sized, "--save", str(plan)]) == 0
+    capsys.readouterr()
+    assert main(["estimate", str(plan), "--system", "h100", "--json"]) == 0
+    err = capsys.readouterr().err
+    assert "size_to_deadline is not used by estimate: every system runs on the scenario's 8 GPUs" in err
+    assert main(["estimate", "--model", "llama3-8b", "--tokens", "100B", "--system", "h100", "--json"]) == 0
+    assert "size_to_deadline" not in capsys.readouterr().err

@@ -66,6 +66,8 @@ def cmd_estimate(args: argparse.Namespace) -> int:
     system = args.system or "all"
     scenario = scenario_from_args(args, catalog, system=system)
     workload = scenario.workload.workload(catalog)
+    if scenario.size_to_deadline and workload.serving_rate is None:
+        print(printable(f"advisor: warning: {SIZED_NOT_HERE.format(gpus=workload.gpus)}"), file=sys.stderr)
     system_ids = scenario.system_ids(catalog) if system == "all" else (system,)
     estimates = [estimate(workload, sid, catalog, scenario.assumptions) for sid in system_ids]
     if system != "all" and not estimates[0].memory.fits:
@@ -93,6 +95,13 @@ def cmd_estimate(args: argparse.Namespace) -> int:
         workload = workload.model_copy(update={"gpus": estimates[0].gpus})
     render_estimates(estimates, workload)
     return 0
+
+
+SIZED_NOT_HERE = (
+    "size_to_deadline is not used by estimate: every system runs on the scenario's {gpus:,} GPUs; "
+    "`advisor recommend` and `advisor report` size each system to the deadline"
+)
+"""Said when `estimate` is given a scenario that sizes each system (it estimates the GPUs given)."""
 
 
 def _memory_message(est: Any) -> str:
