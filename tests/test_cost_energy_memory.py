@@ -245,7 +245,7 @@ def test_a_buy_headline_names_the_outlay(catalog):
     w = Workload(model=catalog.model("llama3-70b"), tokens=1e12, gpus=64, precision="fp8", pricing="own")
     est = estimate(w, "h100", catalog)
     sentence = headline_sentence(headline_figures(est, "own"), "cost")
-    assert sentence.startswith("Buy 64x h100 ($2M up front): ")
+    assert sentence.startswith("Buy 64x h100 (8 nodes, $2M up front): ")
 
 
 def test_training_and_serving_count_the_same_usable_memory_in_gib(catalog):

@@ -329,16 +329,16 @@ def test_the_headline_says_use_when_every_gpu_is_owned_and_buy_with_the_lead_tim
 
     owned = estimate(workload(gpus=1024), "h100", CATALOG, owning(h100=1024))
     text = headline_sentence(headline_figures(owned, "own"), "cost")
-    assert text.startswith("Use 1024x h100 (already owned): ") and "to result" not in text
+    assert text.startswith("Use 1,024x h100 (already owned): ") and "to result" not in text
     part = estimate(workload(gpus=1024), "h100", CATALOG, owning(h100=512))
     text = headline_sentence(headline_figures(part, "own"), "cost")
-    assert text.startswith("Buy 1024x h100 (512 already owned, $") and "up front" in text
+    assert text.startswith("Buy 1,024x h100 (512 already owned, 64 nodes, $") and "up front" in text
     # Buying waits the lead time: the headline gives the time to result beside the time to train.
     bought = estimate(workload(gpus=1024), "h100", CATALOG)
     lead_days = (bought.time_to_result_hours - bought.time_to_train_hours) / 24
     assert lead_days >= 1
     text = headline_sentence(headline_figures(bought, "own"), "cost")
-    assert "days to result)" in text and text.startswith("Buy 1024x h100 ($")
+    assert "days to result)" in text and text.startswith("Buy 1,024x h100 (128 nodes, $")
 
 
 # --- the decision between GPUs already owned and a purchase (issue 12) ---------------------------------
@@ -375,7 +375,7 @@ def test_buying_over_owned_gpus_states_the_outlay_and_the_later_result():
 
 def test_a_conservative_team_uses_the_gpus_it_owns_and_hears_what_buying_would_save():
     rec = advise(_owned_case("conservative"))
-    assert rec.winner == "h100" and rec.headline.startswith("Use 1024x h100 (already owned)")
+    assert rec.winner == "h100" and rec.headline.startswith("Use 1,024x h100 (already owned)")
     fired = {(r.id, r.system) for r in rec.rules_fired}
     bought = [c.system for c in rec.candidates if c.feasible and c.system != "h100"]
     assert bought and all(("owned-fleet-conservative", sid) in fired for sid in bought)

@@ -58,7 +58,7 @@ def test_the_json_carries_it_and_renting_does_not(capsys):
 def test_an_answer_on_the_owned_gpus_says_how_many_it_uses(capsys):
     assert main(["recommend", *ARGS, "--gpus", "1024", "--objective", "time"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("Use 1024x h100 (already owned)")
+    assert lines[0].startswith("Use 1,024x h100 (already owned)")
     assert lines[1].startswith(OWNED) and lines[1].endswith("the answer runs on 1,024 of them.")
 
 

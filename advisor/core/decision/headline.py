@@ -62,8 +62,14 @@ _TO_DO = {"pretrain": "to train", "finetune": "to fine-tune", "inference": "to s
 
 
 def _outlay(est: Estimate) -> str:
+    """`16 racks, $69.6M up front`: what buying means, in the units bought (so `1,152x` is GPUs), and
+    what is already owned."""
     owned = est.purchase.gpus_owned if est.purchase else 0
-    bought = f"{fmt.money(est.purchase_usd)} up front" if est.purchase_usd else ""
+    bought = ""
+    if est.purchase_usd and est.purchase is not None:
+        units = est.purchase.units
+        unit = est.purchase.unit + ("s" if units != 1 else "")
+        bought = f"{units:,} {unit}, {fmt.money(est.purchase_usd)} up front"
     if owned >= est.gpus:
         return "already owned"
     if owned:
@@ -140,8 +146,9 @@ def headline_sentence(figures: HeadlineFigures, objective: str, best: bool = Tru
     result = f" ({f.result} to result)" if f.result else ""
     if f.at_quantile:
         result = f" ({f.result + ' to result, ' if f.result else ''}{f.at_quantile})"
+    outlay = f" ({f.outlay})" if f.outlay else ""
     return (
-        f"{f.verb} {f.gpus}x {f.system}{f' ({f.outlay})' if f.outlay else ''}: {f.train} {f.to_do}{result}, "
+        f"{f.verb} {f.gpus:,}x {f.system}{outlay}: {f.train} {f.to_do}{result}, "
         f"{f.cost} ({f.per_million_tokens} per 1M tokens), {f.energy} ({rank_words(objective, best)})"
     )
 
