@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from advisor.core.fmt import cents_or_dollars, count, duration, energy, money, percent, tonnes
@@ -61,28 +62,26 @@ def energy_span(low_kwh: float, high_kwh: float) -> str:
     return f"{low_kwh:.3g}–{high_kwh:.3g} kWh"
 
 
+INPUT_UNITS: dict[str, Callable[[float], str]] = {
+    "mfu": percent,
+    "goodput": percent,
+    "price": lambda v: f"${v:.2f}/GPU-h",
+    "capex": money,
+    "electricity": lambda v: f"{v * 100:.2f}¢/kWh",
+    "depreciation": lambda v: f"{v:.3g} years",
+    "cost_of_capital": lambda v: f"{percent(v)}/year",
+    "maintenance": lambda v: f"{percent(v)} of capex/year",
+    "utilization": lambda v: f"{percent(v, 0)} of hours",
+    "colocation": lambda v: f"${v:,.0f}/kW-month",
+}
+"""Each uncertain input's value in its own unit, by the input's name (others as a plain number)."""
+
+
 def input_value(name: str, value: float) -> str:
     """An uncertain input's value in its own unit: MFU and goodput as %, prices and capex in dollars,
     the owner's finance inputs in years, % a year, % of hours or dollars per kW-month."""
-    if name in ("mfu", "goodput"):
-        return percent(value)
-    if name == "price":
-        return f"${value:.2f}/GPU-h"
-    if name == "capex":
-        return money(value)
-    if name == "electricity":
-        return f"{value * 100:.2f}¢/kWh"
-    if name == "depreciation":
-        return f"{value:.3g} years"
-    if name == "cost_of_capital":
-        return f"{percent(value)}/year"
-    if name == "maintenance":
-        return f"{percent(value)} of capex/year"
-    if name == "utilization":
-        return f"{percent(value, 0)} of hours"
-    if name == "colocation":
-        return f"${value:,.0f}/kW-month"
-    return f"{value:.3g}"
+    shown = INPUT_UNITS.get(name)
+    return shown(value) if shown is not None else f"{value:.3g}"
 
 
 MEMORY_UNIT = "GiB = 2^30 bytes"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal, Self
 
 from pydantic import Field, model_validator
 
@@ -65,32 +65,42 @@ class Turnover(Sourced):
     )
 
 
-def _within_range(section: Sourced, value: str) -> None:
-    """`value`'s low/high range (`<value>_low`, `<value>_high`), where given, holds the value."""
-    low, high = getattr(section, f"{value}_low"), getattr(section, f"{value}_high")
-    expected = getattr(section, value)
-    if (low is not None and low > expected) or (high is not None and high < expected):
-        raise ValueError(
-            f"{value} = {expected:g} must lie within {value}_low..{value}_high ({low} to {high})"
-        )
+class Ranged(Sourced):
+    """A section whose `RANGED` values may carry a low/high range (`<value>_low`, `<value>_high`): where
+    given, the range must hold the value."""
+
+    RANGED: ClassVar[tuple[str, ...]] = ()
+
+    @model_validator(mode="after")
+    def _check_ranges(self) -> Self:
+        for value in self.RANGED:
+            low, high = getattr(self, f"{value}_low"), getattr(self, f"{value}_high")
+            expected = getattr(self, value)
+            if (low is not None and low > expected) or (high is not None and high < expected):
+                raise ValueError(
+                    f"{value} = {expected:g} must lie within {value}_low..{value}_high ({low} to {high})"
+                )
+        return self
 
 
-class Colocation(Sourced):
+class Colocation(Ranged):
+    RANGED = ("usd_per_kw_month",)
+
     usd_per_kw_month: NonNegative
     usd_per_kw_month_low: NonNegative | None = Field(None, description="Low end of the range.")
     usd_per_kw_month_high: NonNegative | None = Field(None, description="High end of the range.")
-
-    @model_validator(mode="after")
-    def _check_range(self) -> Colocation:
-        _within_range(self, "usd_per_kw_month")
-        return self
 
 
 Years = Annotated[float, Field(ge=0.5, le=20)]
 Rate = Annotated[float, Field(ge=0, lt=1)]
 
 
-class Finance(Sourced):
+class Finance(Ranged):
+    RANGED = (
+        "depreciation_years",
+        "cost_of_capital",
+    )
+
     depreciation_years: Years
     depreciation_years_low: Years | None = Field(None, description="Shortest life in the range.")
     depreciation_years_high: Years | None = Field(None, description="Longest life in the range.")
@@ -98,33 +108,21 @@ class Finance(Sourced):
     cost_of_capital_low: Rate | None = Field(None, description="Low end of the range.")
     cost_of_capital_high: Rate | None = Field(None, description="High end of the range.")
 
-    @model_validator(mode="after")
-    def _check_range(self) -> Finance:
-        _within_range(self, "depreciation_years")
-        _within_range(self, "cost_of_capital")
-        return self
 
+class Maintenance(Ranged):
+    RANGED = ("fraction_of_capex_per_year",)
 
-class Maintenance(Sourced):
     fraction_of_capex_per_year: Rate
     fraction_of_capex_per_year_low: Rate | None = Field(None, description="Low end of the range.")
     fraction_of_capex_per_year_high: Rate | None = Field(None, description="High end of the range.")
 
-    @model_validator(mode="after")
-    def _check_range(self) -> Maintenance:
-        _within_range(self, "fraction_of_capex_per_year")
-        return self
 
+class Utilization(Ranged):
+    RANGED = ("owned_fleet_fraction",)
 
-class Utilization(Sourced):
     owned_fleet_fraction: Fraction
     owned_fleet_fraction_low: Fraction | None = Field(None, description="Low end of the range.")
     owned_fleet_fraction_high: Fraction | None = Field(None, description="High end of the range.")
-
-    @model_validator(mode="after")
-    def _check_range(self) -> Utilization:
-        _within_range(self, "owned_fleet_fraction")
-        return self
 
 
 class Opportunity(Sourced):
