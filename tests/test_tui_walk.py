@@ -194,3 +194,9 @@ async def test_a_headline_too_long_for_its_rows_says_the_rest_is_on_why(size):
             line[region.x : region.right].rstrip() for line in screen_lines(app)[region.y : region.bottom]
         ]
         assert rows[-1].endswith("… (see Why)") == (size[0] < 100), rows
+        # Every word shown is a word of the headline's own lines: none cut ("cheaper tha") or run
+        # into the next row's ("toresult").
+        whole = " ".join(str(line) for line in app.main.query_one(Headline).full_lines())
+        words = set(whole.replace("…", " ").split())
+        shown = " ".join(row.strip(" ▕") for row in rows).replace("… (see Why)", "").replace("…", " ").split()
+        assert set(shown) <= words, set(shown) - words

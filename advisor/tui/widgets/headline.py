@@ -46,6 +46,16 @@ class Headline(Widget):
         advice = self.advice
         if advice is None:
             return Text(self.status or "Computing the first recommendation…", style="italic")
+        lines = self.full_lines()
+        if advice.winner is None or advice.winner.estimate is None:
+            return Group(*lines)
+        return self._fitted(lines)
+
+    def full_lines(self) -> list[RenderableType]:
+        """Every line of the headline for the current advice, before it is fitted to its rows."""
+        advice = self.advice
+        if advice is None:
+            return []
         from advisor.present import headline  # after the first screen: it imports the core's analysis
 
         lines: list[RenderableType] = [headline.stale_line(self.status)] if self.status else []
@@ -53,7 +63,7 @@ class Headline(Widget):
         if winner is None or winner.estimate is None:
             sized_elsewhere = bool(advice.sizing) and not advice.scenario.size_to_deadline
             lines.extend(headline.no_winner_lines(advice.recommendation, sized_elsewhere))
-            return Group(*lines)
+            return lines
         lines.extend(headline.figure_lines(winner, advice.scenario))
         ranges = range_line(advice, self.analysis)
         if ranges is not None:
@@ -62,7 +72,7 @@ class Headline(Widget):
         sens = analysis.sensitivity if analysis else None
         lines.append(headline.verdict_line(advice.recommendation, sens, checking=analysis is None))
         lines.extend(headline.reason_lines(winner))
-        return self._fitted(lines)
+        return lines
 
     def _fitted(self, lines: list[RenderableType]) -> RenderableType:
         """The lines; when they need more rows than the headline has, the line at its last row is cut
@@ -82,8 +92,13 @@ class Headline(Widget):
                 continue
             more = Text(" … (see Why)", style="italic")
             last = rows[left - 1]
-            last.truncate(max(0, width - more.cell_len))
+            room = max(0, width - more.cell_len)
+            if last.cell_len > room:  # cut at a word's end, not inside a word ("cheaper tha")
+                space = last.plain.rfind(" ", 0, room + 1)
+                last.truncate(space if space > 0 else room)
             last.rstrip()
-            shown.append(Text("").join([*rows[: left - 1], Text.assemble(last, more)]))
+            # The rows as wrapped, one per line: joined end to end, the words either side of each
+            # wrap ran together ("years to" + "result" read "toresult").
+            shown.append(Text("\n").join([*rows[: left - 1], Text.assemble(last, more)]))
             break
         return Group(*shown)
