@@ -69,3 +69,25 @@ def test_the_app_headline_says_it() -> None:
     result = _result()
     line = verdict_line(result.recommendation, result.sensitivity).plain
     assert "beyond the 365-day horizon in which GPUs and models turn over" in line
+
+
+def test_what_would_change_it_never_offers_a_deadline_past_the_horizon() -> None:
+    # Rent 64 GPUs for 1T tokens in 60 days: the new-user walk was told "mi355x becomes feasible ... if
+    # the run may take 866.8 days instead of 60" (15T tokens there), a deadline past the 365-day horizon
+    # the same answer calls no plan. Relaxed deadlines stay within it; past it, none is offered.
+    catalog = shipped_catalog()
+    horizon = catalog.economics.turnover.horizon_days
+    for tokens in (1e12, 15e12):
+        data = {
+            "schema": 1,
+            "name": "deadline",
+            "workload": {"model": "llama3-70b", "tokens": tokens, "gpus": 64},
+            "constraints": {"deadline_days": 60},
+        }
+        rec = run_scenario(Scenario.model_validate(data), catalog, load_rules(), today=TODAY).recommendation
+        days = [
+            float(d) for line in rec.what_would_change for d in re.findall(r"may take ([\d.]+) days", line)
+        ]
+        assert all(d <= horizon for d in days), rec.what_would_change
+        if tokens == 1e12:
+            assert days, "deadlines within the horizon are still offered"

@@ -16,7 +16,7 @@ from advisor.core import fmt
 from advisor.core.costing.estimate import estimate
 from advisor.core.costing.results import Estimate
 from advisor.core.decision import owned as owned_gpus
-from advisor.core.decision.constraints import constraint_reasons, judged_hours
+from advisor.core.decision.constraints import constraint_reasons, judged_hours, past_horizon
 from advisor.core.decision.evidence_age import dated_because
 from advisor.core.decision.facts import candidate_facts, workload_facts
 from advisor.core.decision.gaps import OBJECTIVE_NOUN, gap, objective_metric, weight_notes
@@ -303,18 +303,8 @@ def _verdict(
     trade_off = owned_gpus.owned_trade_off([r.estimate for r in ranked]) if owning else ""
     owned = owned_gpus.owned_when_owning(request, assumptions, ranked[0].estimate, trade_off)
     why = f"{verdict.why}; {trade_off}" if trade_off else verdict.why
-    held_to = _held_to(request, ranked[0].estimate)
-    return replace(verdict, why=why, trade_off=trade_off, owned=owned, held_to=held_to)
-
-
-def _held_to(request: AdviceRequest, win: Estimate) -> str:
-    """The winner meets the deadline at the risk appetite's quantile: how it was sized, in words."""
-    basis, deadline = request.deadline_basis, request.constraints.deadline_days
-    if basis is None or deadline is None:
-        return ""
-    how = "sized so that" if request.gpus_by_system else f"{request.constraints.risk}:"
-    at = f"{basis.label} {fmt.duration(basis.hours(win))}"
-    return f"{how} {basis.runs} finish within the {deadline:g}-day deadline ({at})"
+    held = request.held_to(ranked[0].estimate)
+    return replace(verdict, why=why, trade_off=trade_off, owned=owned, held_to=held)
 
 
 def _headline(winner: str | None, candidates: Sequence[Candidate], request: AdviceRequest) -> str:
@@ -360,7 +350,8 @@ def _blocked_lines(request: AdviceRequest, judged: Mapping[str, _Judgement], ran
         if est is None or sid == winner or sid in scores:
             continue
         blockers = {r.constraint for r in judgement.reasons if r.kind in ("infeasible", "exclude")}
-        if blockers and blockers <= {"deadline", "budget", "capacity"}:
+        hopeless = "deadline" in blockers and past_horizon(est, request.catalog, request.deadline_basis)
+        if blockers and blockers <= {"deadline", "budget", "capacity"} and not hopeless:
             score = _metric(est, request.objective) * judgement.factor
             blocked.append((score, sid, _relaxations(est, blockers, request)))
     blocked.sort()

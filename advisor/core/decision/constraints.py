@@ -11,6 +11,7 @@ from fractions import Fraction
 from advisor.core import fmt
 from advisor.core.costing.results import Estimate, capacity_message, fit_message
 from advisor.core.decision.recommendation import Reason
+from advisor.core.model.catalog import Catalog
 from advisor.core.model.units import HOURS_PER_DAY
 from advisor.core.model.workload import Constraints
 
@@ -40,6 +41,13 @@ class DeadlineBasis:
 def judged_hours(est: Estimate, basis: DeadlineBasis | None) -> float:
     """The time to result a deadline is judged against: at the basis's quantile, else the expected."""
     return est.time_to_result_hours if basis is None else basis.hours(est)
+
+
+def past_horizon(est: Estimate, catalog: Catalog, basis: DeadlineBasis | None) -> bool:
+    """Whether `est`'s run, as a deadline judges it, ends past the turnover horizon (`[turnover]`): "what
+    would change the answer" does not offer "if the run may take 866.8 days instead of 60", which is
+    not a plan (more GPUs are)."""
+    return judged_hours(est, basis) > catalog.economics.turnover.horizon_days * HOURS_PER_DAY
 
 
 def constraint_reasons(

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
 
+from advisor.core import fmt
+from advisor.core.costing.results import Estimate
 from advisor.core.decision.constraints import DeadlineBasis
 from advisor.core.decision.evidence_age import stale_after_days
 from advisor.core.decision.rules import Rule
@@ -64,6 +66,15 @@ class AdviceRequest:
         """The workload at the GPU count `system_id` runs it with."""
         gpus = self.gpus_by_system.get(system_id) if self.gpus_by_system else None
         return self.workload.model_copy(update={"gpus": gpus}) if gpus else self.workload
+
+    def held_to(self, win: Estimate) -> str:
+        """The winner meets the deadline at the risk appetite's quantile: how it was sized, in words."""
+        basis, deadline = self.deadline_basis, self.constraints.deadline_days
+        if basis is None or deadline is None:
+            return ""
+        how = "sized so that" if self.gpus_by_system else f"{self.constraints.risk}:"
+        at = f"{basis.label} {fmt.duration(basis.hours(win))}"
+        return f"{how} {basis.runs} finish within the {deadline:g}-day deadline ({at})"
 
     def capacity_assumptions(self) -> Assumptions:
         """The assumptions with guaranteed capacity applied: when renting, a reservation's lead time
