@@ -78,6 +78,8 @@ async def test_new_open_and_quit_ask_before_losing_changes(tmp_path: Path):
             await pilot.press(key)
             await pilot.pause()
             assert isinstance(app.screen, ConfirmDialog), key
+            # said as a person would ("have changed since they were started" read oddly)
+            assert app.screen.question.startswith("The answers have changed since you started, and are not")
             await pilot.press("escape")  # keep working
             await pilot.pause()
             assert app.main.scenario.workload.gpus == 96 and app.is_running

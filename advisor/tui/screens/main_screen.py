@@ -199,8 +199,8 @@ class MainScreen(Screen[None]):
             if go:
                 then()
 
-        since = "saved or opened" if self.scenario_path else "started"
-        question = f"The answers have changed since they were {since}. {what} and lose the changes?"
+        since = "they were last saved or opened" if self.scenario_path else "you started, and are not saved"
+        question = f"The answers have changed since {since}. {what} and lose the changes?"
         self.app.push_screen(ConfirmDialog(question, what), chosen)
 
     def watch_scenario(self) -> None:
