@@ -228,6 +228,7 @@ def advise(
     """`recommend` for a core `Workload` (a `ModelSpec` and validated inputs) rather than human inputs."""
     from advisor.core.analysis.time_quantile import deadline_basis
     from advisor.core.decision.advise import advise as run_advise
+    from advisor.core.decision.owned import with_owned
     from advisor.core.decision.request import AdviceRequest
 
     catalog, constraints, assumptions = (
@@ -250,4 +251,4 @@ def advise(
         today=today,
         deadline_basis=basis,
     )
-    return run_advise(request)
+    return with_owned(run_advise(request), request)

@@ -19,6 +19,7 @@ from advisor.core.analysis.sensitivity import Sensitivity, analyse, settled
 from advisor.core.analysis.time_quantile import deadline_basis
 from advisor.core.costing.estimate import estimate
 from advisor.core.decision.advise import advise
+from advisor.core.decision.owned import with_owned
 from advisor.core.decision.recommendation import Recommendation
 from advisor.core.decision.request import AdviceRequest
 from advisor.core.decision.rules import Rule
@@ -100,7 +101,7 @@ def advise_scenario(
         sizes = {found.system: found.sized_gpus for found in sizing if found.sized_gpus}
         notes = {found.system: found.reason for found in sizing}
         request = replace(request, gpus_by_system=sizes, sizing_notes=notes)
-    rec = with_horizon(with_buying_options(advise(request), sizing, request), request)
+    rec = with_owned(with_horizon(with_buying_options(advise(request), sizing, request), request), request)
     return ScenarioAdvice(scenario, request.workload, rec, sizing, sizes, request)
 
 

@@ -27,6 +27,7 @@ from advisor.core.analysis.uncertainty import (
     sampled_outputs,
 )
 from advisor.core.decision.advise import advise, objective_metric
+from advisor.core.decision.owned import with_owned
 from advisor.core.decision.recommendation import CheaperOption, Recommendation
 from advisor.core.decision.request import AdviceRequest
 from advisor.core.decision.verdict import ROBUST_SHARE, with_robustness
@@ -250,6 +251,6 @@ def sensitivity(
     request: AdviceRequest, *, widen: float = 1.0, samples: int = SAMPLES, with_break_evens: bool = True
 ) -> tuple[Recommendation, Sensitivity]:
     """`advise()` plus `analyse()`: the recommendation with its ranges and what flips it."""
-    rec = advise(request)
+    rec = with_owned(advise(request), request)
     sens = analyse(rec, request, widen=widen, samples=samples, with_break_evens=with_break_evens)
     return settled(rec, sens), sens

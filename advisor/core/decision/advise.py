@@ -276,35 +276,29 @@ def advise(request: AdviceRequest) -> Recommendation:
         warnings=tuple(dict.fromkeys(trace.warnings)),
         what_would_change=changes,
         headline=_headline(winner, candidates, request),
-        verdict=_verdict(request, candidates, changes, assumptions),
+        verdict=_verdict(request, candidates, changes),
         baseline=request.baseline if base_est is not None else None,
         constraints=request.constraints,
         price_to_win=price_to_win,
     )
 
 
-def _verdict(
-    request: AdviceRequest, candidates: Sequence[Candidate], changes: Sequence[str], assumptions: Assumptions
-) -> Verdict:
-    """Clear or a close call (from the scores; the analysis adds robustness), or nothing feasible; owning,
-    what the GPUs already owned cost and do (`owned_when_owning`)."""
+def _verdict(request: AdviceRequest, candidates: Sequence[Candidate], changes: Sequence[str]) -> Verdict:
+    """Clear or a close call (from the scores; the analysis adds robustness), or nothing feasible."""
     ranked = [
         Ranked(c.estimate, _metric(c.estimate, request.objective), c.score, c.rule_factor)
         for c in candidates
         if c.score is not None and c.estimate is not None
     ]
     if not ranked:
-        owned = owned_gpus.owned_when_owning(request, assumptions, None, "")
-        return Verdict(NONE_FEASIBLE.kind, "; ".join([NONE_FEASIBLE.why, *changes[:1]]), owned=owned)
+        return Verdict(NONE_FEASIBLE.kind, "; ".join([NONE_FEASIBLE.why, *changes[:1]]))
     maturity = {c.system: request.catalog.system(c.system).maturity.level for c in candidates}
     deadline = request.constraints.deadline_days
     verdict = judge_verdict(ranked, request.objective, maturity, deadline, len(candidates))
     owning = request.workload.pricing == "own"
     trade_off = owned_gpus.owned_trade_off([r.estimate for r in ranked]) if owning else ""
-    owned = owned_gpus.owned_when_owning(request, assumptions, ranked[0].estimate, trade_off)
     why = f"{verdict.why}; {trade_off}" if trade_off else verdict.why
-    held = request.held_to(ranked[0].estimate)
-    return replace(verdict, why=why, trade_off=trade_off, owned=owned, held_to=held)
+    return replace(verdict, why=why, trade_off=trade_off, held_to=request.held_to(ranked[0].estimate))
 
 
 def _headline(winner: str | None, candidates: Sequence[Candidate], request: AdviceRequest) -> str:

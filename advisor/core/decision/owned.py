@@ -10,11 +10,13 @@ trade-off sentence says both.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from advisor.core import fmt
 from advisor.core.costing.estimate import estimate
 from advisor.core.costing.results import Estimate
 from advisor.core.decision.constraints import constraint_reasons
+from advisor.core.decision.recommendation import Recommendation
 from advisor.core.decision.request import AdviceRequest
 from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.workload import Constraints
@@ -131,6 +133,15 @@ def owned_when_owning(
             text += f" ({misses[0].text})" if misses else ""
         lines.append(text)
     return ". ".join(lines)
+
+
+def with_owned(rec: Recommendation, request: AdviceRequest) -> Recommendation:
+    """`rec` with its verdict's `owned` line (`owned_when_owning`). Applied to the answer shown, not
+    inside `advise()`, which break-even searches call many times: the line estimates each owned fleet
+    twice and never changes the ranking."""
+    winner = rec.winner_candidate.estimate if rec.winner_candidate is not None else None
+    owned = owned_when_owning(request, request.capacity_assumptions(), winner, rec.verdict.trade_off)
+    return replace(rec, verdict=replace(rec.verdict, owned=owned)) if owned else rec
 
 
 def owned_when_renting(request: AdviceRequest, assumptions: Assumptions) -> str:
