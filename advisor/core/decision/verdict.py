@@ -150,7 +150,8 @@ class Verdict:
         return f"{self.label.capitalize()}: {self.why}{self._uncertain_but_ahead()}{risk}."
 
     def short_sentence(self) -> str:
-        """`Close call: 0.6% cheaper than h100; wins 55% of samples; maturity favours h100` (one line)."""
+        """`Close call: 0.6% cheaper than h100; wins 55% of samples; what else separates them: maturity
+        favours h100` (one line)."""
         head = f"{self.label.capitalize()}: {self.edge or self.why}"
         text = "; ".join(t for t in (head, self.held_to, self.caveat) if t)
         if self.deadline_share is not None and self.deadline_risk():
@@ -166,7 +167,7 @@ class Verdict:
         if not self.tie_breakers:
             return text + "; nothing else separates them"
         first = self.tie_breakers[0]
-        return text + f"; {first.name.replace('_', ' ')} favours {first.favours}"
+        return text + f"; what else separates them: {first.name.replace('_', ' ')} favours {first.favours}"
 
     def to_dict(self) -> dict[str, Any]:
         return {
