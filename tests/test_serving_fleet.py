@@ -87,6 +87,18 @@ def test_the_estimate_is_the_fleet_for_the_rate_for_a_month(system):
     assert est.cost_per_million_tokens_usd == pytest.approx(est.cost_usd / MONTH_TOKENS * 1e6)
 
 
+@pytest.mark.parametrize("system", ["gb300-nvl72", "mi355x"])
+def test_owning_the_month_of_serving_pays_for_the_idle_gpus_of_the_rack_or_node_bought(system):
+    # A fleet of 6 GPUs bought as a whole 72-GPU rack (or an 8-GPU node): its $/month is what the ranking
+    # pays, the whole rack's share, not 6 GPUs at the hourly price (the serving table showed $10.5k for a
+    # $4.35M GB300 rack while the ranking paid $116k; new-user walk).
+    est = estimate(serving(gpus=8, pricing="own"), system, CATALOG)
+    s = est.serving
+    assert s is not None and est.purchase is not None and est.purchase.gpus_bought > est.gpus
+    assert s.usd_per_month == pytest.approx(est.cost_usd)
+    assert s.usd_per_month > est.gpus * est.price_usd_per_gpu_hour * HOURS_PER_MONTH * 1.05
+
+
 def test_without_a_rate_the_batch_job_stays_on_the_gpus_given():
     est = estimate(serving(target_tokens_per_second=None, tokens=1e9, gpus=8), "h100", CATALOG)
     assert est.gpus == 8 and est.serving is not None and est.serving.gpus_for_target is None

@@ -378,7 +378,8 @@ def _result(
         warnings=tuple(dict.fromkeys(warnings)),
         cost_parts=money.hourly.parts,
         power_draw=power,
-        serving=speed.serving,
+        serving=speed.serving
+        and speed.serving.month_paid(money.effective_usd_per_gpu_hour(billed, workload.gpus), workload.gpus),
     )
 
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields, is_dataclass
+from dataclasses import asdict, dataclass, field, fields, is_dataclass, replace
 from typing import Any, ClassVar
 
 from advisor.core.costing.cost import CostPart
 from advisor.core.costing.energy import PowerDraw
 from advisor.core.model.catalog import Precision
+from advisor.core.model.units import HOURS_PER_MONTH
 
 # Computed results are plain frozen dataclasses: built from already-checked values, fast to make.
 
@@ -108,7 +109,8 @@ class ServingSummary:
     """Decode's share of that GPU time per 1M generated tokens, every replica busy (not the buyer's price,
     which pays for prompts and spare capacity too: `Estimate.cost_per_million_tokens_usd`)."""
     usd_per_month: float = 0.0
-    """The GPUs for the target (else the cluster) for a month, at the hourly price."""
+    """The GPUs for the target (else the cluster) for a month, at the run's price per running GPU-hour
+    (idle GPUs of a whole node or rack bought included, as in the ranking's cost)."""
     meets_limits: bool = True
     tpot_limit_ms: float | None = None
     """The time-per-output-token limit the layout was held to (None: none)."""
@@ -116,6 +118,10 @@ class ServingSummary:
     """True when that limit is the default for serving at a target rate, not one the user set."""
     period_hours: float | None = None
     """Serving at a target rate: the hours of serving the job is costed for (a month, 730)."""
+
+    def month_paid(self, usd_per_gpu_hour: float, gpus: int) -> ServingSummary:
+        """This summary with `usd_per_month` for `gpus` at the run's price per running GPU-hour."""
+        return replace(self, usd_per_month=usd_per_gpu_hour * gpus * HOURS_PER_MONTH)
 
     def to_dict(self) -> dict[str, Any]:
         """Its fields, and under their schema-1 names the full-load prices (`DEPRECATED_ALIASES`)."""
