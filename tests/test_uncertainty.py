@@ -135,6 +135,32 @@ def test_production_runs_carry_the_fitted_efficiency_spread_in_place_of_the_mfu_
     assert est.time_to_train_hours > reference.time_to_train_hours
 
 
+def test_a_production_run_is_not_drawn_faster_than_its_benchmark_beyond_the_benchmarks_own_spread():
+    # Llama 3 405B, FP8 on GB300 NVL72: the production share is 1 at 405B, and the fitted spread's top
+    # (x1.58, set by runs whose benchmark was transferred from another system or family) made the run
+    # 58% faster than its recipe, about 84% MFU (new-user walk). The slow side stays as fitted.
+    from advisor.core.analysis.time_quantile import run_factor_quantile
+    from advisor.core.analysis.uncertainty import sample_inputs, spread_class
+
+    w = Workload(model=CATALOG.model("llama3-405b"), tokens=15e12, gpus=2304, precision="fp8", pricing="own")
+    est = estimate(w, "gb300-nvl72", CATALOG)
+    eff = input_spreads(est, w, CATALOG, Assumptions())["efficiency"]
+    production = CATALOG.mfu_scaling.production
+    share = getattr(CATALOG.economics.uncertainty, f"mfu_{spread_class(est.mfu_basis)}")
+    assert eff.expected == 1.0 and eff.high == pytest.approx(1 + share) and eff.high < production.spread_high
+    assert eff.drawn_to == pytest.approx(production.spread_high) and eff.low == production.spread_low
+    drawn = [d["efficiency"] for d in sample_inputs({est.system: {"efficiency": eff}})[est.system]]
+    assert max(drawn) == eff.high and drawn.count(eff.high) > 1 and min(drawn) < eff.expected  # clipped
+    unclipped = replace(eff, high=eff.drawn_to, drawn_to=None)
+    slow, fast = 0.9, 0.1
+    assert run_factor_quantile({"efficiency": eff}, slow) == run_factor_quantile(
+        {"efficiency": unclipped}, slow
+    )
+    assert run_factor_quantile({"efficiency": eff}, fast) > run_factor_quantile(
+        {"efficiency": unclipped}, fast
+    )
+
+
 def test_published_point_is_tighter_than_a_transferred_one():
     w = Workload(
         model=CATALOG.model("llama3-70b"),

@@ -38,15 +38,17 @@ def deadline_quantile(catalog: Catalog, risk: Risk) -> float | None:
 
 
 def _inverse_triangular(s: Spread, u: float) -> float:
-    """The value of `s`'s triangular distribution below which a share `u` lies."""
-    low, high = s.low, s.high
+    """The value of `s`'s triangular distribution below which a share `u` lies (drawn up to `drawn_to`
+    and taken at `high` above it, as `uncertainty` draws it)."""
+    low = s.low
+    high = s.drawn_to if s.drawn_to is not None else s.high
     if high <= low:
         return s.expected
     mode = min(max(s.expected, low), high)
     split = (mode - low) / (high - low)
     if u < split:
-        return low + math.sqrt(u * (high - low) * (mode - low))
-    return high - math.sqrt((1 - u) * (high - low) * (high - mode))
+        return min(low + math.sqrt(u * (high - low) * (mode - low)), s.high)
+    return min(high - math.sqrt((1 - u) * (high - low) * (high - mode)), s.high)
 
 
 def _strata(values: list[float]) -> list[float]:
