@@ -158,7 +158,7 @@ class Verdict:
             text += f"; meets the deadline in {fmt.percent(self.deadline_share, 0)} of samples"
         if self.kind != "close_call":
             return text + (
-                f"; wins {fmt.percent(self.robustness or 0, 0)} of samples, but is {self.also}"
+                f"; wins only {fmt.percent(self.robustness or 0, 0)} of samples, but is {self.also}"
                 if self._uncertain_but_ahead()
                 else ""
             )
