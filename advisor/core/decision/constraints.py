@@ -91,20 +91,21 @@ def _deadline_message(est: Estimate, deadline: float | None, basis: DeadlineBasi
     """Why `est` misses the deadline (serving at a target rate: it starts too late), or None."""
     if deadline is None:
         return None
+    # Durations as everywhere else (`125.1 years`, not `45664.1 days`); the deadline stays in days.
     if _serving_to_rate(est):
-        days = (est.time_to_result_hours - est.time_to_train_hours) / HOURS_PER_DAY
-        text = f"misses the deadline: serving starts after {days:.1f} days > {deadline:g} days"
+        hours = est.time_to_result_hours - est.time_to_train_hours
+        text = f"misses the deadline: serving starts after {fmt.duration(hours)} > {deadline:g} days"
     elif basis is None:
-        days = est.time_to_result_hours / HOURS_PER_DAY
-        text = f"misses the deadline: {days:.1f} days to result (wait included) > {deadline:g} days"
+        hours = est.time_to_result_hours
+        text = f"misses the deadline: {fmt.duration(hours)} to result (wait included) > {deadline:g} days"
     else:
-        days = basis.hours(est) / HOURS_PER_DAY
-        expected = est.time_to_result_hours / HOURS_PER_DAY
+        hours = basis.hours(est)
+        expected = fmt.duration(est.time_to_result_hours)
         text = (
-            f"misses the deadline at {basis.label} ({basis.runs} must finish by it): {days:.1f} days to "
-            f"result (wait included; {expected:.1f} expected) > {deadline:g} days"
+            f"misses the deadline at {basis.label} ({basis.runs} must finish by it): {fmt.duration(hours)}"
+            f" to result (wait included; {expected} expected) > {deadline:g} days"
         )
-    return text if days > deadline else None
+    return text if hours / HOURS_PER_DAY > deadline else None
 
 
 def _latency_message(est: Estimate) -> str:
