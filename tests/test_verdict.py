@@ -114,7 +114,8 @@ def test_a_winner_ahead_on_both_measures_is_no_close_call_when_the_samples_are_s
     assert shaky.kind == "clear"
     assert "h100 wins only 59% of sampled inputs on cost, but is " in shaky.sentence()
     assert (
-        shaky.short_sentence().startswith("Clear: ") and "wins only 59% of samples, but is " in shaky.short_sentence()
+        shaky.short_sentence().startswith("Clear: ")
+        and "wins only 59% of samples, but is " in shaky.short_sentence()
     )
 
 
