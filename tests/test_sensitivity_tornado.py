@@ -47,7 +47,9 @@ def test_the_app_tornado_gives_each_range_in_its_unit():
     console = Console(width=200, record=True)
     console.print(sensitivity_content(result))
     text = console.export_text()
-    # as the CLI prints them (present.numbers.input_value), not bare numbers ("cost_of_capital 0.07–0.15")
+    # as the CLI prints them (present.numbers.input_label, input_value), not keys and bare numbers
+    # ("cost_of_capital 0.07–0.15")
     assert "depreciation 4 years–6 years" in text
-    assert "cost_of_capital 7.0%/year–15.0%/year" in text
-    assert "utilization 70% of hours–100% of hours" in text
+    assert "cost of capital 7.0%/year–15.0%/year" in text
+    assert "utilisation 70% of hours–100% of hours" in text and "PUE " in text
+    assert "cost_of_capital" not in text and "utilization" not in text

@@ -248,7 +248,7 @@ def render_sensitivity(rec: Any, sens: Any) -> None:
             table.add_column(column, no_wrap=True)
         for bar in sens.tornado:
             table.add_row(
-                escape(bar.input),
+                escape(numbers.input_label(bar.input)),
                 f"{numbers.input_value(bar.input, bar.low)}–{numbers.input_value(bar.input, bar.high)}",
                 "█" * max(0, round(16 * bar.cost_swing / widest)),
                 f"{numbers.money(bar.cost_at_low)} → {numbers.money(bar.cost_at_high)}",

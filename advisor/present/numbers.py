@@ -77,6 +77,20 @@ INPUT_UNITS: dict[str, Callable[[float], str]] = {
 """Each uncertain input's value in its own unit, by the input's name (others as a plain number)."""
 
 
+INPUT_LABELS = {
+    "mfu": "MFU",
+    "pue": "PUE",
+    "cost_of_capital": "cost of capital",
+    "utilization": "utilisation",
+}
+"""An uncertain input's name for people where it is not its key (`cost_of_capital`)."""
+
+
+def input_label(name: str) -> str:
+    """`cost_of_capital` as `cost of capital`, `pue` as `PUE`; others as they are."""
+    return INPUT_LABELS.get(name, name)
+
+
 def input_value(name: str, value: float) -> str:
     """An uncertain input's value in its own unit: MFU and goodput as %, prices and capex in dollars,
     the owner's finance inputs in years, % a year, % of hours or dollars per kW-month."""

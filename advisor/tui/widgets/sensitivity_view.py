@@ -52,7 +52,7 @@ def _tornado(analysis: ScenarioResult) -> Table | None:
     for item in sens.tornado:
         span = "–".join(numbers.input_value(item.input, end) for end in (item.low, item.high))
         table.add_row(
-            f"{item.input} {span}",
+            f"{numbers.input_label(item.input)} {span}",
             Text(bar(item.cost_swing / widest, TORNADO_WIDTH), style="magenta"),
             f"{numbers.money(item.cost_at_low)} → {numbers.money(item.cost_at_high)}",
         )
