@@ -136,6 +136,11 @@ def test_human_output_is_a_table(capsys):
             "--model 'llama9': unknown model (did you mean 'llama3-8b'?); see `advisor models`",
         ),
         (["--system", "h10"], "--system 'h10': unknown system (did you mean 'h100'?)"),
+        (["--mfu", "h10=0.4"], "--mfu 'h10': unknown system (did you mean 'h100'?); see `advisor systems`"),
+        (
+            ["--price-per-gpu-hour", "b20=3"],
+            "--price-per-gpu-hour 'b20': unknown system (did you mean 'b200'?)",
+        ),
         (
             ["--rental-offer", "on-demand (Crusoe, Sep 2062)"],
             "unknown offer (did you mean 'on-demand (Crusoe, Sep 2026)'?)",

@@ -74,6 +74,21 @@ def check_flag_ids(args: argparse.Namespace, catalog: Any, *, system: str | None
         if given is None or given in valid or (what == "model" and _names_a_file(given)):
             continue
         raise UsageError(f"{flag} {given!r}: unknown {what}{_closest(given, valid)}; see `{listing}`")
+    _check_per_system_flags(args, list(catalog.systems))
+
+
+def _check_per_system_flags(args: argparse.Namespace, systems: list[str]) -> None:
+    """The systems named in per-system flags (`--owned h100=1024`) exist: the message names the flag."""
+    from advisor.core.model.inputs import ALL_SYSTEMS
+    from advisor.core.scenario import INPUTS
+
+    for item in INPUTS.values():
+        given = getattr(args, item.dest, None) if item.kind == "per_system" else None
+        for key in (key for pairs in given or () for key in pairs):
+            if key != ALL_SYSTEMS and key not in systems:
+                raise UsageError(
+                    f"{item.meta.flag} {key!r}: unknown system{_closest(key, systems)}; see `advisor systems`"
+                )
 
 
 def _names_a_file(text: str) -> bool:
