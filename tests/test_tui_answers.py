@@ -70,7 +70,8 @@ def test_an_accepted_answer_reads_back(catalog, start, key, answer, shown):
     ("key", "answer", "message"),
     [
         ("tokens", "abc", "'abc' is not a number"),
-        ("tokens", "0", "must be from 1 to 1000P (got 0)"),
+        ("tokens", "0", "must be from 1 to 1e18 (got 0)"),
+        ("tokens", "1e30", "must be from 1 to 1e18 (got 1e30)"),
         ("gpus", "1.5", "must be a whole number from 1 to 1M (got 1.5)"),
         ("gpus", "0", "must be a whole number from 1 to 1M"),
         ("gpus", "", "required"),

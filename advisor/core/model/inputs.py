@@ -113,7 +113,10 @@ class Limits:
 
 
 def format_bound(value: float) -> str:
-    """A bound (or a value checked against one) as people write it: 1M, 36,500, 0.5."""
+    """A bound (or a value checked against one) as people write it: 1M, 36,500, 0.5; from 1e18 on, past
+    the largest suffix's thousands (not `1000P` or `1e+15P`), as a power of ten: 1e18, 1e30."""
+    if abs(value) >= 1e18:
+        return f"{value:.4g}".replace("e+", "e")
     return format_si(value, digits=4) if abs(value) >= 1e6 else f"{value:,.6g}"
 
 
