@@ -70,6 +70,23 @@ def test_differences_name_each_input_that_moved():
     assert "name" not in keys and "notes" not in keys and "workload.model" not in keys
 
 
+def test_differences_leave_out_an_input_no_scenario_uses():
+    # Two runs sized to their deadlines: their GPU counts are not used, so they are no difference
+    # ("What differs | workload.gpus | 64 | 8", new-user walk); one that uses it shows it.
+    from advisor.report.compare import differences
+
+    def sized(name: str, gpus: int, size: bool = True) -> Scenario:
+        data = scenario(name, gpus=gpus).to_data()
+        return Scenario.model_validate(
+            {**data, "size_to_deadline": size, "constraints": {"deadline_days": 30}}
+        )
+
+    both = {d.key for d in differences([sized("a", 64), sized("b", 8)])}
+    assert "workload.gpus" not in both and not both
+    one = {d.key: d.values for d in differences([sized("a", 64), sized("b", 8, size=False)])}
+    assert one["workload.gpus"] == (64, 8) and "size_to_deadline" in one
+
+
 def test_outcome_moves_with_the_scenarios():
     comp = pair()
     rent, buy = (r.winner_estimate for r in comp.reports)

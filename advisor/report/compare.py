@@ -16,6 +16,7 @@ from advisor.core.costing.results import Estimate
 from advisor.core.decision.rules import Rule
 from advisor.core.model.catalog import Catalog
 from advisor.core.scenario import Scenario
+from advisor.core.unused import unused_inputs
 from advisor.errors import UsageError
 from advisor.present import numbers
 from advisor.report.data import REPORT_FORMAT_VERSION, ReportData, build_report
@@ -113,9 +114,18 @@ def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
 
 
 def differences(scenarios: Sequence[Scenario]) -> tuple[Difference, ...]:
-    """Every input key path whose value is not the same in all scenarios (name and notes aside)."""
+    """Every input key path whose value is not the same in all scenarios (name and notes aside, and
+    inputs that no scenario's answers use: the GPUs of two runs sized to their deadlines)."""
     flats = [_flatten(s.to_data()) for s in scenarios]
-    keys = list(dict.fromkeys(k for flat in flats for k in flat if k.split(".")[0] not in _NOT_DIFFED))
+    unused = set.intersection(*(set(unused_inputs(s)) for s in scenarios)) if scenarios else set()
+    keys = list(
+        dict.fromkeys(
+            k
+            for flat in flats
+            for k in flat
+            if k.split(".")[0] not in _NOT_DIFFED and k not in unused and k.rpartition(".")[0] not in unused
+        )
+    )
     found = []
     for key in keys:
         values = tuple(flat.get(key) for flat in flats)
