@@ -224,13 +224,14 @@ def test_break_even_points_fed_back_flip_the_winner(spec, constraints):
 def test_robustness_says_whether_the_winner_holds():
     # On the 2025 systems: 13B rented on 8 GPUs is a close call (B200 against H200 and A100); 405B bought
     # by an early adopter a clearer one (GB200 NVL72: about 80% of samples since the production spread holds
-    # 80% of published end-to-end runs, issue 11, 78% with the wider spread fitted on 32 runs; the owner's
+    # 80% of published end-to-end runs, issue 11, 78% with the wider spread fitted on 32 runs, 73% with the
+    # wider still x0.355-1.708 fitted on 35 runs at stop 26; the owner's
     # finance ranges, drawn once for every system, move the systems' capital alike but not equally). The
     # verdict follows the share of samples.
     _, (_, close) = _run(*SCENARIOS[0])
     _, (_, clear) = _run(*SCENARIOS[1])
     assert close.robustness.share < clear.robustness.share
-    assert clear.robustness.share >= 0.75 and "gb200-nvl72 wins" in clear.robustness.verdict
+    assert clear.robustness.share >= 0.70 and "gb200-nvl72 wins" in clear.robustness.verdict
     for r in (close.robustness, clear.robustness):
         assert ("across the range" in r.verdict) == (r.share >= 0.9)
     # The close call's share sits near LIKELY (59-62% as the production spread is refitted on more runs):
