@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import statistics
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -118,7 +119,11 @@ FEATURES: dict[str, Callable[[dict], float | None]] = {
 
 
 def main() -> None:
-    runs = _runs()
+    # `--without ID,ID`: the same search with those runs left out, to see whether a feature's gain rests on
+    # one or two runs (a robustness check, stop 26).
+    args = sys.argv[1:]
+    left_out = set(args[args.index("--without") + 1].split(",")) if "--without" in args else set()
+    runs = [r for r in _runs() if r["id"] not in left_out]
     ys = [r["y"] for r in runs]
     size = [math.log(r["params"] / REFERENCE_PARAMS) for r in runs]
 
@@ -129,7 +134,10 @@ def main() -> None:
             f" ({runs[worst]['id']}){note}"
         )
 
-    print(f"{len(runs)} end-to-end runs, leave-one-out")
+    print(
+        f"{len(runs)} end-to-end runs, leave-one-out"
+        + (f" (without {', '.join(sorted(left_out))})" if left_out else "")
+    )
     errors, shipped = leave_one_out([size], ys)
     show("total parameters (shipped)", errors)
     show("one factor, no size term", leave_one_out([], ys)[0])

@@ -246,8 +246,8 @@ def test_the_report_says_already_owned(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("flag", "message"),
     [
-        ("h1000=5", "assumptions.owned_gpus: unknown system 'h1000'"),
-        ("h1=5", "assumptions.owned_gpus: unknown system 'h1' (did you mean 'h100'?)"),
+        ("h1000=5", "--owned 'h1000': unknown system"),
+        ("h1=5", "--owned 'h1': unknown system (did you mean 'h100'?)"),
         ("h100=-1", "argument --owned: h100: '-1' is out of range: must be >= 0"),
         ("h100=1.5", "argument --owned: h100: '1.5' must be a whole number"),
         ("h100=lots", "argument --owned: h100: 'lots' is not a number"),

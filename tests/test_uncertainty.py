@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from advisor.core.analysis.breakeven import repriced
 from advisor.core.analysis.sensitivity import LIKELY, sensitivity
-from advisor.core.analysis.uncertainty import estimate_range, input_spreads, sampled_outputs
+from advisor.core.analysis.uncertainty import estimate_range, input_spreads, sampled_outputs, spread_class
 from advisor.core.costing.estimate import estimate
 from advisor.core.decision.advise import advise
 from advisor.core.decision.request import AdviceRequest
@@ -129,7 +129,10 @@ def test_production_runs_carry_the_fitted_efficiency_spread_in_place_of_the_mfu_
     assert set(spreads) == {"efficiency"} and not spreads["efficiency"].shared
     factor = production.factor_for(w.model.params_total)
     assert spreads["efficiency"].low == pytest.approx(factor * production.spread_low)
-    assert spreads["efficiency"].high == pytest.approx(factor * production.spread_high)
+    # The top is drawn to, and taken at the reference x (1 + the reference's own spread) above it.
+    assert spreads["efficiency"].drawn_to == pytest.approx(factor * production.spread_high)
+    share = getattr(CATALOG.economics.uncertainty, f"mfu_{spread_class(est.mfu_basis)}")
+    assert spreads["efficiency"].high == pytest.approx(min(factor * production.spread_high, 1 + share))
     reference = estimate(w.model_copy(update={"efficiency": "reference"}), "h100", CATALOG, a)
     assert est.time_breakdown_hours["overhead"] > 0 == reference.time_breakdown_hours["overhead"]
     assert est.time_to_train_hours > reference.time_to_train_hours
@@ -250,13 +253,14 @@ def test_break_even_points_fed_back_flip_the_winner(spec, constraints):
 def test_robustness_says_whether_the_winner_holds():
     # On the 2025 systems: 13B rented on 8 GPUs is a close call (B200 against H200 and A100); 405B bought
     # by an early adopter a clearer one (GB200 NVL72: about 80% of samples since the production spread holds
-    # 80% of published end-to-end runs, issue 11, 78% with the wider spread fitted on 32 runs; the owner's
+    # 80% of published end-to-end runs, issue 11, 78% with the wider spread fitted on 32 runs, 73% with the
+    # wider still x0.355-1.708 fitted on 35 runs at stop 26; the owner's
     # finance ranges, drawn once for every system, move the systems' capital alike but not equally). The
     # verdict follows the share of samples.
     _, (_, close) = _run(*SCENARIOS[0])
     _, (_, clear) = _run(*SCENARIOS[1])
     assert close.robustness.share < clear.robustness.share
-    assert clear.robustness.share >= 0.75 and "gb200-nvl72 wins" in clear.robustness.verdict
+    assert clear.robustness.share >= 0.70 and "gb200-nvl72 wins" in clear.robustness.verdict
     for r in (close.robustness, clear.robustness):
         assert ("across the range" in r.verdict) == (r.share >= 0.9)
     # The close call's share sits near LIKELY (59-62% as the production spread is refitted on more runs):

@@ -55,22 +55,22 @@ def test_the_shipped_constants_are_the_fit_on_the_shipped_runs(result):
 def test_leave_one_out_accuracy_and_coverage(result):
     by_name = {g.name: g for g in result.groups()}
     assert by_name["all"].runs >= 90
-    # Pinned a little above today's values (all: median 2.24%, worst 47.5%; benchmarks: median 1.67%, worst
-    # 34%; end-to-end: 17.7%, 47.5%; coverage 82% and 84%; 230 cases): a change that loses accuracy, or
+    # Pinned a little above today's values (all: median 2.7%, worst 45.7%; benchmarks: median 1.67%, worst
+    # 34%; end-to-end: 17.1%, 45.7%; coverage 83% and 87%; 236 cases): a change that loses accuracy, or
     # ranges that stop holding, fails. The end-to-end median rose from 11.3% (21 runs) to 15.9% (27) and
     # 17.7% (32) as published runs were added (Phi, DeepSeek 67B and V2; then GRIN MoE, Falcon-7B,
-    # Falcon2-11B, Olmo 3 32B, MAI-Base-1 on GB200): the larger set measures the end-to-end error the
-    # smaller ones understated; on the 27 earlier runs the line refitted on 32 gives 16.4% / 41.4%
-    # (docs/calibration.md, "More end-to-end runs"). The benchmark median rose from 1.24% to 1.67% when 17
-    # MLPerf Training cases were added (5 calibration points, 12 validation runs; their median 8.5%, worst
-    # 26%): the 181 earlier benchmark cases keep their median (1.24%).
-    assert by_name["all"].runs >= 230
-    assert by_name["all"].median_abs_error <= 0.024
+    # Falcon2-11B, Olmo 3 32B, MAI-Base-1 on GB200), and was 17.1% (38) at stop 26 (Stable LM 2 1.6B,
+    # StableLM-3B-4E1T, LLaMA 7B/13B/33B, StarCoder); the larger set measures the end-to-end error the
+    # smaller ones understated (docs/calibration.md, "More runs (stop 26)"). The benchmark median rose from
+    # 1.24% to 1.67% when 17 MLPerf Training cases were added (5 calibration points, 12 validation runs;
+    # their median 8.5%, worst 26%): the 181 earlier benchmark cases keep their median (1.24%).
+    assert by_name["all"].runs >= 236
+    assert by_name["all"].median_abs_error <= 0.028
     assert by_name["kind=benchmark"].median_abs_error <= 0.017
-    assert by_name["all"].worst_abs_error <= 0.48
+    assert by_name["all"].worst_abs_error <= 0.47
     assert by_name["kind=benchmark"].worst_abs_error <= 0.35
-    assert by_name["kind=production"].median_abs_error <= 0.178
-    assert by_name["kind=production"].worst_abs_error <= 0.48
+    assert by_name["kind=production"].median_abs_error <= 0.175
+    assert by_name["kind=production"].worst_abs_error <= 0.47
     for group in ("all", "kind=benchmark", "kind=production"):
         assert 0.78 <= by_name[group].coverage <= 0.90, group
     # Each fitted spread class holds what it was fitted to hold (80%), within sampling error.
