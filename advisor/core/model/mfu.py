@@ -104,6 +104,7 @@ class MfuIndex:
                 (c.point.model, c.seq_len, c.point.gpus),
                 c.point.software,
                 c.mfu,
+                c.family,
             )
             for c in self.calibrated_points()
         )
@@ -149,7 +150,7 @@ class MfuIndex:
         if software is None:
             return cal
         ratio, pairs = self._releases.ratio(
-            cal.point.system, cal.point.precision, cal.point.software, software
+            cal.point.system, cal.point.precision, cal.point.software, software, cal.family
         )
         return replace(cal, mfu=cal.mfu * ratio, carried=cal.carried * ratio) if pairs else cal
 
@@ -212,9 +213,11 @@ class MfuIndex:
         return [], 1.0, [], ""
 
     def _same_configuration(
-        self, system_id: str, precision: Precision, model_id: str, seq_len: int, software: str | None
+        self, system_id: str, precision: Precision, config: tuple[str, str, int], software: str | None
     ) -> Rung | None:
-        """The nearest figure of the workload's own configuration on the system or its proxy (mfu_ladder)."""
+        """The nearest figure of the workload's own configuration (model, family, sequence length) on the
+        system or its proxy (mfu_ladder)."""
+        model_id, family, seq_len = config
         ratios = self._scaling.precision_ratio_to_fp8
         others = [p for p in PRECISIONS if p != precision and p in ratios and precision in ratios]
         proxy = self._catalog.systems[system_id].mfu_proxy_system
@@ -224,7 +227,7 @@ class MfuIndex:
 
                 def ratio_of(release: str, s: str = system, q: str = source) -> tuple[float, int]:
                     assert software is not None  # rungs() asks only with a software month
-                    return self._releases.ratio(s, q, release, software)
+                    return self._releases.ratio(s, q, release, software, family)
 
                 extra = 0.0 if source == precision else PRECISION_MONTHS
                 pool = self._by_key.get((system, source), [])
@@ -292,7 +295,7 @@ class MfuIndex:
     ) -> MfuResult:
         """See the module docstring (`params`: active, total); `lru_cache`d per catalog as `resolve`."""
         params_active = params[0]
-        rung = self._same_configuration(system_id, precision, model_id, seq_len, software)
+        rung = self._same_configuration(system_id, precision, (model_id, family, seq_len), software)
         if rung is not None:
             return self._from_rung(rung, system_id, precision, (family, seq_len, gpus), software)
         groups, factor, warnings, basis_note = self._candidate_groups(
