@@ -4,10 +4,10 @@ The method (also in docs/methodology.md, "How MFU is chosen"):
 
 1. The workload's own configuration (model, sequence length) first, nearest rung first (`mfu_ladder`):
    on the system at the precision that runs and the asked release; at another release, earlier or
-   later, carried by the release ratio measured on the system's configurations published in both
-   (`mfu_release`); at another precision, × the ratio the system's configurations published at both
-   precisions show (`mfu_precision`; else the published `precision_ratio_to_fp8`); then the same on the
-   proxy system (`mfu_proxy_system`), carried across NVLink domain sizes by the measured
+   later, carried by the release ratio measured on the system's configurations of the same family
+   published in both (`mfu_release`); at another precision, × the ratio the system's configurations
+   published at both precisions show (`mfu_precision`; else the published `precision_ratio_to_fp8`);
+   then the same on the proxy system (`mfu_proxy_system`), carried across NVLink domain sizes by the measured
    `scale_up_ratio` (`mfu_domain`). A matching GPU count gives that point's MFU exactly; otherwise MFU is
    interpolated in log2(GPUs) between the configuration's points and extrapolated beyond them by the
    weak-scaling loss per doubling of the cluster (`loss_per_doubling`, which grows above
