@@ -244,6 +244,31 @@ def test_another_release_is_carried_by_the_ratio_measured_on_configurations_in_b
     assert ratios.ratio("b200", "fp8", "2025-11", "2025-12") == (1.0, 0)
 
 
+def test_a_release_ratio_carries_only_figures_of_its_own_family():
+    # Megatron-Core's Mixtral 8x7B on H100 went from 323 to 468 TFLOP/s per GPU between MCore 0.6 (Apr 2024)
+    # and 0.9 (Oct 2024) (NVIDIA/Megatron-LM CHANGELOG.md and megatron/core/transformer/moe/README.md), MoE
+    # kernel work dense models did not get: such a pair must not carry a dense figure between those
+    # releases (leave-one-out, MLPerf v4.0's H100 LoRA went from 0% to -28%), nor a dense pair a MoE one.
+    from advisor.core.model.mfu_release import PRIOR_PAIRS, Figure, ReleaseRatios
+
+    figures = [
+        Figure("h100", "bf16", ("mixtral", 4096, 64), "2024-04", 0.327, "moe"),
+        Figure("h100", "bf16", ("mixtral", 4096, 64), "2024-10", 0.478, "moe"),
+        Figure("h100", "fp8", ("llama", 8192, 64), "2024-04", 0.40, "dense"),
+        Figure("h100", "fp8", ("llama", 8192, 64), "2024-10", 0.44, "dense"),
+        Figure("b200", "bf16", ("mixtral", 4096, 64), "2025-11", 0.3, "moe"),
+        Figure("b200", "bf16", ("mixtral", 4096, 64), "2026-05", 0.6, "moe"),
+    ]
+    ratios = ReleaseRatios(figures)
+    dense = ratios.ratio("h100", "bf16", "2024-04", "2024-10", "dense")  # no BF16 dense pair: FP8's
+    assert dense == (pytest.approx(1.1 ** (1 / (1 + PRIOR_PAIRS))), 1)
+    moe = ratios.ratio("h100", "fp8", "2024-04", "2024-10", "moe")  # no FP8 MoE pair: BF16's
+    assert moe == (pytest.approx((0.478 / 0.327) ** (1 / (1 + PRIOR_PAIRS))), 1)
+    assert ratios.ratio("b200", "fp8", "2025-11", "2026-05", "dense") == (1.0, 0)  # only a MoE pair there
+    # Without a family (as before), every configuration of the system counts.
+    assert ratios.ratio("b200", "fp8", "2025-11", "2026-05")[1] == 1
+
+
 def test_a_figure_of_another_release_is_carried_closer_to_what_that_release_published(catalog):
     # Without Megatron-Bridge 26.04's gpt-oss-120b BF16 point on 64 B200 (13,568 tokens/s), asking for
     # that release finds the 25.11 figure (8,213) and carries it by the ratio B200's DeepSeek-V3 FP8 shows

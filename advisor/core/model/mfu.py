@@ -4,10 +4,10 @@ The method (also in docs/methodology.md, "How MFU is chosen"):
 
 1. The workload's own configuration (model, sequence length) first, nearest rung first (`mfu_ladder`):
    on the system at the precision that runs and the asked release; at another release, earlier or
-   later, carried by the release ratio measured on the system's configurations published in both
-   (`mfu_release`); at another precision, × the ratio the system's configurations published at both
-   precisions show (`mfu_precision`; else the published `precision_ratio_to_fp8`); then the same on the
-   proxy system (`mfu_proxy_system`), carried across NVLink domain sizes by the measured
+   later, carried by the release ratio measured on the system's configurations of the same family
+   published in both (`mfu_release`); at another precision, × the ratio the system's configurations
+   published at both precisions show (`mfu_precision`; else the published `precision_ratio_to_fp8`);
+   then the same on the proxy system (`mfu_proxy_system`), carried across NVLink domain sizes by the measured
    `scale_up_ratio` (`mfu_domain`). A matching GPU count gives that point's MFU exactly; otherwise MFU is
    interpolated in log2(GPUs) between the configuration's points and extrapolated beyond them by the
    weak-scaling loss per doubling of the cluster (`loss_per_doubling`, which grows above
@@ -104,6 +104,7 @@ class MfuIndex:
                 (c.point.model, c.seq_len, c.point.gpus),
                 c.point.software,
                 c.mfu,
+                c.family,
             )
             for c in self.calibrated_points()
         )
@@ -149,7 +150,7 @@ class MfuIndex:
         if software is None:
             return cal
         ratio, pairs = self._releases.ratio(
-            cal.point.system, cal.point.precision, cal.point.software, software
+            cal.point.system, cal.point.precision, cal.point.software, software, cal.family
         )
         return replace(cal, mfu=cal.mfu * ratio, carried=cal.carried * ratio) if pairs else cal
 
@@ -212,9 +213,11 @@ class MfuIndex:
         return [], 1.0, [], ""
 
     def _same_configuration(
-        self, system_id: str, precision: Precision, model_id: str, seq_len: int, software: str | None
+        self, system_id: str, precision: Precision, config: tuple[str, str, int], software: str | None
     ) -> Rung | None:
-        """The nearest figure of the workload's own configuration on the system or its proxy (mfu_ladder)."""
+        """The nearest figure of the workload's own configuration (model, family, sequence length) on the
+        system or its proxy (mfu_ladder)."""
+        model_id, family, seq_len = config
         ratios = self._scaling.precision_ratio_to_fp8
         others = [p for p in PRECISIONS if p != precision and p in ratios and precision in ratios]
         proxy = self._catalog.systems[system_id].mfu_proxy_system
@@ -224,7 +227,7 @@ class MfuIndex:
 
                 def ratio_of(release: str, s: str = system, q: str = source) -> tuple[float, int]:
                     assert software is not None  # rungs() asks only with a software month
-                    return self._releases.ratio(s, q, release, software)
+                    return self._releases.ratio(s, q, release, software, family)
 
                 extra = 0.0 if source == precision else PRECISION_MONTHS
                 pool = self._by_key.get((system, source), [])
@@ -292,7 +295,7 @@ class MfuIndex:
     ) -> MfuResult:
         """See the module docstring (`params`: active, total); `lru_cache`d per catalog as `resolve`."""
         params_active = params[0]
-        rung = self._same_configuration(system_id, precision, model_id, seq_len, software)
+        rung = self._same_configuration(system_id, precision, (model_id, family, seq_len), software)
         if rung is not None:
             return self._from_rung(rung, system_id, precision, (family, seq_len, gpus), software)
         groups, factor, warnings, basis_note = self._candidate_groups(

@@ -138,8 +138,8 @@ def releases_note(used: Sequence[Calibrated], software: str | None) -> str:
     releases = ", ".join(sorted({c.point.software for c in used}))
     why = "the latest published for each configuration" if software is None else f"asked for {software}"
     carried = (
-        "; carried: the release ratio measured on the system's configurations published in both "
-        "releases, shrunk toward 1 (their mean log ratio over their number + 0.5)"
+        "; carried: the release ratio measured on the system's configurations of the same family "
+        "published in both releases, shrunk toward 1 (their mean log ratio over their number + 0.5)"
         if any(c.carried != 1.0 for c in used)
         else ""
     )

@@ -3,10 +3,12 @@
 A configuration's figure from another release than the one asked for is carried to it by the ratio the
 same two releases show on the system's other configurations (same model, sequence length and GPU count
 published in both): the geometric mean of their MFU ratios shrunk toward 1 by `PRIOR_PAIRS` (one
-configuration's change between two releases is partly its own recipe's), at the same precision if any
-pair exists there, else over every precision of the system. Releases within `RELEASE_TOLERANCE_MONTHS`
-of each other count as one (a container is dated by its month of publication, which differs by a month
-between tables). Without a pair the figure is used as published (ratio 1).
+configuration's change between two releases is partly its own recipe's), over configurations of the
+figure's own family (dense or MoE: MoE kernels moved faster than dense ones in 2024, Mixtral × 1.45
+between Megatron-Core 0.6 and 0.9), at the same precision if any pair exists there, else over every
+precision of the system. Releases within `RELEASE_TOLERANCE_MONTHS` of each other count as one (a
+container is dated by its month of publication, which differs by a month between tables). Without a
+pair the figure is used as published (ratio 1).
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ class Figure:
     """Model, sequence length, GPUs."""
     release: str
     mfu: float
+    family: str = ""
+    """The model's family (dense or MoE): a figure is carried only by its own family's pairs."""
 
 
 PRIOR_PAIRS = 0.5
@@ -51,24 +55,28 @@ class ReleaseRatios:
     """Release-to-release MFU ratios of one catalog's calibration points."""
 
     def __init__(self, figures: Iterable[Figure]) -> None:
-        by_config: dict[tuple[str, str, tuple[str, int, int]], dict[int, list[float]]] = {}
+        by_config: dict[tuple[str, str, str, tuple[str, int, int]], dict[int, list[float]]] = {}
         for f in figures:
-            by_config.setdefault((f.system, f.precision, f.config), {}).setdefault(
+            by_config.setdefault((f.system, f.precision, f.family, f.config), {}).setdefault(
                 months(f.release), []
             ).append(f.mfu)
-        self._series: dict[str, list[tuple[str, dict[int, float]]]] = {}
-        for (system, precision, _), by_month in by_config.items():
+        self._series: dict[str, list[tuple[str, str, dict[int, float]]]] = {}
+        for (system, precision, family, _), by_month in by_config.items():
             if len(by_month) > 1:
                 means = {m: sum(v) / len(v) for m, v in by_month.items()}
-                self._series.setdefault(system, []).append((precision, means))
+                self._series.setdefault(system, []).append((precision, family, means))
         self.ratio = lru_cache(maxsize=1024)(self._ratio)
 
-    def _ratio(self, system: str, precision: str, source: str, target: str) -> tuple[float, int]:
-        """(MFU at `target` ÷ MFU at `source` on `system`, configurations it rests on); (1, 0) unknown."""
+    def _ratio(
+        self, system: str, precision: str, source: str, target: str, family: str = ""
+    ) -> tuple[float, int]:
+        """(MFU at `target` ÷ MFU at `source` on `system`, configurations it rests on); (1, 0) unknown.
+        With a `family`, only that family's configurations count (MoE kernels moved faster than dense
+        ones between Megatron-Core 0.6 and 0.9: × 1.45 on Mixtral in six months)."""
         src, dst = months(source), months(target)
         if abs(dst - src) <= RELEASE_TOLERANCE_MONTHS:
             return 1.0, 0
-        series = self._series.get(system, [])
+        series = [(p, s) for p, f, s in self._series.get(system, []) if not family or f == family]
         for chosen in ([s for p, s in series if p == precision], [s for _, s in series]):
             logs = [r for r in (_pair(means, src, dst) for means in chosen) if r is not None]
             if logs:
