@@ -18,6 +18,7 @@ from textual.widgets import Input, Static, TabbedContent, Tabs
 from advisor.core.scenario import Scenario
 from advisor.tui.app import AdvisorApp, make_app
 from advisor.tui.settings import Settings
+from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
 
 TODAY = date(2026, 11, 29)
 """A fixed date: price ages, and so the snapshots, do not change with the clock."""
@@ -106,7 +107,8 @@ def tab_shown(app: AdvisorApp, tab: str) -> bool:
     if tabs.active != tab:
         return False
     pane = tabs.get_pane(tab)
-    if any(getattr(view, "_draw_pending", False) for view in pane.query("*")):
+    shown_views = [view for view in pane.query("*") if isinstance(view, DrawnWhenShown) and view._displayed()]
+    if any(view._draw_pending for view in shown_views):  # a view in a hidden inner tab draws when shown
         return False
     focused = app.focused
     if focused is not None and pane not in focused.ancestors and not isinstance(focused, Tabs):
