@@ -157,7 +157,7 @@ async def test_enter_on_a_format_exports_in_it(tmp_path: Path, monkeypatch: pyte
         await pilot.press("ctrl+e")
         assert isinstance(app.screen, ExportDialog)
         await pilot.press("down")  # HTML highlighted, then Enter: export in it
-        await pilot.pause(0.2)
+        await pilot.pause()
         await pilot.press("enter")
         await pilot.pause()
         assert not isinstance(app.screen, ExportDialog)

@@ -18,6 +18,8 @@ from tests.test_tui_helpers import (
     plain,
     screen_lines,
     settle,
+    show_tab,
+    until,
 )
 
 pytestmark = pytest.mark.usefixtures(fewer_collections.__name__, no_ranges.__name__)
@@ -38,7 +40,8 @@ async def test_every_result_tab_is_reached_and_read_from_the_tab_bar(size):
         await pilot.press("home")
         row = tabs.region.y
         for label in TABS.values():
-            await pilot.pause(0.3)  # the bar scrolls the active tab into view
+            whole = lambda: re.search(rf"(^|[ ▕]){label}( |$)", screen_lines(app)[row])  # noqa: B023, E731
+            await until(pilot, whole, f"{label!r} scrolled into view in the tab bar")
             line = screen_lines(app)[row]
             assert str(tabs.active_tab.label) == label if tabs.active_tab else False
             assert re.search(rf"(^|[ ▕]){label}( |$)", line), f"{label!r} is not shown whole: {line!r}"
@@ -51,11 +54,10 @@ async def test_compare_keeps_system_ids_whole_when_it_scrolls_sideways(size):
     app = app_for_test()
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
-        app.main.show_tab("compare")
-        await pilot.pause(0.3)
+        await show_tab(pilot, "compare")
         table = app.screen.query_one("#compare-table", DataTable)
         await pilot.press(*["right"] * len(table.columns))  # to the last column, "why not"
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "why not" in "\n".join(screen_lines(app)), "the last column on screen")
         assert table.scroll_x > 0, "the table is wider than the pane, so it scrolls"
         shown = "\n".join(screen_lines(app))
         assert "why not" in shown
@@ -75,7 +77,7 @@ async def test_a_model_name_is_never_cut(size, name):
         await settle(pilot)
         app.main.form.focus_question("model")
         await pilot.press("enter", *name.lower())
-        await pilot.pause(0.2)
+        await until(pilot, lambda: any(name in line for line in screen_lines(app)), f"{name!r} in the list")
         assert any(name in line for line in screen_lines(app)), "the list shows the whole name"
         await pilot.press("enter")
         await settle(pilot)
@@ -96,13 +98,16 @@ async def test_labels_carry_units_and_are_never_cut():
             ("need_within_days", "Needed within (days)"),
         ]:
             form.focus_question(key)
-            await pilot.pause(0.2)
             label = form.row(key).query_one(".question-label", Label)
+
+            def shown() -> str:
+                region = label.region  # noqa: B023
+                lines = screen_lines(app)[region.y : region.y + region.height]
+                return " ".join(line[region.x : region.right].strip() for line in lines)
+
+            await until(pilot, lambda: shown() == title, f"{title!r} scrolled into view")  # noqa: B023
             assert plain(label).strip() == title
-            region = label.region
-            lines = screen_lines(app)[region.y : region.y + region.height]
-            shown = " ".join(line[region.x : region.right].strip() for line in lines)
-            assert shown == title, f"{title!r} shows as {shown!r}"
+            assert shown() == title, f"{title!r} shows as {shown!r}"
 
 
 @pilot_test
@@ -112,8 +117,7 @@ async def test_scores_and_rule_weights_read_as_words():
         await settle(pilot)
         text = "\n".join(screen_lines(app))
         assert "penalize 0." not in text and "prefer 0." not in text
-        app.main.show_tab("compare")
-        await pilot.pause(0.3)
+        await show_tab(pilot, "compare")
         table = app.screen.query_one("#compare-table", DataTable)
         rec = app.main.advice.recommendation
         cells = {c.system: str(table.get_row(c.system)[8]) for c in rec.candidates}
@@ -122,11 +126,17 @@ async def test_scores_and_rule_weights_read_as_words():
         assert all(re.fullmatch(r"\d+\.\d% behind", cells[c.system]) for c in ranked)
         assert not any(re.fullmatch(r"\d\.\d{3}", cell) for cell in cells.values())
         table.focus()
+        detail = lambda: plain(app.screen.query_one("#compare-detail", Static))  # noqa: E731
+
+        def of_the_highlighted_row() -> bool:
+            system = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+            return detail().startswith(f"{rec.candidate(system).system_name} (")
+
         details = []
         for _ in range(3):  # the runners-up: one of them carries the mi355x price-assumption penalty
             await pilot.press("down")
-            await pilot.pause(0.2)
-            details.append(plain(app.screen.query_one("#compare-detail", Static)))
+            await until(pilot, of_the_highlighted_row, "the highlighted row's detail")
+            details.append(detail())
         assert re.search(
             r"Score: (\d+\.\d%) behind the best on cost( after rule adjustments)? "
             r"\(the best's score is \1 lower\)\.",

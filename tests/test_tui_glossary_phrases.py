@@ -9,7 +9,16 @@ import pytest
 
 from advisor.core.scenario import Scenario
 from advisor.tui.glossary import GLOSSARY, glossary_markdown, meanings_in
-from tests.test_tui_helpers import app_for_test, fewer_collections, pilot_test, screen_lines, settle
+from advisor.tui.screens.help_screen import HelpScreen
+from tests.test_tui_helpers import (
+    app_for_test,
+    fewer_collections,
+    pilot_test,
+    screen_lines,
+    settle,
+    show_tab,
+    until,
+)
 
 pytestmark = pytest.mark.usefixtures(fewer_collections.__name__)
 
@@ -68,11 +77,11 @@ async def test_the_why_and_sensitivity_tabs_use_no_phrase_the_glossary_lacks(mon
         await settle(pilot, analysis=True)
         text = ""
         for tab in ("why", "sensitivity"):
-            app.main.show_tab(tab)
-            await pilot.pause(0.3)
+            await show_tab(pilot, tab)
             text += "\n".join(screen_lines(app)).casefold()
         await pilot.press("f1")
-        await pilot.pause(0.3)
+        help_shown = lambda: isinstance(app.screen, HelpScreen) and "GPU system" in str(screen_lines(app))  # noqa: E731
+        await until(pilot, help_shown, "the help on screen")
         help_text = "\n".join(screen_lines(app))
     used = {phrase for phrase in PHRASES if phrase in text}
     assert {"close call", "rule weights", "break-even", "samples", "maturity"} <= used, used

@@ -13,11 +13,12 @@ import pytest
 from rich.console import Console
 from textual.pilot import Pilot
 from textual.widget import Widget
-from textual.widgets import Input, Static
+from textual.widgets import Input, Static, TabbedContent, Tabs
 
 from advisor.core.scenario import Scenario
 from advisor.tui.app import AdvisorApp, make_app
 from advisor.tui.settings import Settings
+from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
 
 TODAY = date(2026, 11, 29)
 """A fixed date: price ages, and so the snapshots, do not change with the clock."""
@@ -95,6 +96,36 @@ async def settle(pilot: Pilot, *, analysis: bool = False) -> None:
             await pilot.pause()
             return
     raise AssertionError("the app did not finish computing")
+
+
+def tab_shown(app: AdvisorApp, tab: str) -> bool:
+    """The result tab `tab` is the active one, drawn for the latest answer, its label on screen whole in
+    the tab bar (scrolled into view), and the focus moved into it (or onto the bar, or nowhere, for a
+    tab with nothing to focus now)."""
+    main = app.main
+    tabs = main.query_one("#tabs", TabbedContent)
+    if tabs.active != tab:
+        return False
+    pane = tabs.get_pane(tab)
+    shown_views = [view for view in pane.query("*") if isinstance(view, DrawnWhenShown) and view._displayed()]
+    if any(view._draw_pending for view in shown_views):  # a view in a hidden inner tab draws when shown
+        return False
+    focused = app.focused
+    if focused is not None and pane not in focused.ancestors and not isinstance(focused, Tabs):
+        return False
+    bar = main.query_one("#tabs Tabs", Tabs)
+    label = str(bar.active_tab.label) if bar.active_tab else ""
+    line = f" {screen_lines(app)[bar.region.y]} "
+    return bool(label) and any(f"{before}{label} " in line for before in (" ", "▕"))
+
+
+async def show_tab(pilot: Pilot, tab: str) -> None:
+    """Choose result tab `tab` and wait until it is shown and focused (see `tab_shown`)."""
+    app = pilot.app
+    assert isinstance(app, AdvisorApp)
+    app.main.show_tab(tab)
+    await until(pilot, lambda: tab_shown(app, tab), f"the {tab!r} tab shown, focused and scrolled into view")
+    await pilot.pause()
 
 
 def plain(widget: Widget) -> str:

@@ -18,6 +18,7 @@ from tests.test_tui_helpers import (
     pilot_test,
     plain,
     settle,
+    until,
 )
 
 pytestmark = pytest.mark.usefixtures(fewer_collections.__name__, no_ranges.__name__)
@@ -132,7 +133,11 @@ async def test_keys_typed_right_after_tab_or_enter_go_to_the_next_question():
         keys += [("shift+tab", None), ("shift+tab", None), ("1", "1"), ("2", "2"), ("8", "8")]
         for key, character in keys:
             app.post_message(events.Key(key, character))
-        await pilot.pause(0.3)
+        gpus = app.main.query_one("#input-gpus", Input)
+        handled = lambda: app.focused is gpus and gpus.value == "128"  # noqa: E731
+        await until(
+            pilot, handled, "the keys handled: Shift+Tab twice back to GPUs, its text replaced by 128"
+        )
         await settle(pilot)
         assert app.main.scenario.constraints.deadline_days == 30
         assert app.main.scenario.workload.gpus == 128, "Shift+Tab twice: back to GPUs, its text selected"

@@ -9,6 +9,7 @@ import pytest
 from textual.widgets import Input, Static
 
 from advisor.io.scenario_files import load_scenario
+from advisor.tui.screens.choice_picker import ChoicePicker
 from advisor.tui.screens.confirm_dialog import ConfirmDialog
 from advisor.tui.screens.path_dialog import PathDialog
 from tests.test_tui_helpers import (
@@ -20,6 +21,7 @@ from tests.test_tui_helpers import (
     pilot_test,
     plain,
     settle,
+    until,
 )
 
 pytestmark = pytest.mark.usefixtures(fewer_collections.__name__, no_ranges.__name__)
@@ -32,7 +34,7 @@ async def _buy(pilot) -> None:  # type: ignore[no-untyped-def]
     pilot.app.main.form.focus_question("pricing")
     await pilot.pause()
     await pilot.press("enter", *"own")
-    await pilot.pause(0.1)
+    await until(pilot, lambda: isinstance(pilot.app.screen, ChoicePicker), "the list of Rent or own open")
     await pilot.press("enter")
     await settle(pilot)
     assert pilot.app.main.scenario.workload.pricing == "own"
@@ -48,7 +50,6 @@ async def _type_owned(pilot, text: str) -> list[str]:  # type: ignore[no-untyped
     held = []
     for key in text:
         await pilot.press("space" if key == " " else key)
-        await pilot.pause(0.05)
         await settle(pilot)
         held.append(field.value)
     return held

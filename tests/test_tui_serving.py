@@ -7,6 +7,7 @@ import pytest
 from textual.widgets import DataTable, Static
 
 from advisor.present import numbers
+from advisor.tui.screens.choice_picker import ChoicePicker
 from advisor.tui.widgets.choice_field import ChoiceField
 from advisor.tui.widgets.drawn_when_shown import PENDING_NOTE, PendingNote
 from advisor.tui.widgets.serving_view import plan_row
@@ -18,7 +19,9 @@ from tests.test_tui_helpers import (
     pilot_test,
     plain,
     settle,
+    show_tab,
     type_into,
+    until,
 )
 
 pytestmark = pytest.mark.usefixtures(fewer_collections.__name__, no_ranges.__name__)
@@ -39,7 +42,7 @@ async def _choose(pilot, key: str, typed: str) -> None:  # type: ignore[no-untyp
     pilot.app.main.form.focus_question(key)
     await pilot.pause()
     await pilot.press("enter", *typed)
-    await pilot.pause(0.1)
+    await until(pilot, lambda: isinstance(pilot.app.screen, ChoicePicker), f"the list of {key} open")
     await pilot.press("enter")
     await settle(pilot)
 
@@ -116,8 +119,7 @@ async def test_a_target_rate_typed_gives_the_serving_plan_per_system():
         assert "/1M output tokens" in headline and "to serve the tokens" not in headline
         assert f"{numbers.money(serving.usd_per_month)}/month" in headline
         assert "(limit 100 ms, the default for chat)" in headline
-        app.main.show_tab("serving")
-        await pilot.pause(0.2)
+        await show_tab(pilot, "serving")
         note = plain(app.screen.query_one("#serving-note", Static))
         assert "Fleet for 50k generated tokens/s" in note
         assert "the cluster each system serves" not in note  # the job is the fleet: one GPU count
@@ -233,6 +235,5 @@ async def test_the_serving_headroom_asked_in_the_form_resizes_the_fleet():
         assert app.main.scenario.workload.serving_headroom == 0
         exact = app.main.advice.winner.estimate.serving
         assert exact.headroom == 0 and exact.utilisation > spared.utilisation
-        app.main.show_tab("serving")
-        await pilot.pause(0.2)
+        await show_tab(pilot, "serving")
         assert "Headroom: none" in plain(app.screen.query_one("#serving-note", Static))

@@ -18,6 +18,7 @@ from tests.test_tui_helpers import (
     plain,
     screen_lines,
     settle,
+    show_tab,
     until,
 )
 from tests.test_tui_serving import _choose
@@ -64,8 +65,7 @@ async def test_job_specific_questions_and_the_compare_time_column_follow_the_job
             await _choose(pilot, "kind", kind)
             for key in ("finetune_method", "mfu", "efficiency"):
                 assert form.row(key).display == (key in asked), (kind, key)
-            app.main.show_tab("compare")
-            await pilot.pause(0.1)
+            await show_tab(pilot, "compare")
             table = app.main.query_one("#compare-table", DataTable)
             labels = [str(column.label).rstrip(" ▲▼") for column in table.columns.values()]
             assert labels[3] == headed[kind], labels
@@ -128,10 +128,16 @@ async def test_shift_tab_from_the_result_tabs_shows_the_question_it_lands_on_who
         app.main.query_one(Tabs).focus()
         await pilot.pause()
         await pilot.press("shift+tab")
-        await pilot.pause(0.2)
         row = app.main.form.row("objective")
-        assert app.focused is row.control
         note = row.query_one(".note", Static)
+
+        def seen() -> bool:
+            form = app.main.form.region
+            whole = form.contains_region(row.control.region) and form.contains_region(note.region)
+            return app.focused is row.control and note.display and _focus_is_seen(app) and whole
+
+        await until(pilot, seen, "the objective question and its hint focused and scrolled into view")
+        assert app.focused is row.control
         assert note.display and _focus_is_seen(app)
         form = app.main.form.region
         # the row and the hint under it (what ←/→ do to the answer) are on screen, not below the fold
