@@ -4,7 +4,7 @@ the Serving plan's rows at 100 × 30, and what buying each system costs up front
 from __future__ import annotations
 
 import pytest
-from textual.widgets import DataTable
+from textual.widgets import DataTable, TabbedContent, Tabs
 
 from advisor.tui.widgets.question_row import QuestionRow
 from tests.test_tui_helpers import (
@@ -48,3 +48,17 @@ async def test_enter_in_sizing_uses_the_count_while_each_system_is_sized():
         estimates = [c.estimate for c in app.main.advice.recommendation.candidates if c.estimate]
         assert estimates and {e.gpus for e in estimates if e.system == system} == {sizes[system]}
         assert any("Size to it is off" in n.message for n in app._notifications)
+
+
+@pilot_test
+async def test_sizing_without_a_deadline_leaves_the_focus_on_the_tab_bar():
+    """With no deadline the sizing table is hidden; the tab used to focus it, leaving the focus nowhere
+    (←/→ then switched no tab). The bar takes it, so ← goes on to Assumptions."""
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.main.show_tab("sizing")
+        tabs = app.main.query_one(TabbedContent)
+        await until(pilot, lambda: isinstance(app.focused, Tabs), "the tab bar's focus")
+        await pilot.press("left")
+        await until(pilot, lambda: tabs.active == "assumptions", "Assumptions chosen with ←")

@@ -158,8 +158,19 @@ class ResultsPanel(Vertical):
         for view in pane.query("*"):
             if isinstance(view, DrawnWhenShown):
                 view.draw_now()  # what it holds, drawn for the latest answer, takes the focus
-        focusable = [w for w in pane.query("*") if w.focusable]
+        focusable = [w for w in pane.query("*") if w.focusable and _displayed_in(w, pane)]
         if focusable:
             focusable[0].focus()
         else:
             tabs.query_one(Tabs).focus()
+
+
+def _displayed_in(widget: Widget, pane: Widget) -> bool:
+    """Whether `widget` and its containers up to `pane` are displayed (Sizing hides its table when there
+    is no deadline: focusing it would leave the focus nowhere)."""
+    node: Widget | None = widget
+    while node is not None and node is not pane:
+        if not node.display:
+            return False
+        node = node.parent if isinstance(node.parent, Widget) else None
+    return True
