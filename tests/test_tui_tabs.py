@@ -4,10 +4,13 @@ the Serving plan's rows at 100 × 30, and what buying each system costs up front
 from __future__ import annotations
 
 import pytest
+from textual.app import App
 from textual.widgets import DataTable, TabbedContent, Tabs
 
 from advisor.tui.widgets.question_row import QuestionRow
+from advisor.tui.widgets.results_panel import TABS
 from tests.test_tui_helpers import (
+    LLAMA_70B,
     SIZE,
     app_for_test,
     fewer_collections,
@@ -17,6 +20,7 @@ from tests.test_tui_helpers import (
     type_into,
     until,
 )
+from tests.test_tui_serving import _choose
 
 pytestmark = pytest.mark.usefixtures(fewer_collections.__name__, no_ranges.__name__)
 
@@ -48,6 +52,60 @@ async def test_enter_in_sizing_uses_the_count_while_each_system_is_sized():
         estimates = [c.estimate for c in app.main.advice.recommendation.candidates if c.estimate]
         assert estimates and {e.gpus for e in estimates if e.system == system} == {sizes[system]}
         assert any("Size to it is off" in n.message for n in app._notifications)
+
+
+def _active_tab_in_sight(app: App[None]) -> bool:
+    """Whether the active tab's label lies wholly on screen, in the tab bar, clear of its "…" hints."""
+    active = app.screen.query_one(Tabs).active_tab
+    bar = app.screen.query_one("#tabs-scroll").region
+    if active is None or not active.region.width:
+        return False
+    hints = [hint.region for hint in app.screen.query(".tabs-hint") if hint.display]
+    inside = bar.contains_region(active.region) and app.screen.region.contains_region(active.region)
+    return inside and not any(active.region.overlaps(hint) for hint in hints)
+
+
+async def _visit_every_tab(pilot, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    """From the first tab, → on the tab bar to each tab shown in turn; each must come into sight."""
+    app = pilot.app
+    tabs = app.main.query_one(TabbedContent)
+    app.main.show_tab("why")
+    why = tabs.get_pane("why")
+    await until(pilot, lambda: app.focused is not None and why in app.focused.ancestors, "the Why tab")
+    app.main.query_one(Tabs).focus()
+    await until(pilot, lambda: isinstance(app.focused, Tabs), "the tab bar's focus")
+    shown = [tab for tab in TABS if tabs.get_tab(tab).display]
+    for tab in shown:
+        if tab != "why":
+            await pilot.press("right")
+        await until(pilot, lambda: tabs.active == tab, f"the {tab} tab chosen")  # noqa: B023 (awaited here)
+        await until(pilot, lambda: _active_tab_in_sight(app), f"the {tab} tab in sight at {size}")
+
+
+async def _still_in_sight(pilot, what: str) -> None:  # type: ignore[no-untyped-def]
+    """The active tab comes into sight, and stays there once everything has moved."""
+    await until(pilot, lambda: _active_tab_in_sight(pilot.app), what)
+    for _ in range(10):
+        await pilot.pause()
+    assert _active_tab_in_sight(pilot.app), what
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (120, 40)])
+@pilot_test
+async def test_the_active_tab_stays_in_sight(size):
+    """Every tab, chosen in turn, is in sight in the tab bar, for training and for serving; so is the
+    active one when the Serving tab comes or goes before it (making the job inference pushed Sensitivity
+    off the bar at 80 and 100 columns)."""
+    app = app_for_test(scenario=LLAMA_70B)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await _visit_every_tab(pilot, size)
+        assert app.main.query_one(TabbedContent).active == "sensitivity"
+        await _choose(pilot, "kind", "inf")
+        await _still_in_sight(pilot, f"Sensitivity in sight once the job serves, at {size}")
+        await _visit_every_tab(pilot, size)
+        await _choose(pilot, "kind", "pre")
+        await _still_in_sight(pilot, f"Sensitivity in sight once the job trains again, at {size}")
 
 
 @pilot_test

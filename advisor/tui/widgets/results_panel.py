@@ -71,7 +71,7 @@ class ResultsPanel(Vertical):
         self.watch(self.query_one("#tabs-scroll"), "max_scroll_x", self._tab_hints, init=False)
 
     def on_resize(self) -> None:
-        self.call_after_refresh(self._tab_hints)
+        self.call_after_refresh(self._scroll_to_active_tab)
 
     def on_tabbed_content_tab_activated(self, _event: TabbedContent.TabActivated) -> None:
         """The bar shows the tab chosen (from the palette too) at 80 columns: TabbedContent flicks the bar
@@ -82,9 +82,11 @@ class ResultsPanel(Vertical):
         self._tab_scroll = self.set_timer(TAB_SCROLL_S, self._scroll_to_active_tab)
 
     def _scroll_to_active_tab(self) -> None:
+        """The active tab in the middle of the bar (as far as the bar scrolls), and the hints to match."""
         active = self.query_one(Tabs).active_tab
         if active is not None:
             self.query_one("#tabs-scroll").scroll_to_center(active, force=True, animate=False)
+        self._tab_hints()
 
     def _tab_hints(self, _value: object = None) -> None:
         """`…▸` at the end of the tab bar while tabs are beyond it (narrow screens), `◂…` at its start."""
@@ -111,7 +113,8 @@ class ResultsPanel(Vertical):
                 if tabs.active == "serving":
                     tabs.active = "why"
                 tabs.hide_tab("serving")
-            self.call_after_refresh(self._tab_hints)
+            # the tabs after Serving moved by its width: keep the active one in sight (80 columns)
+            self.call_after_refresh(self._scroll_to_active_tab)
 
     async def mount_views(self) -> None:
         """The hidden tabs' views (the screen mounts them once it is drawn: a faster start)."""
