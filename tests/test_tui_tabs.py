@@ -3,10 +3,13 @@ the Serving plan's rows at 100 × 30, and what buying each system costs up front
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from textual.app import App
 from textual.widgets import DataTable, TabbedContent, Tabs
 
+from advisor.io.scenario_files import load_scenario
 from advisor.tui.widgets.question_row import QuestionRow
 from advisor.tui.widgets.results_panel import TABS
 from tests.test_tui_helpers import (
@@ -120,3 +123,21 @@ async def test_sizing_without_a_deadline_leaves_the_focus_on_the_tab_bar():
         await until(pilot, lambda: isinstance(app.focused, Tabs), "the tab bar's focus")
         await pilot.press("left")
         await until(pilot, lambda: tabs.active == "assumptions", "Assumptions chosen with ←")
+
+
+@pilot_test
+async def test_the_serving_plan_comes_first_and_every_row_shows_at_100x30():
+    """The plan's explanation above it left 3 of 10 rows in sight at 100 × 30; the plan now comes first,
+    every row on screen without scrolling, and the explanation follows under it."""
+    app = app_for_test(scenario=load_scenario(Path("examples/llama3-70b-serving.toml")))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        app.main.show_tab("serving")
+        table = app.main.query_one("#serving-table", DataTable)
+        await until(pilot, lambda: app.focused is table and table.row_count >= 5, "the serving plan's focus")
+        await pilot.pause()
+        bar = app.main.query_one(Tabs).region
+        assert table.region.y == bar.bottom  # the first thing in the tab
+        assert table.max_scroll_y == 0 and table.region.bottom <= app.screen.region.bottom
+        note = app.main.query_one("#serving-note")
+        assert note.region.y > table.region.y and note.region.height > 0
