@@ -9,7 +9,9 @@ import pytest
 from textual.app import App
 from textual.widgets import DataTable, TabbedContent, Tabs
 
+from advisor.core.scenario import Scenario
 from advisor.io.scenario_files import load_scenario
+from advisor.present.purchase import up_front
 from advisor.tui.widgets.question_row import QuestionRow
 from advisor.tui.widgets.results_panel import TABS
 from tests.test_tui_helpers import (
@@ -141,3 +143,31 @@ async def test_the_serving_plan_comes_first_and_every_row_shows_at_100x30():
         assert table.max_scroll_y == 0 and table.region.bottom <= app.screen.region.bottom
         note = app.main.query_one("#serving-note")
         assert note.region.y > table.region.y and note.region.height > 0
+
+
+@pilot_test
+async def test_compare_shows_each_systems_outlay_up_front_when_buying():
+    """Buying, a buyer comparing systems needs each one's outlay, not the winner's alone: Compare has an
+    "up front" column, as the CLI's "what buying means" says it; renting, it has none."""
+    data = LLAMA_70B.to_data()
+    data["workload"]["pricing"] = "own"
+    app = app_for_test(scenario=Scenario.model_validate(data))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.main.show_tab("compare")
+        table = app.main.query_one("#compare-table", DataTable)
+        await until(pilot, lambda: app.focused is table and table.row_count > 0, "Compare's focus")
+        labels = [str(column.label) for column in table.columns.values()]
+        assert "up front" in labels
+        at = labels.index("up front")
+        bought = 0
+        for candidate in app.main.advice.recommendation.candidates:
+            cell = table.get_row(candidate.system)[at].plain
+            purchase = candidate.estimate.purchase if candidate.estimate else None
+            assert cell == (up_front(purchase) if purchase else "–"), candidate.system
+            bought += purchase is not None and purchase.capex_usd > 0
+        assert bought >= 3  # a real outlay for most systems, not one column of dashes
+        await _choose(pilot, "pricing", "rent")
+        app.main.show_tab("compare")
+        await until(pilot, lambda: table.row_count > 0 and app.focused is table, "Compare's focus again")
+        assert "up front" not in [str(column.label) for column in table.columns.values()]
