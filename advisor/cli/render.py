@@ -13,6 +13,7 @@ from advisor.core.decision.facts import JOB_VERBS
 from advisor.present import numbers
 from advisor.present.headline import VERDICT_STYLES
 from advisor.present.parts import part_label
+from advisor.present.purchase import up_front
 from advisor.present.reasons import reason_lines, reason_markup
 from advisor.present.sanitise import plain_markup as escape
 from advisor.present.serving import (
@@ -166,7 +167,7 @@ def render_purchase(estimates: Sequence[Any]) -> None:
             est.system,
             f"{unit.units:,} {unit.unit}{'s' if unit.units != 1 else ''}",
             f"{unit.gpus_idle:,}",
-            numbers.money(unit.capex_usd),
+            up_front(unit),
             numbers.money(unit.monthly_usd),
             f"{unit.runs_per_year:,.1f}",
             numbers.price_per_gpu_hour(est.effective_price_usd_per_gpu_hour),

@@ -18,6 +18,7 @@ from rich.table import Table
 from advisor.cli.console import PIPE_WIDTH, console
 from advisor.cli.render import render_breakdowns
 from advisor.present import numbers
+from advisor.present.purchase import up_front
 from advisor.present.sanitise import plain_markup as escape
 from advisor.present.serving import SERVING_HEADINGS, TRAINING_ONLY, rate_text
 from advisor.present.styles import FAILED, WARNING
@@ -116,7 +117,7 @@ def _purchase_rows(estimates: Sequence[Any]) -> list[Row]:
     """What owning costs: the units bought, the money up front and a month, and the effective price."""
     rows: list[Row] = [
         ("bought", lambda e: f"{e.purchase.units:,} {e.purchase.unit}(s), {e.purchase.gpus_idle:,} idle"),
-        ("up front", lambda e: numbers.money(e.purchase.capex_usd)),
+        ("up front", lambda e: up_front(e.purchase)),
         ("to own, a month", lambda e: numbers.money(e.purchase.monthly_usd)),
         ("runs a year", lambda e: f"{e.purchase.runs_per_year:,.1f}"),
         ("effective $/GPU-h", lambda e: numbers.price_per_gpu_hour(e.effective_price_usd_per_gpu_hour)),

@@ -10,6 +10,7 @@ from advisor.core.analysis.uncertainty import Range
 from advisor.core.costing.results import Estimate
 from advisor.core.decision.recommendation import Candidate, Recommendation
 from advisor.present import numbers
+from advisor.present.purchase import up_front
 from advisor.present.ranking import ranking_sentence
 from advisor.present.reasons import reason_lines as present_reason_lines
 from advisor.present.reasons import reason_plain
@@ -306,7 +307,7 @@ def purchase_cells(est: Estimate) -> list[str] | None:
         est.system,
         units,
         f"{bought.gpus_bought:,}{idle}",
-        numbers.money(bought.capex_usd),
+        up_front(bought),
         numbers.money(bought.monthly_usd),
         f"{numbers.money(est.cost_usd)} ({numbers.percent(bought.run_share)} of its life)",
         f"{bought.runs_per_year:,.1f}",

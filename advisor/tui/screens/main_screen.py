@@ -300,10 +300,15 @@ class MainScreen(Screen[None]):
     def _answered(self, message: QuestionRow.Answered) -> None:
         self.answer(message.key, message.answer)
 
-    def answer(self, key: str, answer: Answer) -> bool:
-        """Take one answer: a new scenario if the core accepts it, else an error on that field only."""
+    def answer(self, key: str, answer: Answer, *then: tuple[str, Answer]) -> bool:
+        """Take one answer (and any `then` after it, as one change): a new scenario if the core accepts
+        them, else an error on the field refused only; the ones after a refused answer are not taken."""
         assert self.scenario is not None
         taken = take_answer(self.scenario, self.catalog, self._refused, key, answer)
+        for next_key, next_answer in then:
+            if not taken.accepted:
+                break
+            taken = take_answer(taken.scenario, self.catalog, taken.refused, next_key, next_answer)
         self._refused = dict(taken.refused)
         self.errors = dict(taken.errors)
         self.scenario = taken.scenario
@@ -321,8 +326,16 @@ class MainScreen(Screen[None]):
         self.show_tab("breakdown")
 
     def on_sizing_view_count_chosen(self, message: SizingView.CountChosen) -> None:
-        if self.answer("gpus", str(message.gpus)):
-            self.notify(f"GPUs set to {message.gpus:,} ({message.system}'s size for the deadline)")
+        """Enter in Sizing uses that row's GPU count; while each system is sized to the deadline, the
+        count given is not used, so sizing stops and every system is costed at the count chosen."""
+        assert self.scenario is not None
+        sized = self.scenario.size_to_deadline
+        then = [("size_to_deadline", False)] if sized else []
+        if self.answer("gpus", str(message.gpus), *then):
+            self.notify(
+                f"GPUs set to {message.gpus:,} ({message.system}'s size for the deadline)"
+                + ("; Size to it is off: every system is costed at that count" if sized else "")
+            )
 
     def show_tab(self, tab: str) -> None:
         """Show a result tab and focus what is in it."""

@@ -22,6 +22,7 @@ from advisor.core.decision.facts import JOB_VERBS
 from advisor.core.decision.gaps import gap
 from advisor.core.decision.recommendation import Candidate
 from advisor.present import numbers
+from advisor.present.purchase import up_front
 from advisor.present.ranking import ranking_sentence
 from advisor.present.reasons import reason_lines, reason_text
 from advisor.present.serving import job_gpus_note
@@ -62,6 +63,18 @@ def _est(
     return value, cell
 
 
+def _bought() -> tuple[Callable[[Candidate], float], Callable[[Candidate], str]]:
+    """The capital a system's purchase needs up front, as the CLI's "what buying means" says it."""
+
+    def value(c: Candidate) -> float:
+        return c.estimate.purchase.capex_usd if c.estimate and c.estimate.purchase else math.inf
+
+    def cell(c: Candidate) -> str:
+        return up_front(c.estimate.purchase) if c.estimate and c.estimate.purchase else "–"
+
+    return value, cell
+
+
 COLUMNS = (
     Column("rank", "#", lambda c: c.rank or math.inf, lambda c: str(c.rank) if c.rank else "no"),
     Column("system", "system", lambda c: c.system, lambda c: c.system),
@@ -69,11 +82,18 @@ COLUMNS = (
     Column("train", "train", *_est("time_to_train_hours", numbers.duration)),
     Column("result", "to result", *_est("time_to_result_hours", numbers.duration)),
     Column("cost", "cost", *_est("cost_usd", numbers.money)),
+    Column("up_front", "up front", *_bought()),  # buying only (`shown_columns`)
     Column("per_m", "/1M tok", *_est("cost_per_million_tokens_usd", numbers.cents_or_dollars)),
     Column("energy", "energy", *_est("energy_kwh", numbers.energy)),
     Column("score", "vs best", lambda c: c.score or math.inf, lambda c: "–"),  # drawn by score_cell
     Column("why_not", "why not", why_not, lambda c: _clip(why_not(c))),
 )
+
+
+def shown_columns(advice: Advice | None) -> tuple[Column, ...]:
+    """The columns for the advice: "up front" only when buying (renting pays nothing up front)."""
+    buying = advice is not None and advice.scenario.workload.pricing == "own"
+    return tuple(c for c in COLUMNS if buying or c.key != "up_front")
 
 
 def score_gap(candidate: Candidate, best: float | None) -> float | None:
@@ -159,8 +179,9 @@ class ComparisonView(AdviceView, Vertical):
         self.request_draw()
 
     def action_next_sort(self) -> None:
-        keys = [c.key for c in COLUMNS]
-        self.sort_key = keys[(keys.index(self.sort_key) + 1) % len(keys)]
+        keys = [c.key for c in shown_columns(self.advice)]
+        at = keys.index(self.sort_key) if self.sort_key in keys else -1
+        self.sort_key = keys[(at + 1) % len(keys)]
 
     def action_reverse_sort(self) -> None:
         self.sort_reverse = not self.sort_reverse
@@ -189,7 +210,7 @@ class ComparisonView(AdviceView, Vertical):
             self.post_message(self.SystemChosen(event.row_key.value))
 
     def _sorted(self, advice: Advice) -> list[Candidate]:
-        column = next(c for c in COLUMNS if c.key == self.sort_key)
+        column = next((c for c in shown_columns(advice) if c.key == self.sort_key), COLUMNS[0])
         return sorted(
             advice.recommendation.candidates,
             key=lambda c: (isinstance(column.value(c), str), column.value(c), c.system),
@@ -204,7 +225,8 @@ class ComparisonView(AdviceView, Vertical):
         table.clear(columns=True)
         arrow = " ▼" if self.sort_reverse else " ▲"
         verb = JOB_VERBS[advice.scenario.workload.kind]  # the job's own time: train, fine-tune, serve
-        for column in COLUMNS:
+        columns = shown_columns(advice)
+        for column in columns:
             label = verb if column.key == "train" else column.label
             if column.key == "per_m" and advice.scenario.workload.kind == "inference":
                 label = "/1M out"  # the serving price per 1M output tokens, as the Serving tab's "$/1M out"
@@ -214,7 +236,7 @@ class ComparisonView(AdviceView, Vertical):
         for candidate in rows:
             style = "bold" if candidate.system == advice.recommendation.winner else ""
             style = "dim" if not candidate.feasible else style
-            shown = [score_cell(candidate, best) if c.key == "score" else c.show(candidate) for c in COLUMNS]
+            shown = [score_cell(candidate, best) if c.key == "score" else c.show(candidate) for c in columns]
             cells = [Text(cell, style=style) for cell in shown]
             table.add_row(*cells, key=candidate.system)  # type: ignore[arg-type]
         systems = [c.system for c in rows]

@@ -68,10 +68,11 @@ class ResultsPanel(Vertical):
     def on_mount(self) -> None:
         self.query_one(TabbedContent).hide_tab("serving")
         self.watch(self.query_one("#tabs-scroll"), "scroll_x", self._tab_hints, init=False)
-        self.watch(self.query_one("#tabs-scroll"), "max_scroll_x", self._tab_hints, init=False)
+        # the bar's width changed (the Serving tab came or went, a resize): the active tab back in sight
+        self.watch(self.query_one("#tabs-scroll"), "max_scroll_x", self._scroll_to_active_tab, init=False)
 
     def on_resize(self) -> None:
-        self.call_after_refresh(self._tab_hints)
+        self.call_after_refresh(self._scroll_to_active_tab)
 
     def on_tabbed_content_tab_activated(self, _event: TabbedContent.TabActivated) -> None:
         """The bar shows the tab chosen (from the palette too) at 80 columns: TabbedContent flicks the bar
@@ -81,10 +82,12 @@ class ResultsPanel(Vertical):
             self._tab_scroll.stop()
         self._tab_scroll = self.set_timer(TAB_SCROLL_S, self._scroll_to_active_tab)
 
-    def _scroll_to_active_tab(self) -> None:
+    def _scroll_to_active_tab(self, _value: object = None) -> None:
+        """The active tab in the middle of the bar (as far as the bar scrolls), and the hints to match."""
         active = self.query_one(Tabs).active_tab
         if active is not None:
             self.query_one("#tabs-scroll").scroll_to_center(active, force=True, animate=False)
+        self._tab_hints()
 
     def _tab_hints(self, _value: object = None) -> None:
         """`…▸` at the end of the tab bar while tabs are beyond it (narrow screens), `◂…` at its start."""
@@ -111,7 +114,8 @@ class ResultsPanel(Vertical):
                 if tabs.active == "serving":
                     tabs.active = "why"
                 tabs.hide_tab("serving")
-            self.call_after_refresh(self._tab_hints)
+            # the tabs after Serving moved by its width: keep the active one in sight (80 columns)
+            self.call_after_refresh(self._scroll_to_active_tab)
 
     async def mount_views(self) -> None:
         """The hidden tabs' views (the screen mounts them once it is drawn: a faster start)."""
@@ -158,8 +162,19 @@ class ResultsPanel(Vertical):
         for view in pane.query("*"):
             if isinstance(view, DrawnWhenShown):
                 view.draw_now()  # what it holds, drawn for the latest answer, takes the focus
-        focusable = [w for w in pane.query("*") if w.focusable]
+        focusable = [w for w in pane.query("*") if w.focusable and _displayed_in(w, pane)]
         if focusable:
             focusable[0].focus()
         else:
             tabs.query_one(Tabs).focus()
+
+
+def _displayed_in(widget: Widget, pane: Widget) -> bool:
+    """Whether `widget` and its containers up to `pane` are displayed (Sizing hides its table when there
+    is no deadline: focusing it would leave the focus nowhere)."""
+    node: Widget | None = widget
+    while node is not None and node is not pane:
+        if not node.display:
+            return False
+        node = node.parent if isinstance(node.parent, Widget) else None
+    return True

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
 from advisor.core.costing.results import Estimate, ServingSummary
@@ -74,11 +74,13 @@ class ServingView(AdviceView, Vertical):
     """The serving plan of an inference job, one row per system that can serve it."""
 
     def compose(self) -> ComposeResult:
-        yield Static(id="serving-note")
+        # the plan first, its explanation under it (scrolled): at 100 × 30 the note above left 3 rows
         table = ColumnTable(id="serving-table", cursor_type="row", fixed_columns=1)
         for label in COLUMNS:
             table.add_column(label, key=label)
         yield table
+        with VerticalScroll(id="serving-note-scroll"):
+            yield Static(id="serving-note")
 
     def draw_advice(self, advice: Advice) -> None:
         table = self.query_one("#serving-table", DataTable)

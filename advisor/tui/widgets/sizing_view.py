@@ -51,7 +51,7 @@ class SizingView(AdviceView, Vertical):
             return
         deadline = advice.scenario.constraints.deadline_days
         used = (
-            "the recommendation uses these counts"
+            "the recommendation uses these counts (Enter on a row sets every system to its count)"
             if advice.scenario.size_to_deadline
             else "Enter uses a row's count"
         )

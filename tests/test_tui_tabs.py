@@ -1,0 +1,173 @@
+"""Pilot tests of the result tabs as new users met them: Enter in Sizing, the tab bar at 80 columns,
+the Serving plan's rows at 100 × 30, and what buying each system costs up front in Compare."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.app import App
+from textual.widgets import DataTable, TabbedContent, Tabs
+
+from advisor.core.scenario import Scenario
+from advisor.io.scenario_files import load_scenario
+from advisor.present.purchase import up_front
+from advisor.tui.widgets.question_row import QuestionRow
+from advisor.tui.widgets.results_panel import TABS
+from tests.test_tui_helpers import (
+    LLAMA_70B,
+    SIZE,
+    app_for_test,
+    fewer_collections,
+    no_ranges,
+    pilot_test,
+    settle,
+    type_into,
+    until,
+)
+from tests.test_tui_serving import _choose
+
+pytestmark = pytest.mark.usefixtures(fewer_collections.__name__, no_ranges.__name__)
+
+
+@pilot_test
+async def test_enter_in_sizing_uses_the_count_while_each_system_is_sized():
+    """Sized to the deadline, the GPU count given is not used: Enter on a row used to set it and change
+    nothing else. It now stops the sizing, so every system is costed at the row's count."""
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await type_into(pilot, "#input-deadline_days", "30")
+        await settle(pilot)
+        app.main.form.focus_question("size_to_deadline")
+        await pilot.press("space")
+        await settle(pilot)
+        assert app.main.scenario.size_to_deadline
+        app.main.show_tab("sizing")
+        table = app.main.query_one("#sizing-table", DataTable)
+        await until(pilot, lambda: app.focused is table and table.row_count > 0, "the Sizing table's focus")
+        sizes = {g.system: g.gpus for g in app.main.advice.sizing if g.gpus}
+        row = next(i for i in range(table.row_count) if table.get_row_at(i)[0] in sizes)
+        system = table.get_row_at(row)[0]
+        await pilot.press(*["down"] * row, "enter")
+        await until(pilot, lambda: not app.main.scenario.size_to_deadline, "sizing to stop")
+        await settle(pilot)
+        assert app.main.scenario.workload.gpus == sizes[system]
+        assert not app.main.query_one("#q-gpus", QuestionRow).disabled
+        estimates = [c.estimate for c in app.main.advice.recommendation.candidates if c.estimate]
+        assert estimates and {e.gpus for e in estimates if e.system == system} == {sizes[system]}
+        assert any("Size to it is off" in n.message for n in app._notifications)
+
+
+def _active_tab_in_sight(app: App[None]) -> bool:
+    """Whether the active tab's label lies wholly on screen, in the tab bar, clear of its "…" hints."""
+    active = app.screen.query_one(Tabs).active_tab
+    bar = app.screen.query_one("#tabs-scroll").region
+    if active is None or not active.region.width:
+        return False
+    hints = [hint.region for hint in app.screen.query(".tabs-hint") if hint.display]
+    inside = bar.contains_region(active.region) and app.screen.region.contains_region(active.region)
+    return inside and not any(active.region.overlaps(hint) for hint in hints)
+
+
+async def _visit_every_tab(pilot, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    """From the first tab, → on the tab bar to each tab shown in turn; each must come into sight."""
+    app = pilot.app
+    tabs = app.main.query_one(TabbedContent)
+    app.main.show_tab("why")
+    why = tabs.get_pane("why")
+    await until(pilot, lambda: app.focused is not None and why in app.focused.ancestors, "the Why tab")
+    app.main.query_one(Tabs).focus()
+    await until(pilot, lambda: isinstance(app.focused, Tabs), "the tab bar's focus")
+    shown = [tab for tab in TABS if tabs.get_tab(tab).display]
+    for tab in shown:
+        if tab != "why":
+            await pilot.press("right")
+        await until(pilot, lambda: tabs.active == tab, f"the {tab} tab chosen")  # noqa: B023 (awaited here)
+        await until(pilot, lambda: _active_tab_in_sight(app), f"the {tab} tab in sight at {size}")
+
+
+async def _still_in_sight(pilot, what: str) -> None:  # type: ignore[no-untyped-def]
+    """The active tab comes into sight, and stays there once everything has moved."""
+    await until(pilot, lambda: _active_tab_in_sight(pilot.app), what)
+    for _ in range(10):
+        await pilot.pause()
+    assert _active_tab_in_sight(pilot.app), what
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (120, 40)])
+@pilot_test
+async def test_the_active_tab_stays_in_sight(size):
+    """Every tab, chosen in turn, is in sight in the tab bar, for training and for serving; so is the
+    active one when the Serving tab comes or goes before it (making the job inference pushed Sensitivity
+    off the bar at 80 and 100 columns)."""
+    app = app_for_test(scenario=LLAMA_70B)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await _visit_every_tab(pilot, size)
+        assert app.main.query_one(TabbedContent).active == "sensitivity"
+        await _choose(pilot, "kind", "inf")
+        await _still_in_sight(pilot, f"Sensitivity in sight once the job serves, at {size}")
+        await _visit_every_tab(pilot, size)
+        await _choose(pilot, "kind", "pre")
+        await _still_in_sight(pilot, f"Sensitivity in sight once the job trains again, at {size}")
+
+
+@pilot_test
+async def test_sizing_without_a_deadline_leaves_the_focus_on_the_tab_bar():
+    """With no deadline the sizing table is hidden; the tab used to focus it, leaving the focus nowhere
+    (←/→ then switched no tab). The bar takes it, so ← goes on to Assumptions."""
+    app = app_for_test()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.main.show_tab("sizing")
+        tabs = app.main.query_one(TabbedContent)
+        await until(pilot, lambda: isinstance(app.focused, Tabs), "the tab bar's focus")
+        await pilot.press("left")
+        await until(pilot, lambda: tabs.active == "assumptions", "Assumptions chosen with ←")
+
+
+@pilot_test
+async def test_the_serving_plan_comes_first_and_every_row_shows_at_100x30():
+    """The plan's explanation above it left 3 of 10 rows in sight at 100 × 30; the plan now comes first,
+    every row on screen without scrolling, and the explanation follows under it."""
+    app = app_for_test(scenario=load_scenario(Path("examples/llama3-70b-serving.toml")))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        app.main.show_tab("serving")
+        table = app.main.query_one("#serving-table", DataTable)
+        await until(pilot, lambda: app.focused is table and table.row_count >= 5, "the serving plan's focus")
+        await pilot.pause()
+        bar = app.main.query_one(Tabs).region
+        assert table.region.y == bar.bottom  # the first thing in the tab
+        assert table.max_scroll_y == 0 and table.region.bottom <= app.screen.region.bottom
+        note = app.main.query_one("#serving-note")
+        assert note.region.y > table.region.y and note.region.height > 0
+
+
+@pilot_test
+async def test_compare_shows_each_systems_outlay_up_front_when_buying():
+    """Buying, a buyer comparing systems needs each one's outlay, not the winner's alone: Compare has an
+    "up front" column, as the CLI's "what buying means" says it; renting, it has none."""
+    data = LLAMA_70B.to_data()
+    data["workload"]["pricing"] = "own"
+    app = app_for_test(scenario=Scenario.model_validate(data))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.main.show_tab("compare")
+        table = app.main.query_one("#compare-table", DataTable)
+        await until(pilot, lambda: app.focused is table and table.row_count > 0, "Compare's focus")
+        labels = [str(column.label) for column in table.columns.values()]
+        assert "up front" in labels
+        at = labels.index("up front")
+        bought = 0
+        for candidate in app.main.advice.recommendation.candidates:
+            cell = table.get_row(candidate.system)[at].plain
+            purchase = candidate.estimate.purchase if candidate.estimate else None
+            assert cell == (up_front(purchase) if purchase else "–"), candidate.system
+            bought += purchase is not None and purchase.capex_usd > 0
+        assert bought >= 3  # a real outlay for most systems, not one column of dashes
+        await _choose(pilot, "pricing", "rent")
+        app.main.show_tab("compare")
+        await until(pilot, lambda: table.row_count > 0 and app.focused is table, "Compare's focus again")
+        assert "up front" not in [str(column.label) for column in table.columns.values()]
