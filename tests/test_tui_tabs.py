@@ -171,3 +171,22 @@ async def test_compare_shows_each_systems_outlay_up_front_when_buying():
         app.main.show_tab("compare")
         await until(pilot, lambda: table.row_count > 0 and app.focused is table, "Compare's focus again")
         assert "up front" not in [str(column.label) for column in table.columns.values()]
+
+
+@pilot_test
+async def test_a_new_scenario_is_read_from_the_top_of_why():
+    """Why scrolled down, then Ctrl+N: the new answer's Why opened mid-list, at the old scroll position,
+    instead of at its verdict (new-user walk)."""
+    from tests.test_tui_helpers import show_tab
+
+    app = app_for_test()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await show_tab(pilot, "why")
+        why = app.main.query_one("#tabs").get_pane("why").query_one("WhyView")
+        why.scroll_end(animate=False, immediate=True)
+        await until(pilot, lambda: why.scroll_y > 0, "Why scrolled down")
+        await pilot.press("ctrl+n")  # nothing changed: a new scenario at once
+        await until(pilot, lambda: why.scroll_y == 0, "the new answer's Why at its top")
+        await settle(pilot)
+        assert why.scroll_y == 0

@@ -177,6 +177,7 @@ class MainScreen(Screen[None]):
         self.saved_scenario = scenario
         self.scenario_path = path
         self.selected_system = None
+        self.query_one(ResultsPanel).read_from_top()
         self.form.show_all(scenario)
         self._title()
         # the question that had the focus may now be hidden (a serving one): start again at the top,

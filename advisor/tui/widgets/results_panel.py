@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
-from textual.containers import Container, Vertical
+from textual.containers import Container, ScrollableContainer, Vertical
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane, Tabs
@@ -144,6 +144,11 @@ class ResultsPanel(Vertical):
         mounting = [tabs.get_pane(tab).mount(view) for tab, view in views.items()]  # one layout for all
         for mounted in mounting:
             await mounted
+
+    def read_from_top(self) -> None:
+        """A new or opened scenario's answer is read from its top, not where the last one was left."""
+        for view in self.query(ScrollableContainer):
+            view.scroll_home(animate=False, immediate=True)
 
     @property
     def active_tab(self) -> str:
