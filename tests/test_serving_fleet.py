@@ -99,6 +99,16 @@ def test_owning_the_month_of_serving_pays_for_the_idle_gpus_of_the_rack_or_node_
     assert s.usd_per_month > est.gpus * est.price_usd_per_gpu_hour * HOURS_PER_MONTH * 1.05
 
 
+def test_a_rented_batch_jobs_month_is_the_hourly_price_not_a_short_runs_share_of_its_term():
+    # 1T tokens of Llama 3 8B on 64 B300 take about 8 days on a 30-day reservation paid in full: the run's
+    # price per running GPU-hour is ~$26, but a month of the cluster is 64 GPUs x $6.71 x 730 h.
+    job = Workload(model=CATALOG.model("llama3-8b"), kind="inference", tokens=1e12, gpus=64)
+    est = estimate(job, "b300", CATALOG)
+    s = est.serving
+    assert s is not None and est.effective_price_usd_per_gpu_hour > 2 * est.price_usd_per_gpu_hour
+    assert s.usd_per_month == pytest.approx(est.price_usd_per_gpu_hour * 64 * HOURS_PER_MONTH)
+
+
 def test_without_a_rate_the_batch_job_stays_on_the_gpus_given():
     est = estimate(serving(target_tokens_per_second=None, tokens=1e9, gpus=8), "h100", CATALOG)
     assert est.gpus == 8 and est.serving is not None and est.serving.gpus_for_target is None

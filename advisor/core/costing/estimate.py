@@ -379,7 +379,7 @@ def _result(
         cost_parts=money.hourly.parts,
         power_draw=power,
         serving=speed.serving
-        and speed.serving.month_paid(money.effective_usd_per_gpu_hour(billed, workload.gpus), workload.gpus),
+        and speed.serving.month_paid(money.hourly.parts, workload.gpus, money.gpus_paid),
     )
 
 

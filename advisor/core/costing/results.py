@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields, is_dataclass, replace
 from typing import Any, ClassVar
 
-from advisor.core.costing.cost import CostPart
+from advisor.core.costing.cost import CostPart, run_cost_usd
 from advisor.core.costing.energy import PowerDraw
 from advisor.core.model.catalog import Precision
 from advisor.core.model.units import HOURS_PER_MONTH
@@ -109,8 +110,8 @@ class ServingSummary:
     """Decode's share of that GPU time per 1M generated tokens, every replica busy (not the buyer's price,
     which pays for prompts and spare capacity too: `Estimate.cost_per_million_tokens_usd`)."""
     usd_per_month: float = 0.0
-    """The GPUs for the target (else the cluster) for a month, at the run's price per running GPU-hour
-    (idle GPUs of a whole node or rack bought included, as in the ranking's cost)."""
+    """The GPUs for the target (else the cluster) for a month at the hourly cost parts, on the GPUs that
+    pay them (idle GPUs of a whole node or rack bought included, as in the ranking's cost)."""
     meets_limits: bool = True
     tpot_limit_ms: float | None = None
     """The time-per-output-token limit the layout was held to (None: none)."""
@@ -119,9 +120,11 @@ class ServingSummary:
     period_hours: float | None = None
     """Serving at a target rate: the hours of serving the job is costed for (a month, 730)."""
 
-    def month_paid(self, usd_per_gpu_hour: float, gpus: int) -> ServingSummary:
-        """This summary with `usd_per_month` for `gpus` at the run's price per running GPU-hour."""
-        return replace(self, usd_per_month=usd_per_gpu_hour * gpus * HOURS_PER_MONTH)
+    def month_paid(self, parts: Sequence[CostPart], gpus_running: int, gpus_paid: int) -> ServingSummary:
+        """This summary with `usd_per_month`: a month of the cost `parts` on the GPUs that pay them (an
+        owner pays for the idle GPUs of a whole node or rack; a rental's term, used whole, adds nothing)."""
+        month = run_cost_usd(parts, HOURS_PER_MONTH, gpus_running, gpus_paid)
+        return replace(self, usd_per_month=sum(month.values()))
 
     def to_dict(self) -> dict[str, Any]:
         """Its fields, and under their schema-1 names the full-load prices (`DEPRECATED_ALIASES`)."""
