@@ -26,7 +26,8 @@ from advisor.core.analysis.uncertainty import (
     sample_inputs,
     sampled_outputs,
 )
-from advisor.core.decision.advise import advise, objective_metric
+from advisor.core.decision.advise import advise
+from advisor.core.decision.gaps import objective_metric
 from advisor.core.decision.owned import with_owned
 from advisor.core.decision.recommendation import CheaperOption, Recommendation
 from advisor.core.decision.request import AdviceRequest

@@ -38,17 +38,16 @@ def deadline_quantile(catalog: Catalog, risk: Risk) -> float | None:
 
 
 def _inverse_triangular(s: Spread, u: float) -> float:
-    """The value of `s`'s triangular distribution below which a share `u` lies (drawn up to `drawn_to`
-    and taken at `high` above it, as `uncertainty` draws it)."""
-    low = s.low
-    high = s.drawn_to if s.drawn_to is not None else s.high
-    if high <= low:
+    """The value of `s`'s distribution below which a share `u` lies: its triangle's, taken at most at
+    `high` (as `uncertainty` draws it)."""
+    if s.triangle is None:
         return s.expected
-    mode = min(max(s.expected, low), high)
-    split = (mode - low) / (high - low)
-    if u < split:
-        return min(low + math.sqrt(u * (high - low) * (mode - low)), s.high)
-    return min(high - math.sqrt((1 - u) * (high - low) * (high - mode)), s.high)
+    low, mode, top = s.triangle
+    if u < (mode - low) / (top - low):
+        value = low + math.sqrt(u * (top - low) * (mode - low))
+    else:
+        value = top - math.sqrt((1 - u) * (top - low) * (top - mode))
+    return min(value, s.high)
 
 
 def _strata(values: list[float]) -> list[float]:

@@ -58,6 +58,13 @@ class Spread(JsonFields):
     drawn_to: float | None = None
     """Drawn from the triangle up to this, a draw above `high` taken as `high` (None: up to `high`)."""
 
+    @property
+    def triangle(self) -> tuple[float, float, float] | None:
+        """(low, mode, top) of the triangular distribution it is drawn from (a draw is then taken at
+        most at `high`); None for a point (no width)."""
+        top = self.drawn_to if self.drawn_to is not None else self.high
+        return None if top <= self.low else (self.low, min(max(self.expected, self.low), top), top)
+
 
 @dataclass(frozen=True)
 class Range(JsonFields):
@@ -305,10 +312,10 @@ def _corner(spreads: Mapping[str, Spread], favourable: bool) -> dict[str, float]
 
 
 def _triangular(rng: random.Random, s: Spread) -> float:
-    top = s.drawn_to if s.drawn_to is not None else s.high
-    if top <= s.low:
+    if s.triangle is None:
         return s.expected
-    return min(rng.triangular(s.low, top, min(max(s.expected, s.low), top)), s.high)
+    low, mode, top = s.triangle
+    return min(rng.triangular(low, top, mode), s.high)
 
 
 def percentile(values: Sequence[float], q: float) -> float:

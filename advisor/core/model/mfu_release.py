@@ -71,8 +71,7 @@ class ReleaseRatios:
         self, system: str, precision: str, source: str, target: str, family: str = ""
     ) -> tuple[float, int]:
         """(MFU at `target` ÷ MFU at `source` on `system`, configurations it rests on); (1, 0) unknown.
-        With a `family`, only that family's configurations count (MoE kernels moved faster than dense
-        ones between Megatron-Core 0.6 and 0.9: × 1.45 on Mixtral in six months)."""
+        With a `family`, only that family's configurations count (see the module docstring)."""
         src, dst = months(source), months(target)
         if abs(dst - src) <= RELEASE_TOLERANCE_MONTHS:
             return 1.0, 0

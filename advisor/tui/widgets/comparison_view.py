@@ -19,7 +19,7 @@ from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
 from advisor.core.decision.facts import JOB_VERBS
-from advisor.core.decision.gaps import gap
+from advisor.core.decision.gaps import LEVEL, gap
 from advisor.core.decision.recommendation import Candidate
 from advisor.present import numbers
 from advisor.present.purchase import up_front
@@ -109,7 +109,7 @@ def score_cell(candidate: Candidate, best: float | None) -> str:
     behind = score_gap(candidate, best)
     if behind is None:
         return "–"
-    return "best" if behind < 5e-4 else f"{behind * 100:.1f}% behind"
+    return "best" if behind < LEVEL else f"{behind * 100:.1f}% behind"
 
 
 def score_words(candidate: Candidate, best: float | None, objective: str) -> str:
@@ -120,7 +120,7 @@ def score_words(candidate: Candidate, best: float | None, objective: str) -> str
         return ""
     on = "on cost, time and energy together" if objective == "balanced" else f"on {objective}"
     ruled = "" if candidate.rule_factor == 1 else " after rule adjustments"
-    if behind < 5e-4:
+    if behind < LEVEL:
         return f"Score: the best {on}{ruled}."
     share = f"{behind * 100:.1f}%"
     return f"Score: {share} behind the best {on}{ruled} (the best's score is {share} lower)."
