@@ -518,3 +518,17 @@ def test_an_unweighted_ranking_is_by_cost_alone():
     assert all(c.rule_factor == 1 for c in report.recommendation.candidates if c.rank is not None)
     assert not _cost_order_broken(report)
     assert "Ranked by cost; a dash" in render_report(report, "md")
+
+
+@pytest.mark.parametrize("stem", GOLDEN_SCENARIOS)
+def test_the_ranges_blurb_names_the_inputs_the_ranges_were_drawn_from(stem):
+    # It listed "MFU" for production runs, whose speed is drawn as the production efficiency (in place
+    # of the MFU spread), and "rental prices" however the job was priced (review of stop 26).
+    from advisor.report.tables import range_blurb
+
+    report = example_report(stem)
+    drawn = {name for rng in report.sensitivity.ranges.values() for name in rng.inputs}
+    blurb = range_blurb(report)
+    assert ("MFU" in blurb) == ("mfu" in drawn)
+    assert ("production efficiency" in blurb) == ("efficiency" in drawn and stem != "llama3-70b-serving")
+    assert ("capex" in blurb) == ("capex" in drawn) and ("goodput" in blurb) == ("goodput" in drawn)

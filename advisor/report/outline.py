@@ -86,7 +86,7 @@ def range_sections(report: ReportData) -> list[TableSection]:
         )
     header, rows = range_rows(report)
     if rows:
-        blurb = range_blurb(report.scenario.workload.kind, report.scenario.workload.pricing)
+        blurb = range_blurb(report)
         sections.append(TableSection("ranges", "Ranges", blurb, header, rows, marks_winner=True))
     if report.sizing:
         header, rows = sizing_rows(report)

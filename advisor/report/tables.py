@@ -192,16 +192,15 @@ RANGE_COLUMNS: tuple[tuple[str, str, Callable[[float], str]], ...] = (
 """Figures with a range: heading, the `EstimateRange` attribute, formatter."""
 
 
-def range_blurb(kind: str, pricing: str = "rent") -> str:
-    """What the ranges table shows: the uncertain inputs of a job of `kind` and `pricing` (serving has
-    its fitted speed spread, no MFU or goodput; an owner has capex and the finance inputs)."""
-    speed = "serving speed" if kind == "inference" else "MFU, goodput"
-    money = (
-        "capex, depreciation life, cost of capital, maintenance, utilisation, colocation rent, electricity"
-    )
-    money = money if pricing == "own" else "rental prices"
+def range_blurb(report: ReportData) -> str:
+    """What the ranges table shows: the uncertain inputs the ranges were drawn from (every system's, in
+    the order `uncertainty.input_spreads` gives them), by their names for people."""
+    serving = report.scenario.workload.kind == "inference"
+    names = dict.fromkeys(name for rng in report.sensitivity.ranges.values() for name in rng.inputs)
+    speed = "serving speed" if serving else "production efficiency"
+    shown = [speed if name == "efficiency" else numbers.input_label(name) for name in names]
     return (
-        f"Each system's figures as its uncertain inputs ({speed}, {money}, PUE) vary over their ranges: "
+        f"Each system's figures as its uncertain inputs ({', '.join(shown)}) vary over their ranges: "
         "expected value, then the 10th to 90th percentile of the samples."
     )
 
