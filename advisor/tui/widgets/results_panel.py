@@ -68,8 +68,10 @@ class ResultsPanel(Vertical):
     def on_mount(self) -> None:
         self.query_one(TabbedContent).hide_tab("serving")
         self.watch(self.query_one("#tabs-scroll"), "scroll_x", self._tab_hints, init=False)
-        # the bar's width changed (the Serving tab came or went, a resize): the active tab back in sight
-        self.watch(self.query_one("#tabs-scroll"), "max_scroll_x", self._scroll_to_active_tab, init=False)
+        # The bar's width changed (the Serving tab came or went): once it is laid out, the active tab back
+        # in sight. `virtual_size` is the reactive that changes (`max_scroll_x` is a property derived from
+        # it, which no watcher ever hears).
+        self.watch(self.query_one("#tabs-scroll"), "virtual_size", self._bar_resized, init=False)
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._scroll_to_active_tab)
@@ -81,6 +83,9 @@ class ResultsPanel(Vertical):
         if self._tab_scroll is not None:
             self._tab_scroll.stop()
         self._tab_scroll = self.set_timer(TAB_SCROLL_S, self._scroll_to_active_tab)
+
+    def _bar_resized(self, _size: object) -> None:
+        self.call_after_refresh(self._scroll_to_active_tab)
 
     def _scroll_to_active_tab(self, _value: object = None) -> None:
         """The active tab in the middle of the bar (as far as the bar scrolls), and the hints to match."""
