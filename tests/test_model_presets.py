@@ -57,6 +57,22 @@ NOT_CHECKED = {
 }
 """Presets whose count rests on a checkpoint or configuration rather than a stated figure."""
 
+ROUTING: dict[str, tuple[int, int]] = {
+    # MoE id: (routed experts, experts each token uses), as each preset's source states them.
+    "mixtral-8x7b": (8, 2),
+    "mixtral-8x22b": (8, 2),
+    "llama4-scout": (16, 1),
+    "llama4-maverick": (128, 1),
+    "gpt-oss-20b": (32, 4),
+    "gpt-oss-120b": (128, 4),
+    "qwen3-30b-a3b": (128, 8),
+    "qwen3-235b-a22b": (128, 8),
+    "deepseek-v3": (256, 8),
+    "kimi-k2": (384, 8),
+}
+"""Serving reads only the experts a decode batch touches, so a MoE preset without its experts per
+token would be costed as if every token read every expert."""
+
 
 def test_every_preset_is_checked_or_says_why_not():
     assert set(shipped_catalog().models) == set(PUBLISHED) | set(NOT_CHECKED)
@@ -73,3 +89,9 @@ def test_preset_parameters_match_the_published_figure(model_id):
         assert preset.family == "moe"
         assert preset.params_active == pytest.approx(active, rel=0.01), f"{model_id}: active vs {where}"
     assert preset.url and preset.as_of, f"{model_id}: a preset names its config or card and its date"
+
+
+def test_every_moe_preset_states_its_routing():
+    catalog = shipped_catalog()
+    moe = {m.id: (m.experts, m.experts_per_token) for m in catalog.models.values() if m.family == "moe"}
+    assert moe == ROUTING
