@@ -10,7 +10,7 @@ from rich.table import Table
 
 from advisor.cli.console import console
 from advisor.core.decision.facts import JOB_VERBS
-from advisor.present import numbers
+from advisor.present import numbers, ranges
 from advisor.present.headline import VERDICT_STYLES
 from advisor.present.parts import part_label
 from advisor.present.purchase import up_front
@@ -228,6 +228,9 @@ def render_ranges(sens: Any) -> None:
             numbers.energy_span(e.p10, e.p90),
         )
     console.print(table)
+    note = ranges.outside_note(sens.ranges)
+    if note:
+        console.print(f"[dim]{escape(note)}[/]")
     if sens.robustness is not None:
         console.print(f"[bold]robustness[/] {escape(sens.robustness.verdict)}")
 

@@ -65,6 +65,7 @@ def energy_span(low_kwh: float, high_kwh: float) -> str:
 INPUT_UNITS: dict[str, Callable[[float], str]] = {
     "mfu": percent,
     "goodput": percent,
+    "efficiency": lambda v: percent(v, 0),
     "price": lambda v: f"${v:.2f}/GPU-h",
     "capex": money,
     "electricity": lambda v: f"{v * 100:.2f}¢/kWh",

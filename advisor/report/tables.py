@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from advisor.core.analysis.uncertainty import Range
 from advisor.core.costing.results import Estimate
 from advisor.core.decision.recommendation import Candidate, Recommendation
-from advisor.present import numbers
+from advisor.present import numbers, ranges
 from advisor.present.purchase import up_front
 from advisor.present.ranking import ranking_sentence
 from advisor.present.reasons import reason_lines as present_reason_lines
@@ -199,10 +199,12 @@ def range_blurb(report: ReportData) -> str:
     names = dict.fromkeys(name for rng in report.sensitivity.ranges.values() for name in rng.inputs)
     speed = "serving speed" if serving else "production efficiency"
     shown = [speed if name == "efficiency" else numbers.input_label(name) for name in names]
-    return (
+    blurb = (
         f"Each system's figures as its uncertain inputs ({', '.join(shown)}) vary over their ranges: "
         "expected value, then the 10th to 90th percentile of the samples."
     )
+    note = ranges.outside_note(report.sensitivity.ranges)
+    return f"{blurb} {note}" if note else blurb
 
 
 def range_text(rng: Range, text: Callable[[float], str]) -> str:

@@ -304,11 +304,13 @@ def _outputs(
     return hours["wait"] + billed, cost, kwh
 
 
+HIGHER_HELPS = frozenset({"mfu", "goodput", "efficiency", *HELPS})
+"""Higher MFU, goodput, efficiency, depreciation life and utilisation help; a higher price, capex,
+electricity, PUE, cost of capital, maintenance and colocation rent hurt."""
+
+
 def _corner(spreads: Mapping[str, Spread], favourable: bool) -> dict[str, float]:
-    # Higher MFU, goodput, depreciation life and utilisation help; higher price, capex, electricity,
-    # PUE, cost of capital, maintenance and colocation rent hurt.
-    helps = {"mfu", "goodput", "efficiency", *HELPS}
-    return {name: (s.high if (name in helps) == favourable else s.low) for name, s in spreads.items()}
+    return {name: (s.high if (name in HIGHER_HELPS) == favourable else s.low) for name, s in spreads.items()}
 
 
 def _triangular(rng: random.Random, s: Spread) -> float:

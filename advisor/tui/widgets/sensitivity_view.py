@@ -13,7 +13,7 @@ from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from advisor.present import numbers
+from advisor.present import numbers, ranges
 from advisor.tui.bar_chart import bar
 from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
 
@@ -34,7 +34,8 @@ def _ranges(analysis: ScenarioResult) -> list[Text]:
                 numbers.energy_span(e.p10, e.p90),
             )
         )
-    return lines
+    note = ranges.outside_note(analysis.sensitivity.ranges)
+    return [*lines, Text(note, style="dim")] if note else lines
 
 
 def _tornado(analysis: ScenarioResult) -> Table | None:
