@@ -84,6 +84,22 @@ CASES = [
     _c("numbers", "huge-price.toml:6", "report", S + "huge-price.toml", "--format", "json"),
     _c("numbers", "tiny-price.toml:6", "recommend", S + "tiny-price.toml"),
     _c("numbers", "serving-batch-over.toml:7", "estimate", S + "serving-batch-over.toml"),
+    # a serving rate whose month of tokens is past the tokens' range (a traceback before, stop 27)
+    _c(
+        "numbers",
+        "--target-tokens-per-second",
+        *EST[:3],
+        "--kind",
+        "inference",
+        "--target-tokens-per-second",
+        "1e12",
+    ),
+    _c(
+        "numbers",
+        "requests_per_second x output_tokens",
+        "recommend",
+        S + "serving-rate-product-over.toml",
+    ),
     _c("numbers", "huge-params.toml:6", "estimate", S + "huge-params.toml"),
     _c("numbers", "boolean-tokens.toml:4", "estimate", S + "boolean-tokens.toml"),
     _c("numbers", "--tokens", *EST[:4], "1e300", "--json"),

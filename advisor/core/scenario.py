@@ -16,6 +16,7 @@ from advisor.core.model.assumptions import PER_SYSTEM, Assumptions
 from advisor.core.model.catalog import Catalog, Frozen, ModelSpec
 from advisor.core.model.flops import custom_model
 from advisor.core.model.inputs import DeclaredInput, Input, declared_inputs
+from advisor.core.model.serving_rate import rate_too_high
 from advisor.core.model.sourced import ParamCount
 from advisor.core.model.units import human_integer, human_number
 from advisor.core.model.workload import (
@@ -105,6 +106,9 @@ class WorkloadSpec(WorkloadInputs):
         rate = target_rate(self.kind, self.target_tokens_per_second, self.requests_per_second, 1)
         if self.tokens is None and rate is None:
             raise ValueError(NO_TOKENS)
+        too_high = rate_too_high(self.kind, self.requests_per_second, self.output_tokens)
+        if too_high is not None:
+            raise ValueError(too_high)
         return self
 
     def model_spec(self, catalog: Catalog) -> ModelSpec:

@@ -8,7 +8,12 @@ from pydantic import BeforeValidator, Field, model_validator
 
 from advisor.core.model.catalog import Frozen, ModelSpec, Precision
 from advisor.core.model.inputs import Input
-from advisor.core.model.serving_rate import given_number, target_rate
+from advisor.core.model.serving_rate import (
+    MAX_TOKENS,
+    MAX_TOKENS_PER_SECOND,
+    given_number,
+    target_rate,
+)
 from advisor.core.model.sourced import Release
 from advisor.core.model.units import HOURS_PER_MONTH, SECONDS_PER_HOUR, human_integer, human_number
 
@@ -44,7 +49,7 @@ class WorkloadInputs(Frozen):
         BeforeValidator(human_number),
         Field(
             ge=1,
-            le=1e18,
+            le=MAX_TOKENS,
             allow_inf_nan=False,
             description="Tokens trained (or generated, for inference). Not used when serving at a target "
             "rate: that job is a month of serving at the rate.",
@@ -164,7 +169,10 @@ class WorkloadInputs(Frozen):
     ] = None
     target_tokens_per_second: Annotated[
         HumanPositive | None,
-        Field(description="Inference: generated tokens per second to sustain (sizes the fleet)."),
+        Field(
+            le=MAX_TOKENS_PER_SECOND,
+            description="Inference: generated tokens per second to sustain (sizes the fleet).",
+        ),
         Input(
             "Target tokens/s",
             "Inference: generated tokens per second to sustain (reports the GPUs needed), e.g. 50k",
@@ -283,7 +291,7 @@ class Workload(WorkloadInputs):
 
     Serving at a target rate is a month of serving: tokens = rate x a month."""
 
-    tokens: Annotated[float, BeforeValidator(human_number), Field(ge=1, le=1e18, allow_inf_nan=False)]
+    tokens: Annotated[float, BeforeValidator(human_number), Field(ge=1, le=MAX_TOKENS, allow_inf_nan=False)]
     model: ModelSpec
 
     @model_validator(mode="before")
