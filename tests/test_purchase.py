@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from advisor.cli.main import main
+from advisor.core import fmt
 from advisor.core.costing.estimate import estimate
 from advisor.core.decision.advise import advise
 from advisor.core.decision.facts import candidate_facts
@@ -176,7 +177,7 @@ def test_buying_for_70b_in_60_days_never_sizes_beyond_capacity_and_says_what_wou
     assert by_system["a100"].reason.startswith("even the 2,048 GPUs that can be bought take")
     h100 = by_system["h100"]
     assert h100.binding == "lead time" and h100.gpus is None
-    assert h100.reason.startswith("buying takes 90.0 days before the hardware is running")
+    assert h100.reason.startswith("buying takes 90.0 days before the hardware is running, past the 60-day")
     assert "with the hardware on hand" in h100.reason and h100.sized_gpus == h100.estimate.gpus
     # What would make buying work: the hardware on hand, the later deadline a purchase meets, renting.
     # (a conservative team sizes to the P90 of the time to result: more GPUs, so sooner than the 144.0
@@ -199,6 +200,9 @@ def test_buying_for_70b_in_60_days_never_sizes_beyond_capacity_and_says_what_wou
         (f.on_hand for f in advice.sizing if f.on_hand), key=lambda e: e.cost_usd * factor[e.system]
     )
     assert on_hand.time_to_result_hours <= 60 * 24 * 0.9 and f"{on_hand.system}, " in first
+    # Its cost is the run's share of owning; buying them is the outlay, said beside it (new-user walk).
+    assert on_hand.purchase_usd and on_hand.purchase_usd > 5 * on_hand.cost_usd
+    assert first.endswith(f"of the hardware's cost of ownership ({fmt.money(on_hand.purchase_usd)} up front)")
     # Every surface shows it: it is among the candidate's reasons.
     cand = next(c for c in rec.candidates if c.system == "h100")
     assert any(r.kind == "note" and r.text == f"sized to the deadline: {h100.reason}" for r in cand.reasons)
@@ -307,3 +311,13 @@ def test_no_recommendation_ever_exceeds_a_systems_capacity(scenario):
     if win is not None and win.estimate is not None:
         system = CATALOG.system(win.system)
         assert win.estimate.gpus_paid <= system.availability.capacity_gpus(scenario.workload.pricing)
+
+
+def test_a_lead_time_equal_to_the_deadline_leaves_no_time_rather_than_passing_it():
+    advice = advise_scenario(
+        _buy_70b_in_60_days(deadline_days=90, risk="balanced"), CATALOG, RULES, today=TODAY
+    )
+    h100 = next(found for found in advice.sizing if found.system == "h100")
+    assert h100.reason.startswith(
+        "buying takes 90.0 days before the hardware is running, leaving no time within the 90-day deadline"
+    )

@@ -163,7 +163,8 @@ def with_buying_options(
         lines.append(
             "buying works with the hardware on hand (hardware in 0 days, or GPUs already owned): "
             f"{best.system}, {best.gpus:,} GPUs, finishes in {fmt.duration(best.time_to_result_hours)} for "
-            f"{fmt.money(best.cost_usd)}"
+            f"{fmt.money(best.cost_usd)} of the hardware's cost of ownership"
+            + (f" ({fmt.money(best.purchase_usd)} up front)" if best.purchase_usd else "")
         )
     if rented:
         best = min(rented, key=lambda e: e.cost_usd * factor.get(e.system, 1.0))

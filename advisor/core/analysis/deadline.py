@@ -169,7 +169,15 @@ def _on_hand(sizer: _Sizer, top: Estimate) -> GpuCount:
     gpus = found.gpus if found else sizer.top_units * sizer.node
     deadline = sizer.deadline_days
     route = "buying takes" if own else "a reservation takes"
-    why = f"{route} {_days(wait)} before the hardware is running, past the {deadline:g}-day deadline"
+    left = deadline * HOURS_PER_DAY - wait
+    within = (
+        f"past the {deadline:g}-day deadline"
+        if left < 0
+        else f"leaving only {_days(left)} of the {deadline:g}-day deadline"
+        if left > 0
+        else f"leaving no time within the {deadline:g}-day deadline"
+    )
+    why = f"{route} {_days(wait)} before the hardware is running, {within}"
     est = sizer.run(gpus)
     rent = None
     if found:
