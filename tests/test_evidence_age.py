@@ -30,7 +30,9 @@ def test_a_penalty_on_evidence_over_a_year_old_says_its_date():
     # h100-over-a100-long-runs: penalize 5%, the field test of 2024; the limit is the price rule's 365 days.
     rule = _rule("h100-over-a100-long-runs")
     assert stale_after_days(RULES) == 365
-    assert dated_because(rule, "slow", TODAY, stale_after_days(RULES)) == "slow (evidence of 2024)"
+    # The field test's rules are marked assumptions (no publication to cite): said so, not "evidence".
+    assert rule.assumption
+    assert dated_because(rule, "slow", TODAY, stale_after_days(RULES)) == "slow (an assumption of 2024)"
     assert (
         dated_because(rule, "slow", date(2025, 6, 1), stale_after_days(RULES)) == "slow"
     )  # under a year after 2024
@@ -63,7 +65,7 @@ def test_the_cli_shows_the_evidence_date_on_a_weighted_reason(capsys):
     args = ["--model", "llama3-70b", "--tokens", "1e12", "--gpus", "2048", "--risk", "conservative"]
     assert main(["recommend", *args]) == 0
     out = " ".join(capsys.readouterr().out.split())
-    assert "H100's time savings compound over a long run (evidence of 2024)" in out
+    assert "H100's time savings compound over a long run (an assumption of 2024)" in out
     assert "mi355x has no published training run at scale as of Jun 2026, and the team is conservative" in out
     assert (
         "no published training run at scale as of Jun 2026, and the team is conservative (evidence" not in out

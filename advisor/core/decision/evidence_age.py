@@ -1,7 +1,8 @@
 """How old a rule's evidence is, judged by the one age limit the rules set: the price-age rule's.
 
 A rule that weighs a system's score (a penalty, a bonus, an exclusion) on evidence older than that
-limit says its date in the reason a buyer reads: "(evidence of Aug 2025)". Warnings and notes do not
+limit says its date in the reason a buyer reads: "(evidence of Aug 2025)", or "(an assumption of 2024)"
+for a rule marked an assumption (not read from a publication). Warnings and notes do not
 move the ranking and mostly state durable facts (memory headroom, tensor parallelism), so they stay as
 written; a rule whose text already names the date is not told twice.
 """
@@ -33,11 +34,13 @@ def stale_after_days(rules: Sequence[Rule]) -> float | None:
 
 
 def dated_because(rule: Rule, because: str, today: date | None, limit: float | None) -> str:
-    """`because`, ending "(evidence of Aug 2025)" when `rule` weighs the score on evidence older than
+    """`because`, ending "(evidence of Aug 2025)" ("(an assumption of 2024)" for a rule marked an
+    assumption) when `rule` weighs the score on evidence older than
     `limit` days (the price-age limit, `stale_after_days`) on `today` and its text names no date (a
     month and year) already."""
     if today is None or limit is None or not rule.as_of or not any(e.kind in WEIGHING for e in rule.effects):
         return because
     if (today - as_of_end(rule.as_of)).days <= limit or _NAMES_A_DATE.search(because):
         return because
-    return f"{because} (evidence of {as_of_words(rule.as_of)})"
+    kind = "an assumption" if rule.assumption else "evidence"
+    return f"{because} ({kind} of {as_of_words(rule.as_of)})"
