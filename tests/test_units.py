@@ -103,3 +103,17 @@ def test_duration_span(hours, text):
 )
 def test_input_value(name, value, text):
     assert numbers.input_value(name, value) == text
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [(0.5, "0.5"), (12.34, "12.3"), (537.2, "537"), (1648.7, "1,650"), (23_849, "23,800"), (1.2e6, "1.2M")],
+)
+def test_significant(value, text):
+    # US household-years read "1.65e+03" in the CLI and the app header (new-user walk, stop 27).
+    assert fmt.significant(value) == text
+
+
+@given(st.floats(min_value=0, max_value=1e14, allow_nan=False))
+def test_significant_never_shows_an_exponent(value):
+    assert "e+" not in fmt.significant(value)

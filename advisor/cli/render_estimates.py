@@ -55,7 +55,7 @@ def _rows(serving: bool) -> list[Row]:
         ("power", "power per GPU, all-in", lambda e: f"{e.power_w_per_gpu_all_in:,.0f} W"),
         ("energy", "energy", lambda e: numbers.energy(e.energy_kwh)),
         ("joules", "joules per token", lambda e: f"{e.joules_per_token:.3g} J"),
-        ("households", "US household-years", lambda e: f"{e.household_years:,.3g}"),
+        ("households", "US household-years", lambda e: numbers.significant(e.household_years)),
         ("co2", "CO2", lambda e: numbers.tonnes(e.co2_tonnes)),
         (
             "memory",

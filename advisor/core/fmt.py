@@ -110,6 +110,16 @@ def count(value: float) -> str:
     return f"{value:.3g}"
 
 
+def significant(value: float) -> str:
+    """Three significant digits without an exponent: 0.5, 12.3, 537, 1,650, 23,800; from a million as
+    `count` writes it (1.2M)."""
+    if abs(value) >= 1e6:
+        return count(value)
+    if abs(value) >= 100:
+        return f"{float(f'{value:.3g}'):,.0f}"
+    return f"{value:.3g}"
+
+
 def percent(fraction: float, digits: int = 1) -> str:
     """38.4%: a fraction as a percentage."""
     return f"{fraction * 100:.{digits}f}%"

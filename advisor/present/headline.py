@@ -58,7 +58,7 @@ def figure_lines(winner: Candidate, scenario: Scenario) -> list[Text]:
             figures((f.train, f" {f.to_do}"), (f.cost, ""), (f.per_million_tokens, "/1M tokens")),
         ),
         figures(
-            (f.energy, f" = {est.household_years:,.3g} household-years"),
+            (f.energy, f" = {numbers.significant(est.household_years)} household-years"),
             ("", f"{numbers.duration(est.time_to_result_hours)} to result incl. wait"),
         ),
     ]

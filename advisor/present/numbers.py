@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from advisor.core.fmt import cents_or_dollars, count, duration, energy, money, percent, tonnes
+from advisor.core.fmt import cents_or_dollars, count, duration, energy, money, percent, significant, tonnes
 
 __all__ = [
     "MEMORY_UNIT",
@@ -22,6 +22,7 @@ __all__ = [
     "money_span",
     "percent",
     "price_per_gpu_hour",
+    "significant",
     "tonnes",
 ]
 

@@ -60,7 +60,7 @@ def breakdown_content(advice: Advice, system: str | None, bar_width: int) -> Ren
         style=PART_STYLES["time"],
     )
     energy = bar_chart(
-        f"Energy ({est.household_years:,.3g} US household-years)",
+        f"Energy ({numbers.significant(est.household_years)} US household-years)",
         est.energy_breakdown_kwh,
         numbers.energy,
         width=bar_width,
