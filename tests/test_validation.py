@@ -55,18 +55,20 @@ def test_the_shipped_constants_are_the_fit_on_the_shipped_runs(result):
 def test_leave_one_out_accuracy_and_coverage(result):
     by_name = {g.name: g for g in result.groups()}
     assert by_name["all"].runs >= 90
-    # Pinned a little above today's values (all: median 2.6%, worst 45.6%; benchmarks: median 1.6%, worst
-    # 34%; end-to-end: 17.2%, 45.6%; coverage 82% and 87%; 236 cases): a change that loses accuracy, or
+    # Pinned a little above today's values (all: median 3.1%, worst 45.6%; benchmarks: median 2.3%, worst
+    # 34%; end-to-end: 17.2%, 45.6%; coverage 82% and 87%; 276 cases): a change that loses accuracy, or
     # ranges that stop holding, fails. The end-to-end median rose from 11.3% (21 runs) to 15.9% (27) and
     # 17.7% (32) as published runs were added (Phi, DeepSeek 67B and V2; then GRIN MoE, Falcon-7B,
     # Falcon2-11B, Olmo 3 32B, MAI-Base-1 on GB200), and was 17.2% (38) at stop 26 (Stable LM 2 1.6B,
     # StableLM-3B-4E1T, LLaMA 7B/13B/33B, StarCoder); the larger set measures the end-to-end error the
     # smaller ones understated (docs/calibration.md, "More runs (stop 26)"). The benchmark median rose from
     # 1.24% to 1.67% when 17 MLPerf Training cases were added (5 calibration points, 12 validation runs;
-    # their median 8.5%, worst 26%): the 181 earlier benchmark cases keep their median (1.24%).
-    assert by_name["all"].runs >= 236
-    assert by_name["all"].median_abs_error <= 0.028
-    assert by_name["kind=benchmark"].median_abs_error <= 0.017
+    # their median 8.5%, worst 26%): the 181 earlier benchmark cases keep their median (1.24%); and from
+    # 1.59% to 2.29% when 40 MLPerf logs of other submitters were added at stop 27 (B200, B300, H200,
+    # MI300X, MI325X, MI355X; median 5.9%, worst 29%): the 198 earlier benchmark cases keep their median.
+    assert by_name["all"].runs >= 276
+    assert by_name["all"].median_abs_error <= 0.033
+    assert by_name["kind=benchmark"].median_abs_error <= 0.025
     assert by_name["all"].worst_abs_error <= 0.47
     assert by_name["kind=benchmark"].worst_abs_error <= 0.35
     assert by_name["kind=production"].median_abs_error <= 0.175
