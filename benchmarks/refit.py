@@ -38,16 +38,20 @@ def _values(fitted: dict) -> dict[str, dict[tuple[str, str], object]]:
 
 def _rewrite(text: str, table: str, key: str, value: object) -> str:
     """`key = …` inside `[table]` (before the first table when `table` is "") set to `value`, the rest of
-    the line (a comment) kept."""
+    the line (a comment) kept; a `[scale_up_ratio]` key not yet there is added at the table's end."""
     pattern = r"\A(.*?)(?=^\[)" if not table else rf"^\[{re.escape(table)}\]\n(.*?)(?=^\[|\Z)"
     section = re.search(pattern, text, flags=re.M | re.S)
     if section is None:
         raise SystemExit(f"no [{table}] table")
     body = section.group(1)
     line = re.compile(rf"^{re.escape(key)} = [^#\n]*?(\s*(#.*)?)$", flags=re.M)
-    if not line.search(body):
+    if line.search(body):
+        new_body = line.sub(lambda m: f"{key} = {value}{m.group(1)}", body, count=1)
+    elif table == "scale_up_ratio":  # a newly measured pair of systems or domain sizes gets its line
+        stripped = body.rstrip("\n")
+        new_body = f"{stripped}\n{key} = {value}\n" + body[len(stripped) + 1 :]
+    else:
         raise SystemExit(f"no {key} in [{table}]")
-    new_body = line.sub(lambda m: f"{key} = {value}{m.group(1)}", body, count=1)
     return text[: section.start(1)] + new_body + text[section.end(1) :]
 
 

@@ -79,8 +79,13 @@ def test_h200_is_faster_than_h100_on_the_lora_as_the_logs_show(catalog):
 def test_strong_scaling_lora_logs_are_held_out_and_predicted_too_fast(catalog):
     # The LoRA logs at 64-1,024 H100 and 72/512 GB200 run one sequence per 8 GPUs per step (global
     # batch 8-128), a regime no input states: held out, not fitted; the model is 8-29% too fast there.
+    # Other submitters' runs below one sequence per GPU (stop 27: B200 16 and 64 GPUs, H200 512, MI300X
+    # 32, Llama 3.1 8B on 64 B200) are too fast as well, by 6% to 81%.
     found = load_evidence(ROOT / "catalog/evidence/held-out", set(catalog.systems), set(catalog.models))
     runs = [r for r in found if r.id.startswith("mlperf-")]
-    assert len(runs) == 4
+    assert len(runs) == 9
     cases = V.held_out(runs, catalog).cases
-    assert all(0.05 < c.error < 0.30 for c in cases), [(c.run.id, c.error) for c in cases]
+    assert all(0.05 < c.error for c in cases), [(c.run.id, c.error) for c in cases]
+    nvidia = [c for c in cases if "NVIDIA submission" in c.run.published.source]
+    assert len(nvidia) == 4
+    assert all(c.error < 0.30 for c in nvidia), [(c.run.id, c.error) for c in nvidia]

@@ -55,18 +55,22 @@ def test_the_shipped_constants_are_the_fit_on_the_shipped_runs(result):
 def test_leave_one_out_accuracy_and_coverage(result):
     by_name = {g.name: g for g in result.groups()}
     assert by_name["all"].runs >= 90
-    # Pinned a little above today's values (all: median 2.6%, worst 45.6%; benchmarks: median 1.6%, worst
-    # 34%; end-to-end: 17.2%, 45.6%; coverage 82% and 87%; 236 cases): a change that loses accuracy, or
+    # Pinned a little above today's values (all: median 2.7%, worst 45.6%; benchmarks: median 1.9%, worst
+    # 34%; end-to-end: 17.2%, 45.6%; coverage 81%, 80% and 87%; 277 cases): a change that loses accuracy, or
     # ranges that stop holding, fails. The end-to-end median rose from 11.3% (21 runs) to 15.9% (27) and
     # 17.7% (32) as published runs were added (Phi, DeepSeek 67B and V2; then GRIN MoE, Falcon-7B,
     # Falcon2-11B, Olmo 3 32B, MAI-Base-1 on GB200), and was 17.2% (38) at stop 26 (Stable LM 2 1.6B,
     # StableLM-3B-4E1T, LLaMA 7B/13B/33B, StarCoder); the larger set measures the end-to-end error the
     # smaller ones understated (docs/calibration.md, "More runs (stop 26)"). The benchmark median rose from
     # 1.24% to 1.67% when 17 MLPerf Training cases were added (5 calibration points, 12 validation runs;
-    # their median 8.5%, worst 26%): the 181 earlier benchmark cases keep their median (1.24%).
-    assert by_name["all"].runs >= 236
-    assert by_name["all"].median_abs_error <= 0.028
-    assert by_name["kind=benchmark"].median_abs_error <= 0.017
+    # their median 8.5%, worst 26%): the 181 earlier benchmark cases keep their median (1.24%); and from
+    # 1.59% to 2.29% when 40 MLPerf logs of other submitters were added at stop 27 (B200, B300, H200,
+    # MI300X, MI325X, MI355X; median 5.9%, worst 29%): the 198 earlier benchmark cases keep their median.
+    # Then AMD's own LoRA logs became points and MI300X is carried from MI325X by the measured proxy ratio
+    # (0.744): all 3.11% -> 2.74%, benchmarks 2.29% -> 1.94%, worst unchanged, 277 cases.
+    assert by_name["all"].runs >= 277
+    assert by_name["all"].median_abs_error <= 0.029
+    assert by_name["kind=benchmark"].median_abs_error <= 0.021
     assert by_name["all"].worst_abs_error <= 0.47
     assert by_name["kind=benchmark"].worst_abs_error <= 0.35
     assert by_name["kind=production"].median_abs_error <= 0.175
@@ -77,19 +81,31 @@ def test_leave_one_out_accuracy_and_coverage(result):
     for cls in V.FITTED_SPREADS:
         if by_name[f"basis={cls}"].runs >= V.MIN_RESIDUALS:
             assert 0.75 <= by_name[f"basis={cls}"].coverage <= 0.95, cls
-    # Every system with a calibration point that can be predicted without itself is back-tested; a
-    # system whose only evidence is one point (mi355x) or its proxy's (mi300x) has nothing to predict.
+    # Every system with a calibration point that can be predicted without itself is back-tested.
     testable = {p.system for p in V.calibration_points(CATALOG) if V.has_other_calibration(CATALOG, p)}
-    assert testable >= {"a100", "h100", "h200", "b200", "gb200-nvl72", "b300", "gb300-nvl72", "mi325x"}
+    assert testable >= {
+        *("a100", "h100", "h200", "b200", "gb200-nvl72", "b300", "gb300-nvl72"),
+        *("mi300x", "mi325x", "mi355x"),
+    }
     for system in testable:
         assert f"system={system}" in by_name
 
 
 def test_a_systems_only_point_is_left_out_of_the_back_test():
-    # MLPerf Training v5.1 is MI355X's only published training throughput: nothing else predicts it.
-    (only,) = [p for p in V.calibration_points(CATALOG) if p.system == "mi355x"]
-    assert not V.has_other_calibration(CATALOG, only)
-    assert all(point is not only for _, point in V.calibration_runs(CATALOG))
+    # MI355X without its MLPerf v5.1 LoRA point: the Llama 3.1 8B point is its only published training
+    # throughput, and nothing else predicts it (MI355X has no proxy).
+    tables = {
+        tid: t.model_copy(
+            update={
+                "points": tuple(p for p in t.points if not (p.system == "mi355x" and p.model == "llama2-70b"))
+            }
+        )
+        for tid, t in CATALOG.mfu_tables.items()
+    }
+    catalog = CATALOG.rebuilt(mfu_tables=tables)
+    (only,) = [p for p in V.calibration_points(catalog) if p.system == "mi355x"]
+    assert not V.has_other_calibration(catalog, only)
+    assert all(point is not only for _, point in V.calibration_runs(catalog))
 
 
 # The runs quoted in the issue "Forecasts that match real training runs": each within 20% leave-one-out,

@@ -180,11 +180,16 @@ def _render_constants(result: Any) -> None:
     )
     exponents = ", ".join(f"{k} {v:.3f}" for k, v in result.scaling.small_model_exponent.items())
     console.print(f"Small-model MFU exponent (below the smallest published model): {exponents}.")
+    floors = ("a smaller domain is never faster", "the proxy's figures stay a floor")
     domains = ", ".join(
-        f"{k} {v:.3f}" + (" (applied as 1: a smaller domain is never faster)" if v > 1 else "")
+        f"{k} {v:.3f}"
+        + (f" (applied as 1: {floors[not k.rsplit('_per_', 1)[-1].isdigit()]})" if v > 1 else "")
         for k, v in result.scaling.scale_up_ratio.items()
     )
-    console.print(f"MFU on a smaller NVLink domain ÷ on a larger one, for proxy systems: {domains}.")
+    console.print(
+        "MFU on a smaller NVLink domain ÷ on a larger one, and of a system ÷ its same-domain proxy "
+        f"(proxy ratio), for proxy systems: {domains}."
+    )
     shares = ", ".join(f"{k.removeprefix('mfu_')} ±{v:.1%}" for k, v in result.reference_spreads.items())
     console.print(f"Reference MFU spread by how the MFU was found: {shares}.")
 

@@ -35,7 +35,7 @@ from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import Catalog, MfuPoint, ProductionEfficiency
 from advisor.core.model.evidence import SPEED_LIKE, EvidenceRun, Published
 from advisor.core.model.mfu import mfu_index, resolve_mfu
-from advisor.core.model.mfu_domain import domain_pairs, fit_scale_up_ratios
+from advisor.core.model.mfu_domain import fit_ratios
 from advisor.core.model.units import HOURS_PER_DAY, SECONDS_PER_HOUR
 from advisor.core.model.workload import Workload
 
@@ -188,8 +188,9 @@ def _without_point(catalog: Catalog, point: MfuPoint) -> Catalog:
 
 
 def scale_up_fit(catalog: Catalog) -> dict[str, float]:
-    """`[scale_up_ratio]` fitted on the catalog's calibration points (see mfu_domain)."""
-    return fit_scale_up_ratios(domain_pairs(mfu_index(catalog).calibrated_points(), catalog.systems))
+    """`[scale_up_ratio]` fitted on the catalog's calibration points: NVLink-domain and proxy ratios (see
+    mfu_domain)."""
+    return fit_ratios(mfu_index(catalog).calibrated_points(), catalog.systems)
 
 
 def _with_scaling(catalog: Catalog, **update: Any) -> Catalog:

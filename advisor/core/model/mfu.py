@@ -172,8 +172,10 @@ class MfuIndex:
                 factor, notes[group[0].family] = self._scale_up.factor(
                     system_id, proxy, group[0].family, gpus
                 )
+                kind = self._scale_up.kind(system_id, proxy)
                 merged[key] = tuple(
-                    replace(c, proxy_of=proxy, mfu=c.mfu * factor, scale_up=factor) for c in group
+                    replace(c, proxy_of=proxy, mfu=c.mfu * factor, scale_up=factor, scale_up_kind=kind)
+                    for c in group
                 )
         if any(g[0].proxy_of for g in merged.values()):
             warnings = warnings + proxy_warnings + [n for n in notes.values() if n]
@@ -256,7 +258,11 @@ class MfuIndex:
         proxy = group[0].point.system if group[0].point.system != system_id else None
         if proxy is not None:
             scale, note = self._scale_up.factor(system_id, proxy, family, gpus)
-            group = tuple(replace(c, proxy_of=proxy, mfu=c.mfu * scale, scale_up=scale) for c in group)
+            kind = self._scale_up.kind(system_id, proxy)
+            group = tuple(
+                replace(c, proxy_of=proxy, mfu=c.mfu * scale, scale_up=scale, scale_up_kind=kind)
+                for c in group
+            )
             notes += [note] if note else []
         if software is not None and rung.gap < -RELEASE_TOLERANCE_MONTHS and not rung.pairs:
             notes.append("no configuration published in both releases: used as published")

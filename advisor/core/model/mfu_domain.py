@@ -9,8 +9,18 @@ The ratio is the geometric mean of MFU(small domain) ÷ MFU(large domain) over t
 (GPUs <= its size) runs the same on both, so such pairs are not counted and such workloads not carried.
 A ratio above 1 (a smaller domain measured faster: B300-class dense, one pair, 1.012) is noise and
 is applied as 1, so adding GPUs past the smaller domain never raises MFU.
-The fitted value is stored in `catalog/mfu/scaling.toml` (`[scale_up_ratio]`, written by
-`benchmarks/refit.py`); this module fits it and names the pairs behind it.
+A system that borrows a proxy with an NVLink domain of the same size — MI300X (750 W, 5.3 TB/s) from
+MI325X (1,000 W, 6 TB/s), the same compute die — is carried by the proxy ratio measured on that very pair:
+the geometric mean of MFU(system) ÷ MFU(proxy) over configurations both publish in one release, per
+family (a family without pairs takes the geometric mean of the pair's other families). It is stored
+beside the domain ratios as `{family}_{system}_per_{proxy}` and fitted on the same path, so
+leave-one-out refits it without the point left out. Only a ratio below 1 is applied: the proxy's figure
+is then an upper bound the measurement brings down (less power and bandwidth on the same die). A system
+measured faster than its proxy (H200 ÷ H100, one MLPerf v4.1 LoRA configuration, 1.134) keeps the proxy's
+figures as a floor: its gain depends on how memory-bound the workload is, and one configuration would
+set it for every workload (docs/calibration.md, "Proxy ratio").
+The fitted values are stored in `catalog/mfu/scaling.toml` (`[scale_up_ratio]`, written by
+`benchmarks/refit.py`); this module fits them and names the pairs behind them.
 """
 
 from __future__ import annotations
@@ -23,6 +33,8 @@ from advisor.core.model.catalog import System
 from advisor.core.model.mfu_points import Calibrated
 from advisor.core.model.mfu_release import RELEASE_TOLERANCE_MONTHS, months
 from advisor.core.model.sourced import PRECISIONS
+
+FAMILIES = ("dense", "moe")
 
 SAME_DIE_TOLERANCE = 0.15
 """Two systems count as one GPU die in two packagings when every peak (BF16, FP8, FP4) and the HBM
@@ -94,6 +106,42 @@ def domain_pairs(cals: Iterable[Calibrated], systems: Mapping[str, System]) -> l
     return sorted(out, key=lambda p: (p.key, p.text))
 
 
+def proxy_key(family: str, system: str, proxy: str) -> str:
+    """The `[scale_up_ratio]` key of a system measured against its proxy, e.g. `dense_mi300x_per_mi325x`."""
+    return f"{family}_{system}_per_{proxy}"
+
+
+def proxy_pairs(cals: Iterable[Calibrated], systems: Mapping[str, System]) -> list[DomainPair]:
+    """Every pair of figures of one configuration (model, sequence length, GPUs), precision and release
+    on a system and its `mfu_proxy_system` when both have NVLink domains of the same size."""
+    by_config: dict[tuple[str, int, int, str], list[Calibrated]] = {}
+    for cal in cals:
+        p = cal.point
+        by_config.setdefault((p.model, cal.seq_len, p.gpus, p.precision), []).append(cal)
+    out = []
+    for (model, _, gpus, precision), members in by_config.items():
+        for own in members:
+            system = systems[own.point.system]
+            proxy = system.mfu_proxy_system
+            if proxy is None or systems[proxy].interconnect.nvlink_domain_gpus != (
+                system.interconnect.nvlink_domain_gpus
+            ):
+                continue
+            theirs = [
+                c
+                for c in members
+                if c.point.system == proxy
+                and abs(months(c.point.software) - months(own.point.software)) <= RELEASE_TOLERANCE_MONTHS
+            ]
+            if not theirs:
+                continue
+            other = min(theirs, key=lambda c: abs(months(c.point.software) - months(own.point.software)))
+            ratio = own.mfu / other.mfu
+            text = f"{model} {precision} on {gpus} GPUs, {own.point.software}: {ratio:.3f}"
+            out.append(DomainPair(proxy_key(own.family, system.id, proxy), text, math.log(ratio)))
+    return sorted(out, key=lambda p: (p.key, p.text))
+
+
 def fit_scale_up_ratios(pairs: Iterable[DomainPair]) -> dict[str, float]:
     """Per key, the geometric mean of the pairs' MFU ratios (rounded as the catalog stores it)."""
     logs: dict[str, list[float]] = {}
@@ -102,19 +150,58 @@ def fit_scale_up_ratios(pairs: Iterable[DomainPair]) -> dict[str, float]:
     return {key: round(math.exp(sum(v) / len(v)), 3) for key, v in sorted(logs.items())}
 
 
+def fit_ratios(cals: Iterable[Calibrated], systems: Mapping[str, System]) -> dict[str, float]:
+    """Every `[scale_up_ratio]` value: the NVLink-domain ratios and the proxy ratios."""
+    cals = list(cals)
+    return {
+        **fit_scale_up_ratios(domain_pairs(cals, systems)),
+        **fit_scale_up_ratios(proxy_pairs(cals, systems)),
+    }
+
+
 class ScaleUp:
     """The stored `[scale_up_ratio]` values, applied to a proxy's figures, with the pairs behind them."""
 
     def __init__(
         self, systems: Mapping[str, System], cals: Iterable[Calibrated], ratios: Mapping[str, float]
     ) -> None:
+        cals = list(cals)
         self._domains = domains_of(systems)
-        self._pairs = domain_pairs(cals, systems)
+        self._pairs = domain_pairs(cals, systems) + proxy_pairs(cals, systems)
         self._ratios = ratios
 
+    def _proxy_factor(self, system_id: str, proxy: str, family: str) -> tuple[float, str] | None:
+        """The stored proxy ratio of `system_id` ÷ `proxy` for `family` (else the geometric mean of the
+        pair's other families), with a note naming the pairs behind it; None when none is stored or it is
+        not below 1 (the proxy's figures then hold as they are)."""
+        keys = [proxy_key(family, system_id, proxy)]
+        if keys[0] not in self._ratios:
+            suffix = f"_{system_id}_per_{proxy}"
+            keys = [k for k in self._ratios if k.endswith(suffix) and k.split("_", 1)[0] in FAMILIES]
+        if not keys:
+            return None
+        factor = math.exp(sum(math.log(self._ratios[k]) for k in keys) / len(keys))
+        if factor >= 1.0:
+            return None
+        pairs = [p.text for p in self._pairs if p.key in keys]
+        on = f"{len(pairs)} " if pairs else ""
+        named = f"{'; '.join(pairs)}; " if pairs else ""
+        return factor, (
+            f"× {factor:.3f}, {system_id} ÷ {proxy} measured on {on}configurations published for both "
+            f"({named}scale_up_ratio {', '.join(keys)})"
+        )
+
+    def kind(self, system_id: str, proxy: str) -> str:
+        """What carries `proxy`'s figures to `system_id`, as a basis names it."""
+        return "proxy ratio" if self._domains[system_id] == self._domains[proxy] else "NVLink domain"
+
     def factor(self, system_id: str, proxy: str, family: str, gpus: int) -> tuple[float, str]:
-        """The factor carrying `proxy`'s figure of `family` to `system_id` (1 when the NVLink domains are
-        the same size or the workload fits in the smaller one), and a note naming the pairs behind it."""
+        """The factor carrying `proxy`'s figure of `family` to `system_id`, and a note naming the pairs
+        behind it: the measured proxy ratio when one is stored; else across NVLink domain sizes (1 when
+        the domains are the same size or the workload fits in the smaller one)."""
+        by_pair = self._proxy_factor(system_id, proxy, family)
+        if by_pair is not None:
+            return by_pair
         own, theirs = self._domains[system_id], self._domains[proxy]
         small, large = sorted((own, theirs))
         if own == theirs or gpus <= small:

@@ -24,7 +24,9 @@ class Calibrated:
     carried: float = 1.0
     """The release ratio this figure was carried by (1 as published; see mfu_release)."""
     scale_up: float = 1.0
-    """The scale-up-domain ratio a proxy's figure was carried by (1 as published; see mfu_domain)."""
+    """The ratio a proxy's figure was carried by: across NVLink domain sizes, or the proxy ratio measured
+    between two systems of the same domain size (1 as published; see mfu_domain)."""
+    scale_up_kind: str = "NVLink domain"
     params_total: float = 0.0
     """Total parameters (0: unknown, then only the active parameters place the model)."""
 
@@ -36,7 +38,8 @@ def label(cal: Calibrated) -> str:
     """The figure as a basis names it: model, GPUs, stack, the proxy it came from and any carry."""
     proxy = f" (via {cal.proxy_of})" if cal.proxy_of else ""
     carried = f" × {cal.carried:.2f} (carried)" if cal.carried != 1.0 else ""
-    domain = f" × {cal.scale_up:.2f} (NVLink domain)" if cal.scale_up != 1.0 else ""
+    digits = 3 if cal.scale_up_kind == "proxy ratio" else 2  # a proxy ratio as scaling.toml stores it
+    domain = f" × {cal.scale_up:.{digits}f} ({cal.scale_up_kind})" if cal.scale_up != 1.0 else ""
     return f"{cal.point.model} on {cal.point.gpus} GPUs, {cal.point.stack}{proxy}{carried}{domain}"
 
 
