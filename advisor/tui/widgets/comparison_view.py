@@ -23,7 +23,7 @@ from advisor.core.decision.gaps import LEVEL, gap
 from advisor.core.decision.recommendation import Candidate
 from advisor.present import numbers
 from advisor.present.purchase import up_front
-from advisor.present.ranking import ranking_sentence
+from advisor.present.ranking import closest_first, ranking_sentence
 from advisor.present.reasons import reason_lines, reason_text
 from advisor.present.serving import job_gpus_note
 from advisor.tui.advice import Advice
@@ -211,6 +211,9 @@ class ComparisonView(AdviceView, Vertical):
 
     def _sorted(self, advice: Advice) -> list[Candidate]:
         column = next((c for c in shown_columns(advice) if c.key == self.sort_key), COLUMNS[0])
+        if column.key == "rank":  # the systems not ranked by how close they come, as in Why
+            order = closest_first(advice.recommendation)
+            return list(reversed(order) if self.sort_reverse else order)
         return sorted(
             advice.recommendation.candidates,
             key=lambda c: (isinstance(column.value(c), str), column.value(c), c.system),
