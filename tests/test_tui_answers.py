@@ -74,7 +74,7 @@ def test_an_accepted_answer_reads_back(catalog, start, key, answer, shown):
         ("tokens", "1e30", "must be from 1 to 1e18 (got 1e30)"),
         ("gpus", "1.5", "must be a whole number from 1 to 1M (got 1.5)"),
         ("gpus", "0", "must be a whole number from 1 to 1M"),
-        ("gpus", "", "required"),
+        ("gpus", "", "GPUs: enter a whole number from 1 to 1M"),
         ("deadline_days", "-1", "must be above 0, up to 36,500"),
         ("pue", "4", "must be from 1 to 3 (got 4)"),
         ("electricity_usd_per_kwh", "0", "must be above 0, up to 10"),

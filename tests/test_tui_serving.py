@@ -175,7 +175,7 @@ async def test_the_serving_questions_drive_the_one_headline():
         assert "Wh a month" in plain(app.screen.query_one("#headline"))
         await _choose(pilot, "kind", "pre")
         await settle(pilot)
-        assert any("how many tokens" in str(e) for e in app.main.errors.values()), app.main.errors
+        assert any("Tokens to train on" in str(e) for e in app.main.errors.values()), app.main.errors
 
 
 @pilot_test

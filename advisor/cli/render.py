@@ -14,6 +14,7 @@ from advisor.present import numbers, ranges
 from advisor.present.headline import VERDICT_STYLES
 from advisor.present.parts import part_label
 from advisor.present.purchase import up_front
+from advisor.present.ranking import closest_first
 from advisor.present.reasons import reason_lines, reason_markup
 from advisor.present.sanitise import plain_markup as escape
 from advisor.present.serving import (
@@ -92,7 +93,7 @@ def _candidates_table(rec: Any) -> Table:
     per_m = "/1M out" if kind == "inference" else "/1M tok"  # as the serving table's "$/1M out"
     for column in ("#", "system", "GPUs", JOB_VERBS[kind], "to result", "cost", per_m, "energy", "score"):
         table.add_column(column, justify="left" if column == "system" else "right", no_wrap=True)
-    for cand in rec.candidates:
+    for cand in closest_first(rec):  # with none feasible, the nearest to being so first
         est = cand.estimate
         name = f"[bold]{escape(cand.system)}[/]" if cand.system == rec.winner else escape(cand.system)
         if est is None:
@@ -114,7 +115,7 @@ def _candidates_table(rec: Any) -> Table:
 
 def _print_reasons(rec: Any) -> None:
     """Each system's reasons, the workload's rules, the other warnings and what would change it."""
-    for cand in rec.candidates:
+    for cand in closest_first(rec):
         if not cand.reasons:
             continue
         console.print(

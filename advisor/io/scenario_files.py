@@ -104,13 +104,41 @@ def _unknown_ids(scenario: Scenario, catalog: Catalog) -> list[tuple[tuple[str |
     return found
 
 
-def scenario_toml(scenario: Scenario, results: dict[str, Any] | None = None) -> str:
-    """The scenario as TOML text (with a `[results]` table when given)."""
-    import tomli_w
+def used_data(scenario: Scenario) -> dict[str, Any]:
+    """The scenario's data without the answers its other answers leave unused (`unused_inputs`: a
+    serving job at a target rate uses no tokens and no GPU count): what a saved file holds."""
+    from advisor.core.unused import unused_inputs
 
+    data = scenario.to_data()
+    for key in unused_inputs(scenario):
+        *tables, name = key.split(".")
+        table = data
+        for part in tables:
+            table = table.get(part, {})
+        table.pop(name, None)
+    return data
+
+
+def used_only(scenario: Scenario) -> Scenario:
+    """`scenario` as saving and opening it again gives it: without the answers it does not use."""
+    from advisor.core.unused import unused_inputs
+
+    if not unused_inputs(scenario):
+        return scenario
+    return with_model_config(Scenario.model_validate(used_data(scenario)))
+
+
+def scenario_toml(scenario: Scenario, results: dict[str, Any] | None = None) -> str:
+    """The scenario as TOML text, every answer as given (with a `[results]` table when given)."""
     data = scenario.to_data()
     if results is not None:
         data[RESULTS_KEY] = results
+    return _toml_text(data)
+
+
+def _toml_text(data: dict[str, Any]) -> str:
+    import tomli_w
+
     data = _drop_none(data)
     return tomli_w.dumps(data, multiline_strings=not _has_carriage_return(data))
 
@@ -166,6 +194,7 @@ def _schema_line(schema: Path, folder: Path) -> str:
 
 
 def save_scenario(scenario: Scenario, path: Path | str, *, force: bool = False) -> Path:
-    """Write `scenario` atomically, naming a team's copy of its JSON Schema when one is at hand (see
-    `schema_comment`); an existing file is replaced only with `force`."""
-    return write_atomic(path, schema_comment(path) + scenario_toml(scenario), force=force)
+    """Write `scenario` atomically, without the answers it does not use (`used_data`), naming a team's
+    copy of its JSON Schema when one is at hand (see `schema_comment`); an existing file is replaced
+    only with `force`."""
+    return write_atomic(path, schema_comment(path) + _toml_text(used_data(scenario)), force=force)

@@ -7,6 +7,7 @@ weighted a system: the sentence says "after the rules' weights", and when they r
 
 from __future__ import annotations
 
+import math
 from itertools import pairwise
 
 from advisor.core.decision.recommendation import Candidate, Recommendation
@@ -53,3 +54,28 @@ def ranking_sentence(rec: Recommendation) -> str:
     if weights_reorder(rec):
         sentence += f", so a system can rank above {BETTER_ONE.get(rec.objective, 'a better one')}"
     return sentence
+
+
+KEPT_OUT_BY = frozenset({"deadline", "budget", "capacity"})
+"""Constraints a system can be let in by relaxing (a bigger budget, a later deadline, a longer wait);
+one kept out by another (memory, size, latency) comes after those."""
+
+
+def closest_first(rec: Recommendation) -> tuple[Candidate, ...]:
+    """Every system in the order to read them: the ranked ones by rank, then the others by how close
+    they come: those kept out only by the deadline, budget or capacity wait first, each by the score it
+    would have (the objective's metric times its rule weights, so the first is the one "what would
+    change the answer" says becomes feasible, and the best choice), then the rest; by id among equals."""
+    from advisor.core.decision.gaps import objective_metric
+
+    def closeness(c: Candidate) -> tuple[int, float, str]:
+        if c.rank is not None:
+            return (0, c.rank, c.system)
+        blockers = {r.constraint for r in c.reasons if r.kind in ("infeasible", "exclude")}
+        est = c.estimate
+        if est is None:
+            return (3, math.inf, c.system)
+        metric = objective_metric(rec.objective, est.time_to_result_hours, est.cost_usd, est.energy_kwh)
+        return (1 if blockers and blockers <= KEPT_OUT_BY else 2, metric * c.rule_factor, c.system)
+
+    return tuple(sorted(rec.candidates, key=closeness))

@@ -30,6 +30,7 @@ from advisor.core.unused import CONDITIONS, unused_inputs
 from advisor.errors import AdvisorError
 from advisor.io.scenario_files import with_model_config
 from advisor.tui.questions import DECLARED, DEFAULT_CHOICE, MODEL_SIZE, QUESTIONS, SERVING
+from advisor.tui.required import blank_number, in_app_words, tokens_placeholder
 from advisor.tui.settings import Settings
 
 Answer = str | bool
@@ -39,6 +40,14 @@ CUSTOM = "custom"
 
 class AnswerError(ValueError):
     """An answer the scenario cannot take; the message says what is valid."""
+
+
+class BlankAnswer(AnswerError):
+    """A required number left blank; `span` is its valid range (`a whole number from 1 to 1M`)."""
+
+    def __init__(self, span: str) -> None:
+        super().__init__(f"required: must be {span}")
+        self.span = span
 
 
 def new_scenario(catalog: Catalog, settings: Settings) -> Scenario:
@@ -135,6 +144,7 @@ def placeholders(catalog: Catalog, scenario: Scenario) -> dict[str, str]:
     return {
         "electricity_usd_per_kwh": f"{econ.electricity.usd_per_kwh:g} (catalog)",
         "pue": f"{econ.facility.pue:g} (catalog)",
+        **tokens_placeholder(scenario),
         **_serving_defaults(scenario, catalog),
     }
 
@@ -247,7 +257,7 @@ def _number(text: str, limits: Limits, *, integer: bool = False, optional: bool 
     if not text:
         if optional:
             return None
-        raise AnswerError(f"required: {span}")
+        raise BlankAnswer(limits.describe(integer))
     try:
         value = parse_amount(text)
     except ValueError:
@@ -361,13 +371,19 @@ def apply_answer(scenario: Scenario, catalog: Catalog, key: str, answer: Answer)
     data = scenario.to_data()
     for table in ("constraints", "assumptions"):  # to_data leaves out tables that hold only defaults
         data.setdefault(table, {})
-    if key in ("model", "params", "family", "active_params"):
-        _apply_model(data, scenario, catalog, key, answer)
-    elif key in DECLARED:
-        _apply_declared(data, scenario, catalog, DECLARED[key], answer)
-    else:
-        raise KeyError(key)
-    return _validated(data, catalog)
+    try:
+        if key in ("model", "params", "family", "active_params"):
+            _apply_model(data, scenario, catalog, key, answer)
+        elif key in DECLARED:
+            _apply_declared(data, scenario, catalog, DECLARED[key], answer)
+        else:
+            raise KeyError(key)
+    except BlankAnswer as exc:
+        raise AnswerError(blank_number(key, exc.span)) from None
+    try:
+        return _validated(data, catalog)
+    except AnswerError as exc:
+        raise AnswerError(in_app_words(str(exc), data["workload"].get("kind", "pretrain"))) from None
 
 
 def _validated(data: dict[str, Any], catalog: Catalog) -> Scenario:

@@ -11,7 +11,7 @@ from advisor.core.decision.rules import Rule
 from advisor.core.model.catalog import Catalog
 from advisor.core.scenario import Scenario
 from advisor.errors import AdvisorError
-from advisor.io.scenario_files import save_scenario
+from advisor.io.scenario_files import save_scenario, used_only
 from advisor.report.formats import REPORT_FORMATS
 from advisor.tui.exporting import export_report, open_scenario
 from advisor.tui.questions import QUESTION_BY_KEY
@@ -83,6 +83,7 @@ def save(screen: ScenarioScreen) -> None:
             return REPLACE_HINT.format(path=path)
         if scenario.name == "untitled":
             scenario = scenario.model_copy(update={"name": path.stem or "untitled"})
+        scenario = used_only(scenario)  # the screen shows what opening the file again gives
         try:
             written = save_scenario(scenario, path, force=overwrite or path == screen.scenario_path)
         except AdvisorError as exc:

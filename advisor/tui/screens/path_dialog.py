@@ -57,6 +57,17 @@ class PathInput(Input):
         return screen.suffixes if isinstance(screen, PathDialog) else ()
 
 
+class ReplaceBox(TickBox):
+    """“Replace the file if it exists”: Space ticks it; Enter does the dialog's action, as from the path
+    field (a checkbox's own Enter would tick it instead, and a user who pressed Enter to save saw nothing
+    saved)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "toggle_button", "Tick", show=False),
+        Binding("enter", "screen.submit", "Save", show=False),
+    ]
+
+
 class PathDialog(ModalScreen[str | None]):
     """Ask for a file path; dismiss with the action's success message, or None when cancelled."""
 
@@ -84,7 +95,7 @@ class PathDialog(ModalScreen[str | None]):
             yield PathInput(self.initial_path, id="path", select_on_focus=True)
             yield Static("", id="path-matches", markup=False)
             if self.overwrite_option:
-                yield TickBox("Replace the file if it exists", id="overwrite")
+                yield ReplaceBox("Replace the file if it exists", id="overwrite")
             yield Static("", id="dialog-error", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Button(self.submit_label, variant="primary", id="submit")
@@ -100,6 +111,10 @@ class PathDialog(ModalScreen[str | None]):
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    def action_submit(self) -> None:
+        """Enter on the Replace box: the dialog's action, as Enter in the path field."""
+        self._submit()
 
     @on(Input.Submitted, "#path")
     @on(Button.Pressed, "#submit")

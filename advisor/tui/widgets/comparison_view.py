@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.console import Group
 from rich.text import Text
 from textual import on
@@ -23,7 +24,7 @@ from advisor.core.decision.gaps import LEVEL, gap
 from advisor.core.decision.recommendation import Candidate
 from advisor.present import numbers
 from advisor.present.purchase import up_front
-from advisor.present.ranking import ranking_sentence
+from advisor.present.ranking import closest_first, ranking_sentence
 from advisor.present.reasons import reason_lines, reason_text
 from advisor.present.serving import job_gpus_note
 from advisor.tui.advice import Advice
@@ -78,22 +79,34 @@ def _bought() -> tuple[Callable[[Candidate], float], Callable[[Candidate], str]]
 COLUMNS = (
     Column("rank", "#", lambda c: c.rank or math.inf, lambda c: str(c.rank) if c.rank else "no"),
     Column("system", "system", lambda c: c.system, lambda c: c.system),
-    Column("gpus", "GPUs", *_est("gpus", lambda v: f"{v:,}")),
-    Column("train", "train", *_est("time_to_train_hours", numbers.duration)),
-    Column("result", "to result", *_est("time_to_result_hours", numbers.duration)),
     Column("cost", "cost", *_est("cost_usd", numbers.money)),
     Column("up_front", "up front", *_bought()),  # buying only (`shown_columns`)
+    Column("result", "to result", *_est("time_to_result_hours", numbers.duration)),
+    Column("train", "train", *_est("time_to_train_hours", numbers.duration)),
+    Column("gpus", "GPUs", *_est("gpus", lambda v: f"{v:,}")),
     Column("per_m", "/1M tok", *_est("cost_per_million_tokens_usd", numbers.cents_or_dollars)),
     Column("energy", "energy", *_est("energy_kwh", numbers.energy)),
     Column("score", "vs best", lambda c: c.score or math.inf, lambda c: "–"),  # drawn by score_cell
     Column("why_not", "why not", why_not, lambda c: _clip(why_not(c))),
 )
+"""In the order a reader decides by: what it costs (and buying, the outlay), when the result comes, then
+the rest; ←/→ bring in what the pane cannot show."""
+FIRST_SEEN = ("rank", "system", "cost", "up_front", "result")
+"""The columns shown as Compare opens, even on the narrowest screen; the rank is the first left out
+(the rows are in rank order until sorted otherwise, and one not ranked is dimmed)."""
 
 
-def shown_columns(advice: Advice | None) -> tuple[Column, ...]:
-    """The columns for the advice: "up front" only when buying (renting pays nothing up front)."""
+def shown_columns(advice: Advice | None, width: int | None = None) -> tuple[Column, ...]:
+    """The columns for the advice: "up front" only when buying (renting pays nothing up front); "#"
+    only when `width` (the table's, if known) holds it beside the others of `FIRST_SEEN`."""
     buying = advice is not None and advice.scenario.workload.pricing == "own"
-    return tuple(c for c in COLUMNS if buying or c.key != "up_front")
+    columns = tuple(c for c in COLUMNS if buying or c.key != "up_front")
+    if advice is None or width is None:
+        return columns
+    first = [c for c in columns if c.key in FIRST_SEEN]
+    rows = advice.recommendation.candidates
+    needed = sum(max(cell_len(c.label), *(cell_len(c.show(r)) for r in rows)) + 2 for c in first)
+    return columns if needed <= width else tuple(c for c in columns if c.key != "rank")
 
 
 def score_gap(candidate: Candidate, best: float | None) -> float | None:
@@ -163,7 +176,7 @@ class ComparisonView(AdviceView, Vertical):
 
     def compose(self) -> ComposeResult:
         table = ColumnTable(id="compare-table", cursor_type="row", zebra_stripes=True, fixed_columns=2)
-        # the rank and system stay in view when ←/→ scroll the table sideways
+        # the rank (where shown) and system stay in view when ←/→ scroll the table sideways
         yield table
         with VerticalScroll(id="compare-detail-scroll"):
             yield Static(id="compare-detail")
@@ -171,6 +184,10 @@ class ComparisonView(AdviceView, Vertical):
     @property
     def table(self) -> DataTable[str]:
         return self.query_one("#compare-table", DataTable)
+
+    def on_resize(self) -> None:
+        """Narrower or wider, the rank column may go or come back (`shown_columns`)."""
+        self.request_draw()
 
     def watch_sort_key(self) -> None:
         self.request_draw()
@@ -211,6 +228,9 @@ class ComparisonView(AdviceView, Vertical):
 
     def _sorted(self, advice: Advice) -> list[Candidate]:
         column = next((c for c in shown_columns(advice) if c.key == self.sort_key), COLUMNS[0])
+        if column.key == "rank":  # the systems not ranked by how close they come, as in Why
+            order = closest_first(advice.recommendation)
+            return list(reversed(order) if self.sort_reverse else order)
         return sorted(
             advice.recommendation.candidates,
             key=lambda c: (isinstance(column.value(c), str), column.value(c), c.system),
@@ -225,7 +245,8 @@ class ComparisonView(AdviceView, Vertical):
         table.clear(columns=True)
         arrow = " ▼" if self.sort_reverse else " ▲"
         verb = JOB_VERBS[advice.scenario.workload.kind]  # the job's own time: train, fine-tune, serve
-        columns = shown_columns(advice)
+        columns = shown_columns(advice, self.size.width)
+        table.fixed_columns = 2 if columns[0].key == "rank" else 1
         for column in columns:
             label = verb if column.key == "train" else column.label
             if column.key == "per_m" and advice.scenario.workload.kind == "inference":

@@ -38,6 +38,19 @@ MORE_TABS, LESS_TABS = " …▸", "◂… "
 """Drawn over the tab bar's ends while tabs are scrolled out of sight beyond them."""
 
 
+class ResultTabs(TabbedContent):
+    """The result tabs. A tab is chosen by the app (`ResultsPanel.show_tab`) or from the bar; focusing a
+    widget in a pane never chooses its tab. TabbedContent switches to a pane when something in it takes
+    the focus (a TabPane.Focused message, a few messages after the focus); the app focuses only into the
+    tab it has just chosen, so that message came late, after the code had chosen another tab (Enter on
+    a Compare row as Compare took the focus, two choices within a refresh on a loaded machine), and
+    switched back to the old one."""
+
+    def _on_tab_pane_focused(self, event: TabPane.Focused) -> None:
+        event.prevent_default()  # TabbedContent's own handler would switch to the pane
+        event.stop()
+
+
 class ResultsPanel(Vertical):
     """Headline and tabs; every view follows the panel's data, which follows the screen's."""
 
@@ -56,7 +69,7 @@ class ResultsPanel(Vertical):
         yield Headline(id="headline").data_bind(
             ResultsPanel.advice, ResultsPanel.analysis, ResultsPanel.status
         )
-        with TabbedContent(id="tabs"):
+        with ResultTabs(id="tabs"):
             with TabPane(TABS["why"], id="why"):
                 yield WhyView(id="why-view").data_bind(ResultsPanel.advice)
             for tab in list(TABS)[1:]:

@@ -19,6 +19,7 @@ def _heading(text: str) -> Text:
 
 def why_content(advice: Advice) -> RenderableType:
     """The reasons, as the CLI's `recommend` prints them, grouped for reading."""
+    from advisor.present.ranking import closest_first
     from advisor.present.reasons import reason_lines, reason_text
     from advisor.present.styles import REASON_STYLES
 
@@ -26,7 +27,7 @@ def why_content(advice: Advice) -> RenderableType:
     # What the team already owns comes first: it is what a buyer weighs the answer against.
     owned = [Text(f"{rec.verdict.owned}.", style="bold"), Text("")] if rec.verdict.owned else []
     parts: list[RenderableType] = [*owned, *([Text(rec.verdict.why), Text("")] if rec.winner else [])]
-    for candidate in rec.candidates:
+    for candidate in closest_first(rec):  # with none feasible, the nearest to being so first
         title = candidate.system + (" (recommended)" if candidate.system == rec.winner else "")
         if not candidate.feasible:
             title += " (not feasible)"

@@ -1,0 +1,106 @@
+"""Pilot tests: a required field emptied says so in the app's words (new-user walk, app27 item 3). A
+pretrain's Tokens emptied showed the serving placeholder ("a month at the target rate") and the core's
+message, which names scenario keys (`kind = inference`, `target_tokens_per_second`); each message now
+names the field as labelled on screen and says what to type."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from advisor.core.scenario import INPUTS, Scenario
+from advisor.tui.questions import QUESTION_BY_KEY
+from tests.test_tui_helpers import (
+    SIZE,
+    app_for_test,
+    fewer_collections,
+    no_ranges,
+    pilot_test,
+    plain,
+    screen_lines,
+    settle,
+    type_into,
+    until,
+)
+
+pytestmark = pytest.mark.usefixtures(fewer_collections.__name__, no_ranges.__name__)
+
+SCENARIO_WORDS = re.compile(
+    "|".join(
+        [r"\bworkload\.", r"\bkind =", *(re.escape(key.rsplit(".", 1)[-1]) for key in INPUTS if "_" in key)]
+    )
+)
+"""What a scenario file or a flag calls an input (`workload.tokens`, `target_tokens_per_second`): words
+the app never shows a user, who sees the question's label."""
+
+
+def _scenario(**workload: object) -> Scenario:
+    given = {"model": "llama3-8b", "tokens": "1T", "gpus": 64, **workload}
+    return Scenario.model_validate(
+        {"schema": 1, "name": "t", "workload": {k: v for k, v in given.items() if v is not None}}
+    )
+
+
+def _note(app, key: str) -> str:  # type: ignore[no-untyped-def]
+    return plain(app.main.form.row(key).query_one(".note")).strip()
+
+
+CASES = {
+    # field emptied: (starting job, the words the message must hold)
+    "tokens": ({}, ("Tokens to train on: enter a number such as 15T",)),
+    "gpus": ({}, ("GPUs: enter a whole number from 1 to 1M", "2048")),
+    "params": (
+        {"model": None, "custom": {"params": "7B"}},
+        ("Parameters: enter a number from 1M to 100T", "70B"),
+    ),
+    "target_tokens_per_second": (
+        {"kind": "inference", "tokens": None, "target_tokens_per_second": "50k"},
+        ("Tokens to generate", "Target tokens/s", "Target requests/s"),
+    ),
+    "output_tokens": ({"kind": "inference"}, ("Output tokens: enter a whole number from 1 to 10M",)),
+}
+
+
+@pytest.mark.parametrize("key", list(CASES))
+@pilot_test
+async def test_a_required_field_emptied_says_what_to_type_in_the_apps_words(key):
+    workload, words = CASES[key]
+    app = app_for_test(scenario=_scenario(**workload))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await until(pilot, lambda: key in app.main.form._rows, f"the {key} question mounted")
+        await type_into(pilot, f"#input-{key}", "")
+        await until(pilot, lambda: key in app.main.errors, f"{key} emptied refused")
+        note = _note(app, key)
+        for word in words:
+            assert word in note, (word, note)
+        assert not SCENARIO_WORDS.search(note), f"a scenario key in {note!r}"
+        title = QUESTION_BY_KEY[key].title
+        assert f"{title}: not accepted" in "\n".join(screen_lines(app)), "the headline names the field too"
+
+
+@pytest.mark.parametrize("key", ["deadline_days", "budget_usd"])
+@pilot_test
+async def test_an_optional_field_emptied_is_none(key):
+    app = app_for_test(scenario=_scenario())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await until(pilot, lambda: key in app.main.form._rows, f"the {key} question mounted")
+        await type_into(pilot, f"#input-{key}", "30")
+        await settle(pilot)
+        await type_into(pilot, f"#input-{key}", "")
+        await settle(pilot)
+        assert key not in app.main.errors
+        assert app.main.form.row(key).control.placeholder == "none"
+
+
+@pilot_test
+async def test_an_empty_tokens_field_of_a_training_job_does_not_show_the_serving_placeholder():
+    app = app_for_test(scenario=_scenario())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await type_into(pilot, "#input-tokens", "")
+        await until(pilot, lambda: "tokens" in app.main.errors, "Tokens emptied refused")
+        placeholder = str(app.main.form.row("tokens").control.placeholder)
+        assert "target rate" not in placeholder and "15T" in placeholder, placeholder
