@@ -117,3 +117,9 @@ def test_significant(value, text):
 @given(st.floats(min_value=0, max_value=1e14, allow_nan=False))
 def test_significant_never_shows_an_exponent(value):
     assert "e+" not in fmt.significant(value)
+
+
+@given(st.floats(min_value=0, max_value=0.999e15, allow_nan=False))
+def test_count_never_shows_an_exponent_below_a_thousand_trillion(value):
+    # 999.5e9 read "1e+03B": the step below rounded to 1000 (found by the property above).
+    assert "e+" not in fmt.count(value)

@@ -102,10 +102,12 @@ def tonnes(value: float) -> str:
 
 def count(value: float) -> str:
     """15T, 70B, 2.05k; past 1000T, 1e+30."""
-    if abs(value) >= 1e15:
+    # Each step starts where three significant digits of the one below would round to 1000 (999.5B is
+    # 1T, not 1e+03B).
+    if abs(value) >= 0.9995e15:
         return f"{value:.3g}"
     for factor, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
-        if abs(value) >= factor:
+        if abs(value) >= 0.9995 * factor:
             return f"{value / factor:.3g}{suffix}"
     return f"{value:.3g}"
 
@@ -113,7 +115,7 @@ def count(value: float) -> str:
 def significant(value: float) -> str:
     """Three significant digits without an exponent: 0.5, 12.3, 537, 1,650, 23,800; from a million as
     `count` writes it (1.2M)."""
-    if abs(value) >= 1e6:
+    if abs(value) >= 0.9995e6:
         return count(value)
     if abs(value) >= 100:
         return f"{float(f'{value:.3g}'):,.0f}"
