@@ -248,3 +248,15 @@ def test_a_preset_and_a_custom_size_together_are_refused_not_silently_one_of_the
     argv = ("estimate", "--model", "llama3-8b", "--params", "70B", "--tokens", "1T", "--system", "h100")
     code, _, err = run(capsys, *argv)
     assert code == 2 and "--model" in err and "--params" in err and "not both" in err
+
+
+def test_a_flag_the_command_does_not_take_points_to_the_commands_help(capsys):
+    # `estimate --deadline-days 30` said "advisor: unrecognized arguments … (see `advisor --help`)",
+    # whose help lists no command's flags (new-user walk, stop 27).
+    code, _, err = run(capsys, "estimate", "--model", "llama3-8b", "--tokens", "1T", "--deadline-days", "30")
+    assert code == 2
+    assert err.strip() == (
+        "advisor estimate: unrecognized arguments: --deadline-days\n(see `advisor estimate --help`)"
+    )
+    code, _, err = run(capsys, "--bogus")
+    assert code == 2 and "(see `advisor --help`)" in err

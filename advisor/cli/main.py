@@ -105,7 +105,12 @@ def _run_command(argv: list[str]) -> int:
     command = first_positional(argv)
     if command is not None and command not in COMMANDS:
         raise UsageFailure(unknown_command(command))
-    args = build_parser(command).parse_args(argv)
+    args, unknown = build_parser(command).parse_known_args(argv)
+    if unknown:
+        # argparse reports these from the top parser ("advisor: … see `advisor --help`"), which does
+        # not list the command's own flags: name the command whose help does.
+        prog = f"advisor {command}" if command else "advisor"
+        raise UsageFailure(f"{prog}: unrecognized arguments: {' '.join(unknown)}\n(see `{prog} --help`)")
     status = int(args.handler(args) or 0)
     sys.stdout.flush()  # a closed pipe shows here, inside `_status_of`, not at exit
     return status
