@@ -123,3 +123,8 @@ def test_significant_never_shows_an_exponent(value):
 def test_count_never_shows_an_exponent_below_a_thousand_trillion(value):
     # 999.5e9 read "1e+03B": the step below rounded to 1000 (found by the property above).
     assert "e+" not in fmt.count(value)
+
+
+def test_gpus_counts_one_gpu_in_the_singular():
+    # "1B tokens on 1 GPUs" (new-user walk, stop 27).
+    assert fmt.gpus(1) == "1 GPU" and fmt.gpus(2048) == "2,048 GPUs"

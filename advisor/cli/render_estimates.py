@@ -17,6 +17,7 @@ from rich.table import Table
 
 from advisor.cli.console import PIPE_WIDTH, console
 from advisor.cli.render import render_breakdowns
+from advisor.core import fmt
 from advisor.present import numbers
 from advisor.present.purchase import up_front
 from advisor.present.sanitise import plain_markup as escape
@@ -165,7 +166,7 @@ def _job(first: Any, workload: Any) -> str:
         made = f"{numbers.count(first.tokens)} output tokens in {numbers.duration(first.time_to_train_hours)}"
         rate = rate_text(serving.target_tokens_per_second)
         return f"serving {rate} ({made}), each system's GPUs sized to the rate"
-    return f"{numbers.count(workload.tokens)} tokens on {workload.gpus} GPUs"
+    return f"{numbers.count(workload.tokens)} tokens on {fmt.gpus(workload.gpus)}"
 
 
 def render_estimates(estimates: Sequence[Any], workload: Any) -> None:

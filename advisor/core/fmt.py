@@ -122,6 +122,11 @@ def significant(value: float) -> str:
     return f"{value:.3g}"
 
 
+def gpus(n: int) -> str:
+    """`1 GPU`, `2,048 GPUs`."""
+    return f"{n:,} GPU" if n == 1 else f"{n:,} GPUs"
+
+
 def percent(fraction: float, digits: int = 1) -> str:
     """38.4%: a fraction as a percentage."""
     return f"{fraction * 100:.{digits}f}%"

@@ -126,7 +126,7 @@ def reservation_warnings(
     if _billed(choice.term_days, run_hours) > run_hours:
         notes.append(
             f"the reservation's {choice.term_days:g}-day term is paid in full: the run uses "
-            f"{fmt.duration(run_hours)} of it on {workload.gpus:,} GPUs"
+            f"{fmt.duration(run_hours)} of it on {fmt.gpus(workload.gpus)}"
         )
     return notes
 

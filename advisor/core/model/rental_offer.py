@@ -23,7 +23,7 @@ class RentalOffer(Sourced):
     high_usd_per_gpu_hour: Positive | None = None
     default: bool = False
     term_days: NonNegative = Field(
-        0, description="A reservation's shortest term, paid in full if unused; 0 on demand (paid by use)."
+        0.0, description="A reservation's shortest term, paid in full if unused; 0 on demand (paid by use)."
     )
     default_reserved: bool = Field(
         False,
