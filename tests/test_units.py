@@ -128,3 +128,10 @@ def test_count_never_shows_an_exponent_below_a_thousand_trillion(value):
 def test_gpus_counts_one_gpu_in_the_singular():
     # "1B tokens on 1 GPUs" (new-user walk, stop 27).
     assert fmt.gpus(1) == "1 GPU" and fmt.gpus(2048) == "2,048 GPUs"
+
+
+def test_a_span_of_no_width_reads_as_one_value():
+    # A serving fleet's time to result read "30.5–30.5 days" (new-user walk, stop 27).
+    assert numbers.duration_span(732.0, 732.0) == "30.5 days"
+    assert numbers.duration_span(720.0, 732.0) == "30.0–30.5 days"
+    assert numbers.money_span(2.1e6, 2.1e6) == "$2.1M" and numbers.energy_span(5e3, 5e3) == "5 MWh"

@@ -32,35 +32,40 @@ def price_per_gpu_hour(usd: float) -> str:
     return f"${usd:.2f}"
 
 
+def _span(low: str, high: str, unit: str = "") -> str:
+    """`low–high unit`, or one value when both ends read the same (a range of no width: `30.5 days`)."""
+    return f"{low}{unit}" if low == high else f"{low}–{high}{unit}"
+
+
 def duration_span(low_hours: float, high_hours: float) -> str:
     """`3.8–4.2 days`: both ends in the unit of the larger one."""
     if high_hours < 1:
-        return f"{low_hours * 60:.0f}–{high_hours * 60:.0f} min"
+        return _span(f"{low_hours * 60:.0f}", f"{high_hours * 60:.0f}", " min")
     if high_hours < 48:
-        return f"{low_hours:.1f}–{high_hours:.1f} h"
+        return _span(f"{low_hours:.1f}", f"{high_hours:.1f}", " h")
     if high_hours < 730 * 24:
-        return f"{low_hours / 24:.1f}–{high_hours / 24:.1f} days"
+        return _span(f"{low_hours / 24:.1f}", f"{high_hours / 24:.1f}", " days")
     if high_hours < 1000 * 8760:
-        return f"{low_hours / 8760:.1f}–{high_hours / 8760:.1f} years"
-    return f"{low_hours / 8760:.3g}–{high_hours / 8760:.3g} years"
+        return _span(f"{low_hours / 8760:.1f}", f"{high_hours / 8760:.1f}", " years")
+    return _span(f"{low_hours / 8760:.3g}", f"{high_hours / 8760:.3g}", " years")
 
 
 def money_span(low: float, high: float) -> str:
     """`$1.52k–$2.1k`, `$2.32M–$2.72M`: both ends at the scale of the larger one."""
     if high >= 1e15:
-        return f"${low:.3g}–${high:.3g}"
+        return _span(f"${low:.3g}", f"${high:.3g}")
     for factor, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
         if high >= factor:
-            return f"${low / factor:.3g}{suffix}–${high / factor:.3g}{suffix}"
-    return f"${low:,.2f}–${high:,.2f}"
+            return _span(f"${low / factor:.3g}{suffix}", f"${high / factor:.3g}{suffix}")
+    return _span(f"${low:,.2f}", f"${high:,.2f}")
 
 
 def energy_span(low_kwh: float, high_kwh: float) -> str:
     """`1.22–1.51 MWh`."""
     for factor, unit in ((1e9, "TWh"), (1e6, "GWh"), (1e3, "MWh")):
         if high_kwh >= factor:
-            return f"{low_kwh / factor:.3g}–{high_kwh / factor:.3g} {unit}"
-    return f"{low_kwh:.3g}–{high_kwh:.3g} kWh"
+            return _span(f"{low_kwh / factor:.3g}", f"{high_kwh / factor:.3g}", f" {unit}")
+    return _span(f"{low_kwh:.3g}", f"{high_kwh:.3g}", " kWh")
 
 
 INPUT_UNITS: dict[str, Callable[[float], str]] = {
