@@ -28,13 +28,14 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import get_args
 
-from advisor.core.model.catalog import System
+from advisor.core.model.catalog import Family, System
 from advisor.core.model.mfu_points import Calibrated
 from advisor.core.model.mfu_release import RELEASE_TOLERANCE_MONTHS, months
 from advisor.core.model.sourced import PRECISIONS
 
-FAMILIES = ("dense", "moe")
+FAMILIES: tuple[str, ...] = get_args(Family)
 
 SAME_DIE_TOLERANCE = 0.15
 """Two systems count as one GPU die in two packagings when every peak (BF16, FP8, FP4) and the HBM
@@ -73,14 +74,20 @@ class DomainPair:
     log_ratio: float
 
 
-def domain_pairs(cals: Iterable[Calibrated], systems: Mapping[str, System]) -> list[DomainPair]:
-    """Every (small-domain, large-domain) pair of figures of one configuration, precision and release,
-    on two systems of the same GPU die."""
-    domain_of = domains_of(systems)
+def _by_config(cals: Iterable[Calibrated]) -> dict[tuple[str, int, int, str], list[Calibrated]]:
+    """The figures grouped by configuration: (model, sequence length, GPUs, precision)."""
     by_config: dict[tuple[str, int, int, str], list[Calibrated]] = {}
     for cal in cals:
         p = cal.point
         by_config.setdefault((p.model, cal.seq_len, p.gpus, p.precision), []).append(cal)
+    return by_config
+
+
+def domain_pairs(cals: Iterable[Calibrated], systems: Mapping[str, System]) -> list[DomainPair]:
+    """Every (small-domain, large-domain) pair of figures of one configuration, precision and release,
+    on two systems of the same GPU die."""
+    domain_of = domains_of(systems)
+    by_config = _by_config(cals)
     out = []
     for (model, _, gpus, precision), members in by_config.items():
         for small in members:
@@ -114,10 +121,7 @@ def proxy_key(family: str, system: str, proxy: str) -> str:
 def proxy_pairs(cals: Iterable[Calibrated], systems: Mapping[str, System]) -> list[DomainPair]:
     """Every pair of figures of one configuration (model, sequence length, GPUs), precision and release
     on a system and its `mfu_proxy_system` when both have NVLink domains of the same size."""
-    by_config: dict[tuple[str, int, int, str], list[Calibrated]] = {}
-    for cal in cals:
-        p = cal.point
-        by_config.setdefault((p.model, cal.seq_len, p.gpus, p.precision), []).append(cal)
+    by_config = _by_config(cals)
     out = []
     for (model, _, gpus, precision), members in by_config.items():
         for own in members:
