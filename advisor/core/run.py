@@ -91,7 +91,7 @@ def advise_scenario(
                 deadline,
                 waits,
                 request.system_ids(),
-                margin=constraints.sizing_margin,
+                margin=request.sizing_margin,
                 budget_usd=constraints.budget_usd,
                 basis=request.deadline_basis,
             )
