@@ -110,3 +110,8 @@ def test_when_no_input_decides_it_the_answer_says_so() -> None:
     leading = max(winners.count("a"), winners.count("b")) / len(winners)
     text = unsettled_sentence("a", "cost", (("a", 0.5), ("b", 0.5)), found, leading, shipped_catalog(), {})
     assert text.endswith("no single uncertain input decides it: weigh what else separates them")
+
+
+def test_the_objective_is_named_in_the_verdicts_words() -> None:
+    text = unsettled_sentence("a", "time", (("a", 0.4), ("b", 0.4)), [], 0.4, shipped_catalog(), {})
+    assert text.startswith("a leads on expected time to result, but the choice is not settled")

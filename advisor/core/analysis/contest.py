@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from advisor.core import fmt
 from advisor.core.costing.results import Estimate
+from advisor.core.decision.gaps import OBJECTIVE_NOUN
 from advisor.core.model.catalog import Catalog
 from advisor.core.model.sourced import Sourced
 
@@ -155,7 +156,8 @@ def unsettled_sentence(
     most: ...`, naming the systems that share the wins and the input that decides most among them."""
     shares = ", ".join(f"{sid} {fmt.percent(share, 0)}" for sid, share in named)
     text = (
-        f"{winner} leads on expected {objective}, but the choice is not settled: no system wins half "
+        f"{winner} leads on expected {OBJECTIVE_NOUN.get(objective, objective)}, but the choice is not "
+        "settled: no system wins half "
         f"the sampled inputs ({shares})"
     )
     useful = [s for s in found if s.settled_share - leading_share >= MIN_GAIN]
