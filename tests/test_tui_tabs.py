@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pytest
 from textual.app import App
+from textual.geometry import Size
 from textual.widgets import DataTable, TabbedContent, Tabs
 
 from advisor.core.scenario import Scenario
 from advisor.io.scenario_files import load_scenario
 from advisor.present.purchase import up_front
 from advisor.tui.widgets.question_row import QuestionRow
-from advisor.tui.widgets.results_panel import TABS
+from advisor.tui.widgets.results_panel import MORE_TABS, TABS
 from tests.test_tui_helpers import (
     LLAMA_70B,
     SIZE,
@@ -21,6 +22,7 @@ from tests.test_tui_helpers import (
     fewer_collections,
     no_ranges,
     pilot_test,
+    screen_lines,
     settle,
     type_into,
     until,
@@ -190,3 +192,21 @@ async def test_a_new_scenario_is_read_from_the_top_of_why():
         await until(pilot, lambda: why.scroll_y == 0, "the new answer's Why at its top")
         await settle(pilot)
         assert why.scroll_y == 0
+
+
+@pytest.mark.parametrize("wider", [100, 120])
+@pilot_test
+async def test_the_tab_bar_hints_move_with_the_bar_in_the_frame_after_a_resize(wider):
+    """At 80 columns "…▸" marks the tabs beyond the bar's end. The app placed it with offsets computed
+    after a resize, once the results panel had handled its Resize message: a real terminal draws the new
+    layout before that (a quarter of a second later in tmux), so widened to 100 or 120 the hint was drawn
+    over a tab label mid-bar. Laid out with the bar, it is at the bar's end in the first frame drawn."""
+    app = app_for_test()
+    async with app.run_test(size=(80, 30)) as pilot:
+        await settle(pilot)
+        more = app.main.query_one("#tabs-more")
+        await until(pilot, lambda: more.display and more.region.width > 0, "the '…▸' hint at 80 columns")
+        app.screen._refresh_layout(Size(wider, 30))  # as Screen._on_resize lays out, before any Resize
+        bar = app.main.query_one("#tabs-scroll").region
+        line = screen_lines(app)[bar.y][bar.x : bar.right]
+        assert MORE_TABS.strip() not in line[: -len(MORE_TABS)], line
