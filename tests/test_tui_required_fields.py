@@ -11,6 +11,7 @@ import pytest
 
 from advisor.core.scenario import INPUTS, Scenario
 from advisor.tui.questions import QUESTION_BY_KEY
+from advisor.tui.required import examples
 from tests.test_tui_helpers import (
     SIZE,
     app_for_test,
@@ -104,3 +105,22 @@ async def test_an_empty_tokens_field_of_a_training_job_does_not_show_the_serving
         await until(pilot, lambda: "tokens" in app.main.errors, "Tokens emptied refused")
         placeholder = str(app.main.form.row("tokens").control.placeholder)
         assert "target rate" not in placeholder and "15T" in placeholder, placeholder
+
+
+@pytest.mark.parametrize("key", list(CASES))
+@pilot_test
+async def test_every_required_field_emptied_shows_required_in_it(key):
+    """Tokens emptied read "required, e.g. 15T" in the field; GPUs (and every other required field)
+    emptied stayed blank, as if blank were an answer. Each field the app refuses blank now says so."""
+    workload, _words = CASES[key]
+    app = app_for_test(scenario=_scenario(**workload))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await until(pilot, lambda: key in app.main.form._rows, f"the {key} question mounted")
+        await type_into(pilot, f"#input-{key}", "")
+        await until(pilot, lambda: key in app.main.errors, f"{key} emptied refused")
+        placeholder = str(app.main.form.row(key).control.placeholder)
+        assert placeholder.startswith("required"), placeholder
+        such = examples(QUESTION_BY_KEY[key].hint)
+        if such and key != "tokens":  # Tokens gives the job's own example (tested above)
+            assert placeholder == f"required, e.g. {such.split(' or ')[0]}", placeholder
