@@ -13,12 +13,11 @@ from advisor.core.scenario import INPUTS, Scenario
 from advisor.tui.questions import QUESTION_BY_KEY
 from advisor.tui.required import examples
 from tests.test_tui_helpers import (
-    SIZE,
-    app_for_test,
     fewer_collections,
     no_ranges,
     pilot_test,
     plain,
+    running,
     screen_lines,
     settle,
     type_into,
@@ -67,9 +66,7 @@ CASES = {
 @pilot_test
 async def test_a_required_field_emptied_says_what_to_type_in_the_apps_words(key):
     workload, words = CASES[key]
-    app = app_for_test(scenario=_scenario(**workload))
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running(scenario=_scenario(**workload)) as (app, pilot):
         await until(pilot, lambda: key in app.main.form._rows, f"the {key} question mounted")
         await type_into(pilot, f"#input-{key}", "")
         await until(pilot, lambda: key in app.main.errors, f"{key} emptied refused")
@@ -84,9 +81,7 @@ async def test_a_required_field_emptied_says_what_to_type_in_the_apps_words(key)
 @pytest.mark.parametrize("key", ["deadline_days", "budget_usd"])
 @pilot_test
 async def test_an_optional_field_emptied_is_none(key):
-    app = app_for_test(scenario=_scenario())
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running(scenario=_scenario()) as (app, pilot):
         await until(pilot, lambda: key in app.main.form._rows, f"the {key} question mounted")
         await type_into(pilot, f"#input-{key}", "30")
         await settle(pilot)
@@ -98,9 +93,7 @@ async def test_an_optional_field_emptied_is_none(key):
 
 @pilot_test
 async def test_an_empty_tokens_field_of_a_training_job_does_not_show_the_serving_placeholder():
-    app = app_for_test(scenario=_scenario())
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running(scenario=_scenario()) as (app, pilot):
         await type_into(pilot, "#input-tokens", "")
         await until(pilot, lambda: "tokens" in app.main.errors, "Tokens emptied refused")
         placeholder = str(app.main.form.row("tokens").control.placeholder)
@@ -113,9 +106,7 @@ async def test_every_required_field_emptied_shows_required_in_it(key):
     """Tokens emptied read "required, e.g. 15T" in the field; GPUs (and every other required field)
     emptied stayed blank, as if blank were an answer. Each field the app refuses blank now says so."""
     workload, _words = CASES[key]
-    app = app_for_test(scenario=_scenario(**workload))
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running(scenario=_scenario(**workload)) as (app, pilot):
         await until(pilot, lambda: key in app.main.form._rows, f"the {key} question mounted")
         await type_into(pilot, f"#input-{key}", "")
         await until(pilot, lambda: key in app.main.errors, f"{key} emptied refused")
