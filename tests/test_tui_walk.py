@@ -19,6 +19,7 @@ from tests.test_tui_helpers import (
     screen_lines,
     settle,
     show_tab,
+    type_into,
     until,
 )
 
@@ -187,3 +188,21 @@ async def test_a_headline_too_long_for_its_rows_says_the_rest_is_on_why(size):
         words = set(whole.replace("…", " ").split())
         shown = " ".join(row.strip(" ▕") for row in rows).replace("… (see Why)", "").replace("…", " ").split()
         assert set(shown) <= words, set(shown) - words
+
+
+@pilot_test
+async def test_sensitivity_never_shows_the_previous_answers_ranges_as_the_new_ones(monkeypatch):
+    """A LoRA fine-tune's tokens changed (new-user walk, 80x24 on a loaded machine): the headline said
+    mi300x at $600.9k while Sensitivity still listed the pretrain's ranges, b300 first at $4.08M, unmarked,
+    for seconds until the new ones came. Until they come it says they are being computed."""
+    monkeypatch.setattr("advisor.tui.screens.main_screen.ANALYSIS_DELAY_S", 0.05)
+    async with running(scenario=LLAMA_70B, analysis=True) as (app, pilot):
+        await show_tab(pilot, "sensitivity")
+        text = app.main.query_one("#sensitivity-text", Static)
+        assert "P10–P90" in plain(text)
+        monkeypatch.setattr("advisor.tui.screens.main_screen.ANALYSIS_DELAY_S", 3600.0)  # no new ranges
+        await type_into(pilot, "#input-gpus", "512")
+        await settle(pilot)
+        assert app.main.analysis.scenario != app.main.scenario
+        await until(pilot, lambda: "Computing ranges" in plain(text), "Sensitivity to say it is computing")
+        assert "P10–P90" not in plain(text)

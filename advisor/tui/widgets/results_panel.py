@@ -154,7 +154,9 @@ class ResultsPanel(Vertical):
             "rules": RulesTrace(id="rules-view").data_bind(ResultsPanel.advice),
             "assumptions": AssumptionsView(id="assumptions-view").data_bind(ResultsPanel.advice),
             "sizing": SizingView(id="sizing-view").data_bind(ResultsPanel.advice),
-            "sensitivity": SensitivityView(id="sensitivity-view").data_bind(ResultsPanel.analysis),
+            "sensitivity": SensitivityView(id="sensitivity-view").data_bind(
+                ResultsPanel.analysis, ResultsPanel.advice
+            ),
         }
         tabs = self.query_one(TabbedContent)
         mounting = [tabs.get_pane(tab).mount(view) for tab, view in views.items()]  # one layout for all
