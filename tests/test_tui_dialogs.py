@@ -22,6 +22,7 @@ from tests.test_tui_helpers import (
     running,
     settle,
     type_into,
+    until,
 )
 
 pytestmark = pytest.mark.usefixtures(fewer_collections.__name__, no_ranges.__name__)
@@ -228,3 +229,26 @@ async def test_keep_working_closes_the_question_and_keeps_the_change():
         await pilot.pause()
         assert not isinstance(app.screen, ConfirmDialog)
         assert app.main.scenario.workload.gpus == 96
+
+
+@pytest.mark.parametrize(
+    ("field", "typed", "said"),
+    [
+        ("#electricity", "-2", "Electricity, USD per kWh: must be above 0, up to 10 (got -2)"),
+        ("#electricity", "abc", "Electricity, USD per kWh: 'abc' is not a number"),
+        ("#pue", "1e30", "PUE: must be from 1 to 3 (got 1e30)"),
+    ],
+)
+@pilot_test
+async def test_a_bad_setting_is_named_as_the_dialog_labels_it(field, typed, said):
+    """Settings said 'electricity_usd_per_kwh: Input should be greater than 0' (new-user walk): a field
+    name from the file and pydantic's words. It names the field as labelled, its range and what was typed."""
+    async with running() as (app, pilot):
+        await pilot.press("f2")
+        await until(pilot, lambda: bool(app.screen.query(field)), "the Settings dialog")
+        await type_into(pilot, field, typed)
+        await pilot.click("#submit")
+        error = app.screen.query_one("#dialog-error", Static)
+        await until(pilot, lambda: bool(plain(error).strip()), "the error under the fields")
+        assert plain(error).strip().startswith(said), plain(error)
+        assert "_" not in plain(error) and "Input should" not in plain(error)
