@@ -115,3 +115,17 @@ async def test_every_required_field_emptied_shows_required_in_it(key):
         such = examples(QUESTION_BY_KEY[key].hint)
         if such and key != "tokens":  # Tokens gives the job's own example (tested above)
             assert placeholder == f"required, e.g. {such.split(' or ')[0]}", placeholder
+
+
+@pilot_test
+async def test_the_headline_names_a_refused_field_as_the_form_labels_it():
+    """Letters in Deadline: the form's row reads "Deadline (days)" but the headline said "Deadline, days:
+    not accepted" (new-user walk), the declaration's label; two refused fields read as three."""
+    async with running(scenario=_scenario()) as (app, pilot):
+        await until(pilot, lambda: "deadline_days" in app.main.form._rows, "the Deadline question mounted")
+        await type_into(pilot, "#input-deadline_days", "abc")
+        await until(pilot, lambda: "deadline_days" in app.main.errors, "letters in Deadline refused")
+        title = QUESTION_BY_KEY["deadline_days"].title
+        assert title == "Deadline (days)"
+        await until(pilot, lambda: f"{title}: not accepted" in "\n".join(screen_lines(app)), "the headline")
+        assert "Deadline, days" not in "\n".join(screen_lines(app))
