@@ -14,7 +14,6 @@ from advisor.core.decision.advise import advise
 from advisor.core.decision.request import AdviceRequest
 from advisor.core.scenario import Scenario
 from advisor.io.scenario_files import load_scenario, save_scenario
-from advisor.tui.app import AdvisorApp
 from advisor.tui.screens.export_dialog import ExportDialog
 from advisor.tui.screens.help_screen import HelpScreen
 from advisor.tui.screens.path_dialog import PathDialog
@@ -26,12 +25,12 @@ from tests.test_tui_helpers import (
     LLAMA_70B,
     SIZE,
     TODAY,
-    app_for_test,
     fewer_collections,
     fill,
     no_ranges,
     pilot_test,
     plain,
+    running,
     settle,
     type_into,
     until,
@@ -58,9 +57,7 @@ def _expected(catalog, rules, **workload):
 
 @pilot_test
 async def test_answering_for_a_70b_pretrain_then_changing_the_precision(catalog):
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         choices = [value for _, value in model_choices(catalog)]
         steps = choices.index("llama3-70b") - choices.index("llama3-8b")
         await pilot.press("enter", *["down"] * steps, "enter")  # Model: open the list, pick Llama 3 70B
@@ -98,9 +95,7 @@ async def test_answering_for_a_70b_pretrain_then_changing_the_precision(catalog)
 
 @pilot_test
 async def test_bad_input_shows_its_message_and_blocks_nothing_else():
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         await type_into(pilot, "#input-tokens", "lots")
         row = app.main.query_one("#q-tokens", QuestionRow)
         assert row.has_class("-invalid")
@@ -131,11 +126,9 @@ async def test_bad_input_shows_its_message_and_blocks_nothing_else():
 
 @pilot_test
 async def test_save_reopen_and_export(tmp_path: Path):
-    app = app_for_test()
     scenario_file = tmp_path / "plan.toml"
     report_file = tmp_path / "plan.md"
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         await pilot.press("ctrl+s")  # a folder that does not exist: said in the dialog
         await fill(pilot, "#path", str(tmp_path / "missing" / "plan.toml"))
         await pilot.press("enter")
@@ -185,10 +178,7 @@ async def test_starting_with_a_scenario_file_and_a_corrupt_settings_file(tmp_pat
     path = tmp_path / "start.toml"
     save_scenario(LLAMA_70B, path)
     settings_path().write_text("pricing = 'lease'\n", encoding="utf-8")
-    app = app_for_test(scenario_path=path, settings=None)
-    assert isinstance(app, AdvisorApp)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running(scenario_path=path, settings=None) as (app, _pilot):
         assert app.main.scenario == LLAMA_70B
         assert app.main.query_one("#input-tokens", Input).value == "15T"
         assert app.main.sub_title == f"llama3-70b ({path})"
@@ -198,9 +188,7 @@ async def test_starting_with_a_scenario_file_and_a_corrupt_settings_file(tmp_pat
 
 @pilot_test
 async def test_a_deadline_sizes_each_system():
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         await type_into(pilot, "#input-deadline_days", "20")
         await settle(pilot)
         app.main.show_tab("sizing")
@@ -220,9 +208,7 @@ async def test_a_deadline_sizes_each_system():
 
 @pilot_test
 async def test_compare_sorts_and_picks_a_system_for_the_breakdown():
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         app.main.show_tab("compare")
         view = app.main.query_one("#compare-view")
         # the tab takes the focus after its redraw: a loaded machine may not have drawn it after one pause
@@ -247,9 +233,7 @@ async def test_compare_sorts_and_picks_a_system_for_the_breakdown():
 
 @pilot_test
 async def test_help_theme_settings_and_the_command_palette():
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         await pilot.press("escape")  # out of the questions, so ? is not typed into a field
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
@@ -286,8 +270,7 @@ async def test_help_theme_settings_and_the_command_palette():
 
 @pilot_test
 async def test_a_terminal_too_small_gets_a_message():
-    app = app_for_test()
-    async with app.run_test(size=(70, 20)) as pilot:
+    async with running(size=(70, 20), settled=False) as (app, pilot):
         await pilot.pause()
         message = app.main.query_one("#too-small", Static)
         assert message.display and "at least 80 × 24" in plain(message) and "70 × 20" in plain(message)
@@ -296,9 +279,7 @@ async def test_a_terminal_too_small_gets_a_message():
 
 @pilot_test
 async def test_a_bug_in_a_computation_is_reported_not_fatal(monkeypatch):
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
 
         def broken(*args, **kwargs):
             raise RuntimeError("simulated bug")
@@ -316,9 +297,7 @@ async def test_a_bug_in_a_computation_is_reported_not_fatal(monkeypatch):
 
 @pilot_test
 async def test_the_training_stack_question_explains_its_choices():
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         app.main.form.focus_question("efficiency")
         await pilot.press("enter")  # open the list
         await pilot.pause()

@@ -10,15 +10,15 @@ import pytest
 from textual.widgets import Input
 
 from tests.test_tui_helpers import (
-    SIZE,
-    app_for_test,
+    choose,
     fewer_collections,
     no_ranges,
     pilot_test,
+    running,
+    serve_70b_at_50k,
     settle,
     type_into,
 )
-from tests.test_tui_serving import _choose, _serve_70b_at_50k
 
 pytestmark = pytest.mark.usefixtures(fewer_collections.__name__, no_ranges.__name__)
 
@@ -32,10 +32,7 @@ def _shown(app, key: str) -> str:  # type: ignore[no-untyped-def]
 
 @pilot_test
 async def test_blank_serving_fields_say_the_default_that_applies_at_a_rate():
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await _choose(pilot, "kind", "inf")
+    async with running(answers={"kind": "inf"}) as (app, pilot):
         # a batch job (no rate): no TPOT limit applies, and there is no fleet to keep spare
         assert _shown(app, "tpot_limit_ms") == "none"
         assert _shown(app, "serving_headroom") == "none: no target rate"
@@ -56,10 +53,7 @@ async def test_blank_serving_fields_say_the_default_that_applies_at_a_rate():
 
 @pilot_test
 async def test_requests_per_second_show_the_rate_they_make():
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await _choose(pilot, "kind", "inf")
+    async with running(answers={"kind": "inf"}) as (app, pilot):
         await type_into(pilot, "#input-requests_per_second", "100")
         await settle(pilot)
         # 100 requests/s x 500 output tokens each
@@ -73,25 +67,20 @@ async def test_the_defaults_shown_are_the_catalogs(tmp_path: Path):
         '[serving]\ndefault_tpot_limit_ms = 80\ndefault_headroom = 0.1\nsource = "test [A]"\n'
         'as_of = "2026-01"\nassumption = true\n'
     )
-    app = app_for_test(catalog_dir=tmp_path)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await _serve_70b_at_50k(pilot)
+    async with running(catalog_dir=tmp_path) as (app, pilot):
+        await serve_70b_at_50k(pilot)
         assert _shown(app, "tpot_limit_ms") == "default: 80 ms"
         assert _shown(app, "serving_headroom") == "default: 0.1"
 
 
 @pilot_test
 async def test_the_kv_cache_default_says_which_format_applies():
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await _choose(pilot, "kind", "inf")
+    async with running(answers={"kind": "inf"}) as (app, pilot):
         field = app.main.form.row("kv_cache_precision").control
         assert field.value == "" and field.label == "default: BF16 (as weights)"
-        await _choose(pilot, "precision", "fp4")
+        await choose(pilot, "precision", "fp4")
         assert app.main.scenario.workload.precision == "fp4"
         assert field.label == "default: FP8 (FP4 weights)", "the cache follows FP4 weights at FP8"
-        await _choose(pilot, "kv_cache_precision", "bf16")
+        await choose(pilot, "kv_cache_precision", "bf16")
         assert app.main.scenario.workload.kv_cache_precision == "bf16"
         assert field.label == "BF16"

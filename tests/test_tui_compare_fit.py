@@ -14,12 +14,11 @@ from textual.widgets import DataTable
 from advisor.core.scenario import Scenario
 from tests.test_tui_helpers import (
     LLAMA_70B,
-    app_for_test,
     fewer_collections,
     no_ranges,
     pilot_test,
+    running,
     screen_lines,
-    settle,
     show_tab,
     until,
 )
@@ -50,9 +49,7 @@ def _labels(table: DataTable) -> list[str]:
 @pytest.mark.parametrize("size", list(SIZES), ids=lambda s: f"{s[0]}x{s[1]}")
 @pilot_test
 async def test_every_compare_column_is_read_whole(size):
-    app = app_for_test(scenario=_buying())
-    async with app.run_test(size=size) as pilot:
-        await settle(pilot)
+    async with running(scenario=_buying(), size=size) as (app, pilot):
         await show_tab(pilot, "compare")
         table = app.main.query_one("#compare-table", DataTable)
         await until(pilot, lambda: table.row_count > 0 and bool(_header(app, table)), "the table drawn")

@@ -15,14 +15,14 @@ from advisor.tui.screens.export_dialog import ExportDialog
 from advisor.tui.screens.path_dialog import PathDialog
 from tests.test_tui_helpers import (
     LLAMA_70B,
-    SIZE,
-    app_for_test,
     fewer_collections,
     no_ranges,
     pilot_test,
     plain,
+    running,
     settle,
     type_into,
+    until,
 )
 
 pytestmark = pytest.mark.usefixtures(fewer_collections.__name__, no_ranges.__name__)
@@ -30,9 +30,7 @@ pytestmark = pytest.mark.usefixtures(fewer_collections.__name__, no_ranges.__nam
 
 @pilot_test
 async def test_typing_in_the_save_dialog_replaces_the_default_name():
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         await pilot.press("ctrl+s")
         assert isinstance(app.screen, PathDialog)
         await pilot.press(*"plans/x.toml")
@@ -41,9 +39,7 @@ async def test_typing_in_the_save_dialog_replaces_the_default_name():
 
 @pilot_test
 async def test_a_name_saved_without_an_extension_becomes_a_toml_file(tmp_path: Path):
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         await pilot.press("ctrl+s", *str(tmp_path / "a70b"), "enter")
         await settle(pilot)
         assert not isinstance(app.screen, PathDialog)
@@ -53,9 +49,7 @@ async def test_a_name_saved_without_an_extension_becomes_a_toml_file(tmp_path: P
 
 @pilot_test
 async def test_the_export_name_follows_the_format_and_typing_replaces_it():
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         await pilot.press("ctrl+e")
         assert isinstance(app.screen, ExportDialog)
         await pilot.press("down", "space")  # HTML
@@ -67,9 +61,7 @@ async def test_the_export_name_follows_the_format_and_typing_replaces_it():
 
 @pilot_test
 async def test_new_open_and_quit_ask_before_losing_changes(tmp_path: Path):
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         await pilot.press("ctrl+n")  # nothing changed: no question
         assert not isinstance(app.screen, ConfirmDialog)
         await type_into(pilot, "#input-gpus", "96")
@@ -94,9 +86,7 @@ async def test_new_open_and_quit_ask_before_losing_changes(tmp_path: Path):
 
 @pilot_test
 async def test_going_to_a_question_not_asked_says_why():
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         app.main.form.focus_question("capex_usd_per_node")  # renting: the capex question is not asked
         await pilot.pause()
         messages = [n.message for n in app._notifications]
@@ -111,9 +101,7 @@ async def test_going_to_the_gpus_at_a_target_rate_says_the_rate_sizes_the_fleet(
 
     served = {"kind": "inference", "target_tokens_per_second": 50_000, "tokens": "1T"}
     scenario = Scenario.model_validate({"workload": {"model": "llama3-8b", **served}})
-    app = app_for_test(scenario=scenario)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running(scenario=scenario) as (app, pilot):
         app.main.form.focus_question("gpus")
         await pilot.pause()
         messages = [n.message for n in app._notifications if "not asked now" in n.message]
@@ -122,9 +110,7 @@ async def test_going_to_the_gpus_at_a_target_rate_says_the_rate_sizes_the_fleet(
 
 @pilot_test
 async def test_typing_in_a_choice_list_jumps_to_the_option():
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         app.main.form.focus_question("model")
         await pilot.press("enter", *"llama 3 70")  # open the model list and type part of a name
         await pilot.press("enter")
@@ -135,9 +121,7 @@ async def test_typing_in_a_choice_list_jumps_to_the_option():
 @pilot_test
 async def test_typing_a_model_id_in_the_choice_list_finds_it():
     # Found in tmux: `llama3-70` (the id a CLI user knows) picked Llama 3.2 1B, by the word "llama".
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         app.main.form.focus_question("model")
         await pilot.press("enter")
         for key in "llama3-70":
@@ -151,9 +135,7 @@ async def test_typing_a_model_id_in_the_choice_list_finds_it():
 @pilot_test
 async def test_enter_on_a_format_exports_in_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.chdir(tmp_path)
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         await pilot.press("ctrl+e")
         assert isinstance(app.screen, ExportDialog)
         await pilot.press("down")  # HTML highlighted, then Enter: export in it
@@ -178,9 +160,7 @@ async def test_tab_completes_paths_in_the_open_and_save_dialogs(
     (tmp_path / "plan-a.toml").write_text("", encoding="utf-8")
     (tmp_path / "plan-b.md").write_text("", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         await pilot.press("ctrl+o")
         assert isinstance(app.screen, PathDialog)
         field = app.screen.query_one("#path", Input)
@@ -226,9 +206,7 @@ def test_completion_offers_only_the_files_a_dialog_takes(tmp_path: Path):
 @pytest.mark.parametrize(("key", "button"), [("ctrl+s", "#cancel"), ("ctrl+e", "#cancel"), ("f2", "#cancel")])
 @pilot_test
 async def test_a_dialogs_cancel_button_and_escape_both_close_it(key: str, button: str):
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         main = app.screen
         for close in (button, "escape"):
             await pilot.press(key)
@@ -241,9 +219,7 @@ async def test_a_dialogs_cancel_button_and_escape_both_close_it(key: str, button
 
 @pilot_test
 async def test_keep_working_closes_the_question_and_keeps_the_change():
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         await type_into(pilot, "#input-gpus", "96")
         await settle(pilot)
         await pilot.press("ctrl+n")
@@ -253,3 +229,26 @@ async def test_keep_working_closes_the_question_and_keeps_the_change():
         await pilot.pause()
         assert not isinstance(app.screen, ConfirmDialog)
         assert app.main.scenario.workload.gpus == 96
+
+
+@pytest.mark.parametrize(
+    ("field", "typed", "said"),
+    [
+        ("#electricity", "-2", "Electricity, USD per kWh: must be above 0, up to 10 (got -2)"),
+        ("#electricity", "abc", "Electricity, USD per kWh: 'abc' is not a number"),
+        ("#pue", "1e30", "PUE: must be from 1 to 3 (got 1e30)"),
+    ],
+)
+@pilot_test
+async def test_a_bad_setting_is_named_as_the_dialog_labels_it(field, typed, said):
+    """Settings said 'electricity_usd_per_kwh: Input should be greater than 0' (new-user walk): a field
+    name from the file and pydantic's words. It names the field as labelled, its range and what was typed."""
+    async with running() as (app, pilot):
+        await pilot.press("f2")
+        await until(pilot, lambda: bool(app.screen.query(field)), "the Settings dialog")
+        await type_into(pilot, field, typed)
+        await pilot.click("#submit")
+        error = app.screen.query_one("#dialog-error", Static)
+        await until(pilot, lambda: bool(plain(error).strip()), "the error under the fields")
+        assert plain(error).strip().startswith(said), plain(error)
+        assert "_" not in plain(error) and "Input should" not in plain(error)

@@ -11,11 +11,11 @@ from textual.widgets import DataTable, Label, Static, Tabs
 
 from advisor.tui.widgets.results_panel import TABS
 from tests.test_tui_helpers import (
-    app_for_test,
     fewer_collections,
     no_ranges,
     pilot_test,
     plain,
+    running,
     screen_lines,
     settle,
     show_tab,
@@ -30,9 +30,7 @@ SIZES = ((80, 24), (100, 30))
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pilot_test
 async def test_every_result_tab_is_reached_and_read_from_the_tab_bar(size):
-    app = app_for_test()
-    async with app.run_test(size=size) as pilot:
-        await settle(pilot)
+    async with running(size=size) as (app, pilot):
         app.main.answer("kind", "inference")  # every tab, Serving too
         await settle(pilot)
         tabs = app.screen.query_one("#tabs Tabs", Tabs)
@@ -51,9 +49,7 @@ async def test_every_result_tab_is_reached_and_read_from_the_tab_bar(size):
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pilot_test
 async def test_compare_keeps_system_ids_whole_when_it_scrolls_sideways(size):
-    app = app_for_test()
-    async with app.run_test(size=size) as pilot:
-        await settle(pilot)
+    async with running(size=size) as (app, pilot):
         await show_tab(pilot, "compare")
         table = app.screen.query_one("#compare-table", DataTable)
         await pilot.press(*["right"] * len(table.columns))  # to the last column, "why not"
@@ -72,9 +68,7 @@ async def test_compare_keeps_system_ids_whole_when_it_scrolls_sideways(size):
 @pytest.mark.parametrize("name", ["Llama 4 Maverick", "Mistral Large 2", "Llama 3 70B"])
 @pilot_test
 async def test_a_model_name_is_never_cut(size, name):
-    app = app_for_test()
-    async with app.run_test(size=size) as pilot:
-        await settle(pilot)
+    async with running(size=size) as (app, pilot):
         app.main.form.focus_question("model")
         await pilot.press("enter", *name.lower())
         await until(pilot, lambda: any(name in line for line in screen_lines(app)), f"{name!r} in the list")
@@ -87,9 +81,7 @@ async def test_a_model_name_is_never_cut(size, name):
 
 @pilot_test
 async def test_labels_carry_units_and_are_never_cut():
-    app = app_for_test()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
+    async with running(size=(80, 24)) as (app, pilot):
         form = app.main.form
         for key, title in [
             ("deadline_days", "Deadline (days)"),
@@ -112,9 +104,7 @@ async def test_labels_carry_units_and_are_never_cut():
 
 @pilot_test
 async def test_scores_and_rule_weights_read_as_words():
-    app = app_for_test()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot)
+    async with running(size=(100, 30)) as (app, pilot):
         text = "\n".join(screen_lines(app))
         assert "penalize 0." not in text and "prefer 0." not in text
         await show_tab(pilot, "compare")

@@ -12,7 +12,14 @@ from textual.widgets import TabbedContent
 from advisor.tui.glossary import GLOSSARY, explained_words, glossary_markdown
 from advisor.tui.questions import QUESTIONS
 from advisor.tui.widgets.results_panel import TABS
-from tests.test_tui_helpers import app_for_test, fewer_collections, pilot_test, screen_lines, settle, show_tab
+from tests.test_tui_helpers import (
+    fewer_collections,
+    pilot_test,
+    running,
+    screen_lines,
+    settle,
+    show_tab,
+)
 
 pytestmark = pytest.mark.usefixtures(fewer_collections.__name__)
 
@@ -56,9 +63,7 @@ def _unexplained(text: str, known: set[str]) -> set[str]:
 @pilot_test
 async def test_every_term_on_screen_has_a_glossary_entry(decision, monkeypatch):
     monkeypatch.setattr("advisor.tui.screens.main_screen.ANALYSIS_DELAY_S", 0.05)
-    app = app_for_test()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot)
+    async with running(size=(100, 30)) as (app, pilot):
         for key, answer in DECISIONS[decision].items():
             assert app.main.answer(key, answer), (key, app.main.errors)
         await settle(pilot, analysis=True)
@@ -104,9 +109,7 @@ async def test_question_labels_carry_the_glossary_as_tooltips():
 
     from advisor.tui.glossary import meanings_in
 
-    app = app_for_test()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot)
+    async with running(size=(100, 30)) as (app, _pilot):
         labels = [w for w in app.screen.query(Label) if "question-label" in w.classes]
         assert labels
         with_terms = [w for w in labels if meanings_in(str(w.render()))]

@@ -11,11 +11,10 @@ from advisor.core.scenario import Scenario
 from advisor.tui.glossary import GLOSSARY, glossary_markdown, meanings_in
 from advisor.tui.screens.help_screen import HelpScreen
 from tests.test_tui_helpers import (
-    app_for_test,
     fewer_collections,
     pilot_test,
+    running,
     screen_lines,
-    settle,
     show_tab,
     until,
 )
@@ -73,9 +72,7 @@ def test_each_phrase_has_an_entry_in_plain_words(phrase: str) -> None:
 @pilot_test
 async def test_the_why_and_sensitivity_tabs_use_no_phrase_the_glossary_lacks(monkeypatch):
     monkeypatch.setattr("advisor.tui.screens.main_screen.ANALYSIS_DELAY_S", 0.05)
-    app = app_for_test(scenario=CLOSE_CALL)
-    async with app.run_test(size=(200, 80)) as pilot:
-        await settle(pilot, analysis=True)
+    async with running(scenario=CLOSE_CALL, size=(200, 80), analysis=True) as (app, pilot):
         text = ""
         for tab in ("why", "sensitivity"):
             await show_tab(pilot, tab)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import gc
 import io
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from datetime import date
 
 import pytest
@@ -17,6 +18,8 @@ from textual.widgets import Input, Static, TabbedContent, Tabs
 
 from advisor.core.scenario import Scenario
 from advisor.tui.app import AdvisorApp, make_app
+from advisor.tui.questions import QUESTION_BY_KEY
+from advisor.tui.screens.choice_picker import ChoicePicker
 from advisor.tui.settings import Settings
 from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
 
@@ -71,6 +74,51 @@ def app_for_test(**kwargs: object) -> AdvisorApp:
     """The app as the CLI builds it, with default settings (never the developer's) and a fixed date."""
     kwargs.setdefault("settings", Settings())
     return make_app(today=TODAY, **kwargs)  # type: ignore[arg-type]
+
+
+@contextlib.asynccontextmanager
+async def running(
+    *,
+    size: tuple[int, int] = SIZE,
+    answers: Mapping[str, str] | None = None,
+    settled: bool = True,
+    analysis: bool = False,
+    **kwargs: object,
+) -> AsyncIterator[tuple[AdvisorApp, Pilot]]:
+    """The app of `app_for_test(**kwargs)` running headless at `size`, its first advice shown (unless
+    `settled` is False; with `analysis`, its ranges too) and then `answers` given as a user gives them
+    (`{"kind": "inf"}`: a choice's list opened and part of an option typed; a text field typed into)."""
+    app = app_for_test(**kwargs)
+    async with app.run_test(size=size) as pilot:
+        if settled:
+            await settle(pilot, analysis=analysis)
+        for key, typed in (answers or {}).items():
+            if QUESTION_BY_KEY[key].control == "choice":
+                await choose(pilot, key, typed)
+            else:
+                await type_into(pilot, f"#input-{key}", typed)
+                await settle(pilot)
+        yield app, pilot
+
+
+async def choose(pilot: Pilot, key: str, typed: str) -> None:
+    """Open a choice's list, type part of an option and press Enter, as a user would."""
+    app = pilot.app
+    assert isinstance(app, AdvisorApp)
+    app.main.form.focus_question(key)
+    await pilot.pause()
+    await pilot.press("enter", *typed)
+    await until(pilot, lambda: isinstance(app.screen, ChoicePicker), f"the list of {key} open")
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+async def serve_70b_at_50k(pilot: Pilot) -> None:
+    """Llama 3 70B served at 50k tokens/s, chosen in the form, the answer settled."""
+    await choose(pilot, "model", "llama 3 70")
+    await choose(pilot, "kind", "inf")
+    await type_into(pilot, "#input-target_tokens_per_second", "50k")
+    await settle(pilot)
 
 
 async def until(pilot: Pilot, condition: Callable[[], bool], what: str, seconds: float = 6.0) -> None:

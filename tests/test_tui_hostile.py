@@ -20,6 +20,7 @@ from tests.test_tui_helpers import (
     no_ranges,
     pilot_test,
     plain,
+    running,
     settle,
     type_into,
     until,
@@ -39,8 +40,7 @@ async def test_a_hostile_settings_value_is_shown_as_plain_text(value: str):
     settings_path().write_text(
         f"pricing = {value!r}\n".replace("'", '"').replace("\\x", "\\u00"), encoding="utf-8"
     )
-    app = app_for_test(settings=None)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(settings=None, settled=False) as (app, pilot):
         # read before the app settles: a loaded machine can take longer than the notice's 10 s to settle
         await until(pilot, lambda: any("settings ignored" in m for m in _messages(app)), "the notice")
         shown = [n for n in app._notifications if "settings ignored" in n.message]
@@ -64,9 +64,7 @@ async def test_a_catalog_warning_with_markup_is_shown_as_text():
 async def test_saving_into_a_folder_with_a_bracket_in_its_name(tmp_path: Path):
     folder = tmp_path / "d["
     folder.mkdir()
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         await pilot.press("ctrl+s")
         await fill(pilot, "#path", str(folder / "x.toml"))
         await pilot.press("enter")
@@ -90,9 +88,7 @@ async def test_opening_a_hostile_file_keeps_the_answers(tmp_path: Path, kind: st
         os.mkfifo(path)
     else:
         path = Path("/dev/zero")
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         await type_into(pilot, "#input-gpus", "96")
         await settle(pilot)
         await pilot.press("ctrl+o")
@@ -113,9 +109,7 @@ async def test_the_scenario_name_in_the_header_is_escaped(tmp_path: Path):
     scenario = Scenario.model_validate(
         {"schema": 1, "name": "[/]\x1b]2;PWNED\x07\u202e", "workload": {"model": "llama3-8b", "tokens": "1T"}}
     )
-    app = app_for_test(scenario=scenario)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running(scenario=scenario) as (app, _pilot):
         assert "\x1b" not in app.main.sub_title and "\u202e" not in app.main.sub_title
         assert "[/]" in app.main.sub_title and "\\x1b" in app.main.sub_title
 

@@ -10,13 +10,12 @@ from textual.widgets import Input, Static
 from advisor.io.scenario_files import load_scenario
 from advisor.tui.screens.path_dialog import PathDialog
 from tests.test_tui_helpers import (
-    SIZE,
-    app_for_test,
     fewer_collections,
     fill,
     no_ranges,
     pilot_test,
     plain,
+    running,
     settle,
     until,
 )
@@ -47,9 +46,7 @@ async def _type_slowly(pilot, selector: str, text: str, pause: float = 0.05) -> 
 )
 @pilot_test
 async def test_a_field_being_typed_is_never_rewritten(field: str, typed: str, value: float | None):
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         await _type_slowly(pilot, f"#input-{field}", typed)
         assert app.main.query_one(f"#input-{field}", Input).value == typed
         assert not app.main.errors
@@ -61,9 +58,7 @@ async def test_a_field_being_typed_is_never_rewritten(field: str, typed: str, va
 
 @pilot_test
 async def test_pasted_text_is_kept_and_formatting_on_leaving_loses_no_digit():
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         field = app.main.query_one("#input-tokens", Input)
         field.focus()
         await pilot.pause()
@@ -81,9 +76,7 @@ async def test_pasted_text_is_kept_and_formatting_on_leaving_loses_no_digit():
 
 @pilot_test
 async def test_save_and_export_refuse_while_an_answer_is_not_accepted(tmp_path: Path):
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         await _type_slowly(pilot, "#input-tokens", "12x", pause=0)
         await pilot.press("ctrl+s")
         await pilot.pause()
@@ -100,10 +93,8 @@ async def test_save_and_export_refuse_while_an_answer_is_not_accepted(tmp_path: 
 
 @pilot_test
 async def test_what_is_saved_is_what_the_screen_shows(tmp_path: Path):
-    app = app_for_test()
     target = tmp_path / "typed.toml"
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         await _type_slowly(pilot, "#input-tokens", "13421772800", pause=0.02)
         await pilot.press("ctrl+s")
         await fill(pilot, "#path", str(target))
@@ -124,9 +115,7 @@ async def test_keys_typed_right_after_tab_or_enter_go_to_the_next_question():
     left the 2 in the field being left); each key is posted at once, as the terminal driver does."""
     from textual import events
 
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         app.main.form.focus_question("gpus")
         await pilot.pause()
         keys = [("9", "9"), ("6", "6"), ("tab", None), ("3", "3"), ("0", "0"), ("enter", None)]

@@ -12,13 +12,11 @@ from advisor.cli.main import main
 from advisor.core.scenario import Scenario
 from advisor.present.ranking import closest_first
 from tests.test_tui_helpers import (
-    SIZE,
-    app_for_test,
     fewer_collections,
     no_ranges,
     pilot_test,
     plain,
-    settle,
+    running,
     show_tab,
 )
 
@@ -51,9 +49,7 @@ def _cli_order(capsys: pytest.CaptureFixture[str], extra: list[str]) -> list[str
 @pytest.mark.parametrize("case", list(CASES))
 @pilot_test
 async def test_why_lists_the_systems_by_how_close_they_come_as_the_cli_does(case, capsys):
-    app = app_for_test(scenario=_scenario(CASES[case]))
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running(scenario=_scenario(CASES[case])) as (app, pilot):
         rec = app.main.advice.recommendation
         assert rec.winner is None
         await show_tab(pilot, "why")
@@ -71,9 +67,7 @@ async def test_why_lists_the_systems_by_how_close_they_come_as_the_cli_does(case
 async def test_compares_rank_order_puts_the_closest_unranked_first():
     from textual.widgets import DataTable
 
-    app = app_for_test(scenario=_scenario(CASES["budget"]))
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running(scenario=_scenario(CASES["budget"])) as (app, pilot):
         await show_tab(pilot, "compare")
         table = app.main.query_one("#compare-table", DataTable)
         rows = [str(key.value) for key in table.rows]

@@ -13,13 +13,12 @@ from advisor.tui.screens.choice_picker import ChoicePicker
 from advisor.tui.screens.confirm_dialog import ConfirmDialog
 from advisor.tui.screens.path_dialog import PathDialog
 from tests.test_tui_helpers import (
-    SIZE,
-    app_for_test,
     fewer_collections,
     fill,
     no_ranges,
     pilot_test,
     plain,
+    running,
     settle,
     until,
 )
@@ -63,9 +62,7 @@ def _h100_cost(app) -> float:  # type: ignore[no-untyped-def]
 
 @pilot_test
 async def test_owned_gpus_are_asked_when_buying_and_make_the_run_cheaper():
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         row = app.main.form.row("owned_gpus")
         assert row.disabled, "renting: nothing owned to ask about"
         assert row.question.title == "GPUs already owned"
@@ -83,9 +80,7 @@ async def test_owned_gpus_are_asked_when_buying_and_make_the_run_cheaper():
 
 @pilot_test
 async def test_a_misspelt_system_is_named_and_nothing_is_saved():
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         await _buy(pilot)
         await _type_owned(pilot, "h10=64")
         field = app.main.query_one(FIELD, Input)
@@ -104,10 +99,8 @@ async def test_a_misspelt_system_is_named_and_nothing_is_saved():
 
 @pilot_test
 async def test_owned_gpus_round_trip_through_save_and_open(tmp_path: Path):
-    app = app_for_test()
     target = tmp_path / "owned.toml"
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         await _buy(pilot)
         await _type_owned(pilot, "h100=1k")
         await pilot.press("tab")  # leaving the field: it means what the form would write, so it stays

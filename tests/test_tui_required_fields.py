@@ -11,13 +11,13 @@ import pytest
 
 from advisor.core.scenario import INPUTS, Scenario
 from advisor.tui.questions import QUESTION_BY_KEY
+from advisor.tui.required import examples
 from tests.test_tui_helpers import (
-    SIZE,
-    app_for_test,
     fewer_collections,
     no_ranges,
     pilot_test,
     plain,
+    running,
     screen_lines,
     settle,
     type_into,
@@ -66,9 +66,7 @@ CASES = {
 @pilot_test
 async def test_a_required_field_emptied_says_what_to_type_in_the_apps_words(key):
     workload, words = CASES[key]
-    app = app_for_test(scenario=_scenario(**workload))
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running(scenario=_scenario(**workload)) as (app, pilot):
         await until(pilot, lambda: key in app.main.form._rows, f"the {key} question mounted")
         await type_into(pilot, f"#input-{key}", "")
         await until(pilot, lambda: key in app.main.errors, f"{key} emptied refused")
@@ -83,9 +81,7 @@ async def test_a_required_field_emptied_says_what_to_type_in_the_apps_words(key)
 @pytest.mark.parametrize("key", ["deadline_days", "budget_usd"])
 @pilot_test
 async def test_an_optional_field_emptied_is_none(key):
-    app = app_for_test(scenario=_scenario())
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running(scenario=_scenario()) as (app, pilot):
         await until(pilot, lambda: key in app.main.form._rows, f"the {key} question mounted")
         await type_into(pilot, f"#input-{key}", "30")
         await settle(pilot)
@@ -97,10 +93,39 @@ async def test_an_optional_field_emptied_is_none(key):
 
 @pilot_test
 async def test_an_empty_tokens_field_of_a_training_job_does_not_show_the_serving_placeholder():
-    app = app_for_test(scenario=_scenario())
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running(scenario=_scenario()) as (app, pilot):
         await type_into(pilot, "#input-tokens", "")
         await until(pilot, lambda: "tokens" in app.main.errors, "Tokens emptied refused")
         placeholder = str(app.main.form.row("tokens").control.placeholder)
         assert "target rate" not in placeholder and "15T" in placeholder, placeholder
+
+
+@pytest.mark.parametrize("key", list(CASES))
+@pilot_test
+async def test_every_required_field_emptied_shows_required_in_it(key):
+    """Tokens emptied read "required, e.g. 15T" in the field; GPUs (and every other required field)
+    emptied stayed blank, as if blank were an answer. Each field the app refuses blank now says so."""
+    workload, _words = CASES[key]
+    async with running(scenario=_scenario(**workload)) as (app, pilot):
+        await until(pilot, lambda: key in app.main.form._rows, f"the {key} question mounted")
+        await type_into(pilot, f"#input-{key}", "")
+        await until(pilot, lambda: key in app.main.errors, f"{key} emptied refused")
+        placeholder = str(app.main.form.row(key).control.placeholder)
+        assert placeholder.startswith("required"), placeholder
+        such = examples(QUESTION_BY_KEY[key].hint)
+        if such and key != "tokens":  # Tokens gives the job's own example (tested above)
+            assert placeholder == f"required, e.g. {such.split(' or ')[0]}", placeholder
+
+
+@pilot_test
+async def test_the_headline_names_a_refused_field_as_the_form_labels_it():
+    """Letters in Deadline: the form's row reads "Deadline (days)" but the headline said "Deadline, days:
+    not accepted" (new-user walk), the declaration's label; two refused fields read as three."""
+    async with running(scenario=_scenario()) as (app, pilot):
+        await until(pilot, lambda: "deadline_days" in app.main.form._rows, "the Deadline question mounted")
+        await type_into(pilot, "#input-deadline_days", "abc")
+        await until(pilot, lambda: "deadline_days" in app.main.errors, "letters in Deadline refused")
+        title = QUESTION_BY_KEY["deadline_days"].title
+        assert title == "Deadline (days)"
+        await until(pilot, lambda: f"{title}: not accepted" in "\n".join(screen_lines(app)), "the headline")
+        assert "Deadline, days" not in "\n".join(screen_lines(app))

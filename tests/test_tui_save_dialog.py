@@ -12,13 +12,12 @@ from textual.widgets import Checkbox, Static
 from advisor.io import atomic
 from advisor.tui.screens.path_dialog import PathDialog
 from tests.test_tui_helpers import (
-    SIZE,
-    app_for_test,
     fewer_collections,
     fill,
     no_ranges,
     pilot_test,
     plain,
+    running,
     settle,
     type_into,
     until,
@@ -31,9 +30,7 @@ pytestmark = pytest.mark.usefixtures(fewer_collections.__name__, no_ranges.__nam
 async def test_enter_on_the_replace_box_saves_and_space_ticks_it(tmp_path: Path):
     target = tmp_path / "plan.toml"
     target.write_text("old\n")
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         await type_into(pilot, "#input-gpus", "96")
         await settle(pilot)
         await pilot.press("ctrl+s")
@@ -56,9 +53,7 @@ async def test_enter_on_the_replace_box_saves_and_space_ticks_it(tmp_path: Path)
 
 @pilot_test
 async def test_escape_cancels_the_save_and_writes_nothing(tmp_path: Path):
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         await pilot.press("ctrl+s")
         await until(pilot, lambda: isinstance(app.screen, PathDialog), "the Save dialog")
         await fill(pilot, "#path", str(tmp_path / "plan.toml"))
@@ -78,9 +73,7 @@ async def test_a_failed_replace_leaves_the_old_file_whole(tmp_path: Path, monkey
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(atomic.os, "replace", full)
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         await pilot.press("ctrl+s")
         await until(pilot, lambda: isinstance(app.screen, PathDialog), "the Save dialog")
         await fill(pilot, "#path", str(target))

@@ -14,7 +14,13 @@ import pytest
 from advisor.cli.main import main
 from advisor.io.scenario_files import load_scenario, save_scenario, schema_comment
 from advisor.schemas import schema_path
-from tests.test_tui_helpers import LLAMA_70B, SIZE, app_for_test, fewer_collections, pilot_test, settle
+from tests.test_tui_helpers import (
+    LLAMA_70B,
+    fewer_collections,
+    pilot_test,
+    running,
+    settle,
+)
 
 pytestmark = pytest.mark.usefixtures(fewer_collections.__name__)
 
@@ -98,9 +104,7 @@ async def test_the_apps_save_names_the_team_copy_relatively(tmp_path: Path):
     (tmp_path / ".git").mkdir()
     _team_schema(tmp_path)
     (tmp_path / "plans").mkdir()
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (_app, pilot):
         await pilot.press("ctrl+s", *str(tmp_path / "plans" / "a70b"), "enter")
         await settle(pilot)
     saved = tmp_path / "plans" / "a70b.toml"

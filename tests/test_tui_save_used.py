@@ -14,12 +14,11 @@ from advisor.core.scenario import Scenario
 from advisor.tui.answers import read_answers
 from advisor.tui.screens.path_dialog import PathDialog
 from tests.test_tui_helpers import (
-    SIZE,
-    app_for_test,
     fewer_collections,
     fill,
     no_ranges,
     pilot_test,
+    running,
     settle,
     until,
 )
@@ -54,9 +53,7 @@ def _shown(app) -> dict:  # type: ignore[no-untyped-def]
 @pilot_test
 async def test_a_saved_serving_job_holds_only_what_it_uses_and_opens_as_it_was_shown(tmp_path: Path):
     path = tmp_path / "chat.toml"
-    app = app_for_test(scenario=SERVING)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running(scenario=SERVING) as (app, pilot):
         await pilot.press("ctrl+s")
         await until(pilot, lambda: isinstance(app.screen, PathDialog), "the Save dialog")
         await fill(pilot, "#path", str(path))
@@ -68,9 +65,7 @@ async def test_a_saved_serving_job_holds_only_what_it_uses_and_opens_as_it_was_s
     workload = tomllib.loads(path.read_text())["workload"]
     assert "tokens" not in workload and "gpus" not in workload, workload
     assert workload["target_tokens_per_second"] == 50_000
-    again = app_for_test(scenario_path=path)
-    async with again.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running(scenario_path=path) as (again, _pilot):
         assert _shown(again) == shown_after_saving
         assert again.main.advice.recommendation.headline == headline
         assert not again.main.unsaved

@@ -22,7 +22,7 @@ from advisor.cli import serve as serve_cli
 from advisor.cli.main import build_parser
 from advisor.tui.screens.path_dialog import PathDialog
 from advisor.tui.settings import settings_path
-from tests.test_tui_helpers import SIZE, app_for_test, fill, pilot_test, plain, settle
+from tests.test_tui_helpers import fill, pilot_test, plain, running
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST_SCREEN = ("advisor", "Model", "Job", "Tokens")
@@ -70,9 +70,7 @@ async def test_a_served_app_refuses_files_outside_its_folder(tmp_path: Path, whe
         "symlink": "link/x.toml",
         "home": "~/x.toml",
     }[where]
-    app = app_for_test(file_root=root)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running(file_root=root) as (app, pilot):
         await pilot.press("ctrl+s")
         await fill(pilot, "#path", typed)
         await pilot.press("enter")
@@ -89,9 +87,7 @@ async def test_a_served_app_refuses_files_outside_its_folder(tmp_path: Path, whe
 
 @pilot_test
 async def test_a_served_app_never_writes_the_settings(tmp_path: Path):
-    app = app_for_test(file_root=tmp_path)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running(file_root=tmp_path) as (app, pilot):
         await pilot.press("ctrl+t")
         await pilot.pause()
         assert app.theme == "textual-light"

@@ -7,21 +7,20 @@ import pytest
 from textual.widgets import DataTable, Static
 
 from advisor.present import numbers
-from advisor.tui.screens.choice_picker import ChoicePicker
 from advisor.tui.widgets.choice_field import ChoiceField
 from advisor.tui.widgets.drawn_when_shown import PENDING_NOTE, PendingNote
 from advisor.tui.widgets.serving_view import plan_row
 from tests.test_tui_helpers import (
-    SIZE,
-    app_for_test,
+    choose,
     fewer_collections,
     no_ranges,
     pilot_test,
     plain,
+    running,
+    serve_70b_at_50k,
     settle,
     show_tab,
     type_into,
-    until,
 )
 
 pytestmark = pytest.mark.usefixtures(fewer_collections.__name__, no_ranges.__name__)
@@ -37,40 +36,20 @@ SERVING_KEYS = (
 )
 
 
-async def _choose(pilot, key: str, typed: str) -> None:  # type: ignore[no-untyped-def]
-    """Open a choice's list, type part of an option and press Enter, as a user would."""
-    pilot.app.main.form.focus_question(key)
-    await pilot.pause()
-    await pilot.press("enter", *typed)
-    await until(pilot, lambda: isinstance(pilot.app.screen, ChoicePicker), f"the list of {key} open")
-    await pilot.press("enter")
-    await settle(pilot)
-
-
-async def _serve_70b_at_50k(pilot) -> None:  # type: ignore[no-untyped-def]
-    """Llama 3 70B served at 50k tokens/s, chosen in the form, the answer settled."""
-    await _choose(pilot, "model", "llama 3 70")
-    await _choose(pilot, "kind", "inf")
-    await type_into(pilot, "#input-target_tokens_per_second", "50k")
-    await settle(pilot)
-
-
 @pilot_test
 async def test_the_serving_section_shows_for_inference_only():
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         form = app.main.form
         titles = [plain(t).strip() for t in form.query(".section-title").results(Static) if t.display]
         assert not any("Serving" in t for t in titles)
         assert all(not form.row(key).display for key in SERVING_KEYS)
-        await _choose(pilot, "kind", "inf")
+        await choose(pilot, "kind", "inf")
         assert app.main.scenario.workload.kind == "inference"
         assert all(form.row(key).display and not form.row(key).disabled for key in SERVING_KEYS)
         titles = [plain(t).strip() for t in form.query(".section-title").results(Static) if t.display]
         assert titles[:3] == ["1  Model", "2  Job", "3  Serving"]
         assert titles[3] == "4  Scale and time"
-        await _choose(pilot, "kind", "pre")
+        await choose(pilot, "kind", "pre")
         assert not form.row("ttft_limit_ms").display
         titles = [plain(t).strip() for t in form.query(".section-title").results(Static) if t.display]
         assert titles[2] == "3  Scale and time", "the sections shown are numbered without a gap"
@@ -78,10 +57,7 @@ async def test_the_serving_section_shows_for_inference_only():
 
 @pilot_test
 async def test_the_kv_cache_choice_says_default_and_can_go_back_to_it():
-    app = app_for_test()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await _choose(pilot, "kind", "inf")
+    async with running(size=(80, 24), answers={"kind": "inf"}) as (app, pilot):
         field = app.main.form.row("kv_cache_precision").control
         assert isinstance(field, ChoiceField)
         assert field.label.startswith("default"), f"shows {field.label!r}"
@@ -98,11 +74,7 @@ async def test_the_kv_cache_choice_says_default_and_can_go_back_to_it():
 
 @pilot_test
 async def test_a_target_rate_typed_gives_the_serving_plan_per_system():
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await _choose(pilot, "model", "llama 3 70")
-        await _choose(pilot, "kind", "inf")
+    async with running(answers={"model": "llama 3 70", "kind": "inf"}) as (app, pilot):
         assert "Serving" not in [str(t.label) for t in app.screen.query("Tab") if not t.display]
         await type_into(pilot, "#input-target_tokens_per_second", "50k")
         await type_into(pilot, "#input-ttft_limit_ms", "2000")
@@ -141,16 +113,14 @@ async def test_a_target_rate_typed_gives_the_serving_plan_per_system():
 
 @pilot_test
 async def test_the_serving_tab_goes_when_the_job_is_not_inference():
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         tabs = app.screen.query_one("#tabs")
         assert not tabs.get_tab("serving").display
-        await _choose(pilot, "kind", "inf")
+        await choose(pilot, "kind", "inf")
         assert tabs.get_tab("serving").display
         app.main.show_tab("serving")
         await pilot.pause()
-        await _choose(pilot, "kind", "pre")
+        await choose(pilot, "kind", "pre")
         assert not tabs.get_tab("serving").display and tabs.active != "serving"
 
 
@@ -158,10 +128,8 @@ async def test_the_serving_tab_goes_when_the_job_is_not_inference():
 async def test_the_serving_questions_drive_the_one_headline():
     # A rate makes the headline the fleet's month; a TPOT limit typed replaces the default for chat;
     # the tokens may then be left blank (a month of serving), which a training job refuses.
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await _serve_70b_at_50k(pilot)
+    async with running() as (app, pilot):
+        await serve_70b_at_50k(pilot)
         first = plain(app.screen.query_one("#headline"))
         assert "to serve 50k tokens/s · " in first and "(limit 100 ms, the default for chat)" in first
         await type_into(pilot, "#input-tpot_limit_ms", "40")
@@ -173,7 +141,7 @@ async def test_the_serving_questions_drive_the_one_headline():
         await settle(pilot)
         assert app.main.errors == {} and app.main.scenario.workload.tokens is None
         assert "Wh a month" in plain(app.screen.query_one("#headline"))
-        await _choose(pilot, "kind", "pre")
+        await choose(pilot, "kind", "pre")
         await settle(pilot)
         assert any("Tokens to train on" in str(e) for e in app.main.errors.values()), app.main.errors
 
@@ -183,10 +151,7 @@ async def test_the_serving_tab_says_computing_until_drawn_never_empty_or_stale()
     # The Serving tab appears with an inference job's answer; chosen, its view is drawn a frame or two
     # later. Those frames once showed the bare column headings (empty), or the plan of the answer
     # before (stale). Now they show the view's cover note, and every frame after shows this answer.
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await _choose(pilot, "kind", "inf")
+    async with running(answers={"kind": "inf"}) as (app, pilot):
         view = app.screen.query_one("#serving-view")
         table = app.screen.query_one("#serving-table", DataTable)
 
@@ -225,10 +190,8 @@ async def test_the_serving_tab_says_computing_until_drawn_never_empty_or_stale()
 
 @pilot_test
 async def test_the_serving_headroom_asked_in_the_form_resizes_the_fleet():
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await _serve_70b_at_50k(pilot)
+    async with running() as (app, pilot):
+        await serve_70b_at_50k(pilot)
         spared = app.main.advice.winner.estimate.serving
         await type_into(pilot, "#input-serving_headroom", "0")
         await settle(pilot)

@@ -9,12 +9,10 @@ import pytest
 from textual.widgets import TabbedContent
 
 from tests.test_tui_helpers import (
-    SIZE,
-    app_for_test,
     fewer_collections,
     no_ranges,
     pilot_test,
-    settle,
+    running,
     show_tab,
     tab_shown,
     until,
@@ -27,9 +25,7 @@ PAIRS = [("compare", "breakdown"), ("why", "sizing"), ("rules", "compare"), ("as
 
 @pilot_test
 async def test_a_tab_chosen_from_code_is_not_switched_back_by_a_late_focus():
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         tabs = app.main.query_one("#tabs", TabbedContent)
         switched_back = []
         for _ in range(3):

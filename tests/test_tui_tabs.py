@@ -7,25 +7,26 @@ from pathlib import Path
 
 import pytest
 from textual.app import App
+from textual.geometry import Size
 from textual.widgets import DataTable, TabbedContent, Tabs
 
 from advisor.core.scenario import Scenario
 from advisor.io.scenario_files import load_scenario
 from advisor.present.purchase import up_front
 from advisor.tui.widgets.question_row import QuestionRow
-from advisor.tui.widgets.results_panel import TABS
+from advisor.tui.widgets.results_panel import MORE_TABS, TABS
 from tests.test_tui_helpers import (
     LLAMA_70B,
-    SIZE,
-    app_for_test,
+    choose,
     fewer_collections,
     no_ranges,
     pilot_test,
+    running,
+    screen_lines,
     settle,
     type_into,
     until,
 )
-from tests.test_tui_serving import _choose
 
 pytestmark = pytest.mark.usefixtures(fewer_collections.__name__, no_ranges.__name__)
 
@@ -34,9 +35,7 @@ pytestmark = pytest.mark.usefixtures(fewer_collections.__name__, no_ranges.__nam
 async def test_enter_in_sizing_uses_the_count_while_each_system_is_sized():
     """Sized to the deadline, the GPU count given is not used: Enter on a row used to set it and change
     nothing else. It now stops the sizing, so every system is costed at the row's count."""
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         await type_into(pilot, "#input-deadline_days", "30")
         await settle(pilot)
         app.main.form.focus_question("size_to_deadline")
@@ -101,15 +100,13 @@ async def test_the_active_tab_stays_in_sight(size):
     """Every tab, chosen in turn, is in sight in the tab bar, for training and for serving; so is the
     active one when the Serving tab comes or goes before it (making the job inference pushed Sensitivity
     off the bar at 80 and 100 columns)."""
-    app = app_for_test(scenario=LLAMA_70B)
-    async with app.run_test(size=size) as pilot:
-        await settle(pilot)
+    async with running(scenario=LLAMA_70B, size=size) as (app, pilot):
         await _visit_every_tab(pilot, size)
         assert app.main.query_one(TabbedContent).active == "sensitivity"
-        await _choose(pilot, "kind", "inf")
+        await choose(pilot, "kind", "inf")
         await _still_in_sight(pilot, f"Sensitivity in sight once the job serves, at {size}")
         await _visit_every_tab(pilot, size)
-        await _choose(pilot, "kind", "pre")
+        await choose(pilot, "kind", "pre")
         await _still_in_sight(pilot, f"Sensitivity in sight once the job trains again, at {size}")
 
 
@@ -117,9 +114,7 @@ async def test_the_active_tab_stays_in_sight(size):
 async def test_sizing_without_a_deadline_leaves_the_focus_on_the_tab_bar():
     """With no deadline the sizing table is hidden; the tab used to focus it, leaving the focus nowhere
     (←/→ then switched no tab). The bar takes it, so ← goes on to Assumptions."""
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         app.main.show_tab("sizing")
         tabs = app.main.query_one(TabbedContent)
         await until(pilot, lambda: isinstance(app.focused, Tabs), "the tab bar's focus")
@@ -131,9 +126,10 @@ async def test_sizing_without_a_deadline_leaves_the_focus_on_the_tab_bar():
 async def test_the_serving_plan_comes_first_and_every_row_shows_at_100x30():
     """The plan's explanation above it left 3 of 10 rows in sight at 100 × 30; the plan now comes first,
     every row on screen without scrolling, and the explanation follows under it."""
-    app = app_for_test(scenario=load_scenario(Path("examples/llama3-70b-serving.toml")))
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot)
+    async with running(scenario=load_scenario(Path("examples/llama3-70b-serving.toml")), size=(100, 30)) as (
+        app,
+        pilot,
+    ):
         app.main.show_tab("serving")
         table = app.main.query_one("#serving-table", DataTable)
         await until(pilot, lambda: app.focused is table and table.row_count >= 5, "the serving plan's focus")
@@ -151,9 +147,7 @@ async def test_compare_shows_each_systems_outlay_up_front_when_buying():
     "up front" column, as the CLI's "what buying means" says it; renting, it has none."""
     data = LLAMA_70B.to_data()
     data["workload"]["pricing"] = "own"
-    app = app_for_test(scenario=Scenario.model_validate(data))
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running(scenario=Scenario.model_validate(data)) as (app, pilot):
         app.main.show_tab("compare")
         table = app.main.query_one("#compare-table", DataTable)
         await until(pilot, lambda: app.focused is table and table.row_count > 0, "Compare's focus")
@@ -167,7 +161,7 @@ async def test_compare_shows_each_systems_outlay_up_front_when_buying():
             assert cell == (up_front(purchase) if purchase else "–"), candidate.system
             bought += purchase is not None and purchase.capex_usd > 0
         assert bought >= 3  # a real outlay for most systems, not one column of dashes
-        await _choose(pilot, "pricing", "rent")
+        await choose(pilot, "pricing", "rent")
         app.main.show_tab("compare")
         await until(pilot, lambda: table.row_count > 0 and app.focused is table, "Compare's focus again")
         assert "up front" not in [str(column.label) for column in table.columns.values()]
@@ -179,9 +173,7 @@ async def test_a_new_scenario_is_read_from_the_top_of_why():
     instead of at its verdict (new-user walk)."""
     from tests.test_tui_helpers import show_tab
 
-    app = app_for_test()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot)
+    async with running(size=(100, 30)) as (app, pilot):
         await show_tab(pilot, "why")
         why = app.main.query_one("#tabs").get_pane("why").query_one("WhyView")
         why.scroll_end(animate=False, immediate=True)
@@ -190,3 +182,19 @@ async def test_a_new_scenario_is_read_from_the_top_of_why():
         await until(pilot, lambda: why.scroll_y == 0, "the new answer's Why at its top")
         await settle(pilot)
         assert why.scroll_y == 0
+
+
+@pytest.mark.parametrize("wider", [100, 120])
+@pilot_test
+async def test_the_tab_bar_hints_move_with_the_bar_in_the_frame_after_a_resize(wider):
+    """At 80 columns "…▸" marks the tabs beyond the bar's end. The app placed it with offsets computed
+    after a resize, once the results panel had handled its Resize message: a real terminal draws the new
+    layout before that (a quarter of a second later in tmux), so widened to 100 or 120 the hint was drawn
+    over a tab label mid-bar. Laid out with the bar, it is at the bar's end in the first frame drawn."""
+    async with running(size=(80, 30)) as (app, pilot):
+        more = app.main.query_one("#tabs-more")
+        await until(pilot, lambda: more.display and more.region.width > 0, "the '…▸' hint at 80 columns")
+        app.screen._refresh_layout(Size(wider, 30))  # as Screen._on_resize lays out, before any Resize
+        bar = app.main.query_one("#tabs-scroll").region
+        line = screen_lines(app)[bar.y][bar.x : bar.right]
+        assert MORE_TABS.strip() not in line[: -len(MORE_TABS)], line

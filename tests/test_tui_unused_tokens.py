@@ -10,16 +10,16 @@ from textual.widgets import Static
 from advisor.cli.main import main
 from advisor.tui.answers import UNUSED_TOKENS
 from tests.test_tui_helpers import (
-    SIZE,
-    app_for_test,
+    choose,
     fewer_collections,
     no_ranges,
     pilot_test,
     plain,
+    running,
+    serve_70b_at_50k,
     settle,
     type_into,
 )
-from tests.test_tui_serving import _choose, _serve_70b_at_50k
 
 pytestmark = pytest.mark.usefixtures(fewer_collections.__name__, no_ranges.__name__)
 
@@ -33,11 +33,9 @@ def _note(app) -> str:  # type: ignore[no-untyped-def]
 
 @pilot_test
 async def test_tokens_are_dimmed_with_a_note_at_a_target_rate():
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         row = app.main.form.row("tokens")
-        await _serve_70b_at_50k(pilot)
+        await serve_70b_at_50k(pilot)
         assert row.has_class("-unused") and row.unused == UNUSED_TOKENS
         app.main.form.row("model").control.focus()  # the note shows without the focus
         await pilot.pause()
@@ -47,7 +45,7 @@ async def test_tokens_are_dimmed_with_a_note_at_a_target_rate():
         await settle(pilot)
         assert not row.has_class("-unused") and row.unused == ""
         assert app.main.scenario.workload.tokens == 1e12
-        await _choose(pilot, "kind", "pre")
+        await choose(pilot, "kind", "pre")
         assert not row.has_class("-unused")
 
 

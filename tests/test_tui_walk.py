@@ -10,18 +10,18 @@ from textual.widgets import DataTable, Static, TabbedContent, Tabs
 from advisor.tui.widgets.headline import Headline
 from tests.test_tui_helpers import (
     LLAMA_70B,
-    SIZE,
-    app_for_test,
+    choose,
     fewer_collections,
     no_ranges,
     pilot_test,
     plain,
+    running,
     screen_lines,
     settle,
     show_tab,
+    type_into,
     until,
 )
-from tests.test_tui_serving import _choose
 
 pytestmark = pytest.mark.usefixtures(fewer_collections.__name__)
 
@@ -38,11 +38,9 @@ def _titles(app) -> list[str]:  # type: ignore[no-untyped-def]
 @pilot_test
 @pytest.mark.usefixtures(no_ranges.__name__)
 async def test_the_palette_numbers_sections_as_the_form_and_offers_serving_for_inference_only():
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         for kind in ("pre", "inf"):
-            await _choose(pilot, "kind", kind)
+            await choose(pilot, "kind", kind)
             palette = _palette(app)
             shown = {" ".join(title.split()) for title in _titles(app)}
             risk = palette["Go to question: Risk appetite"]
@@ -55,14 +53,12 @@ async def test_the_palette_numbers_sections_as_the_form_and_offers_serving_for_i
 @pilot_test
 @pytest.mark.usefixtures(no_ranges.__name__)
 async def test_job_specific_questions_and_the_compare_time_column_follow_the_job():
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         form = app.main.form
         shown = {"pre": ("mfu", "efficiency"), "fine": ("finetune_method", "mfu", "efficiency"), "inf": ()}
         headed = {"pre": "train", "fine": "fine-tune", "inf": "serve"}
         for kind, asked in shown.items():
-            await _choose(pilot, "kind", kind)
+            await choose(pilot, "kind", kind)
             for key in ("finetune_method", "mfu", "efficiency"):
                 assert form.row(key).display == (key in asked), (kind, key)
             await show_tab(pilot, "compare")
@@ -74,18 +70,14 @@ async def test_job_specific_questions_and_the_compare_time_column_follow_the_job
 @pilot_test
 async def test_a_clear_verdict_reads_as_provisional_until_the_ranges_settle_it(monkeypatch):
     monkeypatch.setattr("advisor.tui.screens.main_screen.ANALYSIS_DELAY_S", 3600.0)  # ranges never come
-    app = app_for_test(scenario=LLAMA_70B)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running(scenario=LLAMA_70B) as (app, _pilot):
         assert app.main.advice.recommendation.verdict.kind == "clear"
         text = plain(app.main.query_one(Headline))
         verdict = next(line for line in text.splitlines() if line.startswith("• Clear"))
         assert verdict.startswith("• Clear on expected values: ") and verdict.endswith("checking ranges…")
         assert "ranges: computing…" in text
     monkeypatch.setattr("advisor.tui.screens.main_screen.ANALYSIS_DELAY_S", 0.05)
-    app = app_for_test(scenario=LLAMA_70B)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, analysis=True)
+    async with running(scenario=LLAMA_70B, analysis=True) as (app, _pilot):
         text = plain(app.main.query_one(Headline))
         assert "checking ranges" not in text and "on expected values" not in text
         assert "• Clear: " in text or "• Close call: " in text
@@ -102,10 +94,8 @@ def _focus_is_seen(app) -> bool:  # type: ignore[no-untyped-def]
 @pilot_test
 @pytest.mark.usefixtures(no_ranges.__name__)
 async def test_a_new_scenario_puts_the_focus_on_the_first_question():
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await _choose(pilot, "kind", "inf")  # an unsaved change, and the focus in the serving section
+    async with running() as (app, pilot):
+        await choose(pilot, "kind", "inf")  # an unsaved change, and the focus in the serving section
         app.main.form.focus_question("ttft_limit_ms")
         await pilot.pause()
         await pilot.press("ctrl+n")
@@ -122,9 +112,7 @@ async def test_a_new_scenario_puts_the_focus_on_the_first_question():
 @pilot_test
 @pytest.mark.usefixtures(no_ranges.__name__)
 async def test_shift_tab_from_the_result_tabs_shows_the_question_it_lands_on_whole():
-    app = app_for_test()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running() as (app, pilot):
         app.main.query_one(Tabs).focus()
         await pilot.pause()
         await pilot.press("shift+tab")
@@ -151,9 +139,7 @@ async def test_shift_tab_from_the_result_tabs_shows_the_question_it_lands_on_who
 @pilot_test
 @pytest.mark.usefixtures(no_ranges.__name__)
 async def test_the_tab_bar_says_there_are_more_tabs_and_the_footer_hints_fit(size):
-    app = app_for_test()
-    async with app.run_test(size=size) as pilot:
-        await settle(pilot)
+    async with running(size=size) as (app, pilot):
         tabs = app.main.query_one("#tabs Tabs", Tabs)
         bar = lambda: screen_lines(app)[tabs.region.y]  # noqa: E731
         narrow = size[0] < 100
@@ -174,9 +160,7 @@ async def test_the_tab_bar_says_there_are_more_tabs_and_the_footer_hints_fit(siz
 async def test_the_last_tab_chosen_stays_chosen_when_two_are_chosen_before_a_redraw():
     """A loaded machine (CI) draws late: choosing Compare and then Sensitivity before one redraw left
     Compare's deferred focus to pull the bar back to Compare."""
-    app = app_for_test()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
+    async with running(size=(80, 24)) as (app, pilot):
         for tab in ("compare", "breakdown", "sensitivity"):
             app.main.show_tab(tab)
         await settle(pilot)
@@ -192,9 +176,7 @@ async def test_the_last_tab_chosen_stays_chosen_when_two_are_chosen_before_a_red
 async def test_a_headline_too_long_for_its_rows_says_the_rest_is_on_why(size):
     # At 80x24 the reasons under the verdict need more rows than the headline has: the last row said
     # "• warn the mi300x price is derived, not" and stopped mid-sentence.
-    app = app_for_test()
-    async with app.run_test(size=size) as pilot:
-        await settle(pilot)
+    async with running(size=size) as (app, _pilot):
         region = app.main.query_one(Headline).content_region
         rows = [
             line[region.x : region.right].rstrip() for line in screen_lines(app)[region.y : region.bottom]
@@ -206,3 +188,21 @@ async def test_a_headline_too_long_for_its_rows_says_the_rest_is_on_why(size):
         words = set(whole.replace("…", " ").split())
         shown = " ".join(row.strip(" ▕") for row in rows).replace("… (see Why)", "").replace("…", " ").split()
         assert set(shown) <= words, set(shown) - words
+
+
+@pilot_test
+async def test_sensitivity_never_shows_the_previous_answers_ranges_as_the_new_ones(monkeypatch):
+    """A LoRA fine-tune's tokens changed (new-user walk, 80x24 on a loaded machine): the headline said
+    mi300x at $600.9k while Sensitivity still listed the pretrain's ranges, b300 first at $4.08M, unmarked,
+    for seconds until the new ones came. Until they come it says they are being computed."""
+    monkeypatch.setattr("advisor.tui.screens.main_screen.ANALYSIS_DELAY_S", 0.05)
+    async with running(scenario=LLAMA_70B, analysis=True) as (app, pilot):
+        await show_tab(pilot, "sensitivity")
+        text = app.main.query_one("#sensitivity-text", Static)
+        assert "P10–P90" in plain(text)
+        monkeypatch.setattr("advisor.tui.screens.main_screen.ANALYSIS_DELAY_S", 3600.0)  # no new ranges
+        await type_into(pilot, "#input-gpus", "512")
+        await settle(pilot)
+        assert app.main.analysis.scenario != app.main.scenario
+        await until(pilot, lambda: "Computing ranges" in plain(text), "Sensitivity to say it is computing")
+        assert "P10–P90" not in plain(text)

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from advisor.core.model.catalog import Catalog, Precision
+from advisor.core.model.catalog import Catalog
 from advisor.core.model.inputs import (
     ALL_SYSTEMS,
     DeclaredInput,
@@ -22,15 +22,13 @@ from advisor.core.model.inputs import (
     system_pairs,
     unnamed_system,
 )
-from advisor.core.model.serving_plan import serving_precisions, serving_targets
 from advisor.core.model.units import format_si
-from advisor.core.model.workload import PRECISION_LABELS
 from advisor.core.scenario import INPUTS, Scenario
 from advisor.core.unused import CONDITIONS, unused_inputs
 from advisor.errors import AdvisorError
 from advisor.io.scenario_files import with_model_config
 from advisor.tui.questions import DECLARED, DEFAULT_CHOICE, MODEL_SIZE, QUESTIONS, SERVING
-from advisor.tui.required import blank_number, in_app_words, tokens_placeholder
+from advisor.tui.required import blank_number, in_app_words
 from advisor.tui.settings import Settings
 
 Answer = str | bool
@@ -71,7 +69,7 @@ def new_scenario(catalog: Catalog, settings: Settings) -> Scenario:
 # --- reading ---------------------------------------------------------------------------------------
 
 
-def _si(value: float | None) -> str:
+def si_text(value: float | None) -> str:
     """`15T`, `13.4217728B`: the shortest SI form that reads back as exactly `value` (no digit lost)."""
     if value is None:
         return ""
@@ -89,10 +87,10 @@ def _plain(value: float | None) -> str:
 def _one_value(item: DeclaredInput, value: float) -> str:
     """One number as the form shows it: `$250k`, `$2.1`, `15T`, `1024`, `0.4`."""
     if item.meta.unit == "USD":
-        return "$" + _si(value)
+        return "$" + si_text(value)
     if item.meta.unit == "USD/GPU-hour":
         return f"${value:g}"
-    return _si(value) if item.meta.unit == "tokens" else _plain(value)
+    return si_text(value) if item.meta.unit == "tokens" else _plain(value)
 
 
 def _per_system_text(item: DeclaredInput, mapping: dict[str, float]) -> str:
@@ -127,56 +125,13 @@ def read_answers(scenario: Scenario, catalog: Catalog) -> dict[str, Answer]:
     spec = w.model_spec(catalog)
     answers: dict[str, Answer] = {
         "model": w.model or CUSTOM,
-        "params": _si(spec.params_total),
+        "params": si_text(spec.params_total),
         "family": spec.family if w.custom is None else ("moe" if w.custom.active_params else "dense"),
-        "active_params": _si(spec.params_active) if spec.family == "moe" or w.custom else "",
+        "active_params": si_text(spec.params_active) if spec.family == "moe" or w.custom else "",
     }
     for key, item in DECLARED.items():
         answers[key] = answer_text(item, _declared_value(scenario, item))
     return {q.key: answers[q.key] for q in QUESTIONS}
-
-
-def placeholders(catalog: Catalog, scenario: Scenario) -> dict[str, str]:
-    """Greyed text in empty fields that stand for a value: the catalog's (electricity, PUE) and, serving
-    at a target rate, the TPOT limit and headroom the core applies when none is given. Other blank fields
-    show their declaration's word for blank ("none")."""
-    econ = catalog.economics
-    return {
-        "electricity_usd_per_kwh": f"{econ.electricity.usd_per_kwh:g} (catalog)",
-        "pue": f"{econ.facility.pue:g} (catalog)",
-        **tokens_placeholder(scenario),
-        **_serving_defaults(scenario, catalog),
-    }
-
-
-NO_RATE = "none: no target rate"
-"""The headroom field left blank by a job without a target rate: there is no fleet to keep spare."""
-BATCH = "none: a batch job"
-"""A blank rate (neither tokens/s nor requests/s): the job generates its Tokens, with no fleet to size."""
-
-
-def _serving_defaults(scenario: Scenario, catalog: Catalog) -> dict[str, str]:
-    """`default: 100 ms`, `default: 0.25`: what the core's `serving_targets` holds a blank TPOT limit and
-    headroom to (the `[serving]` defaults of catalog/economics.toml), from the same call; the rate that
-    requests/s make; a batch job's blank rate."""
-    spec = scenario.workload
-    if spec.kind != "inference":
-        return {}
-    try:
-        targets = serving_targets(spec.workload(catalog), catalog.economics.serving)
-    except (AdvisorError, ValueError):  # not a workload yet: the form shows the declared blanks
-        return {}
-    found = {"kv_cache_precision": _kv_default(spec.weight_precision or spec.precision)}
-    rate = targets.tokens_per_second
-    if rate is None:
-        found |= dict.fromkeys(("target_tokens_per_second", "requests_per_second"), BATCH)
-        found["serving_headroom"] = NO_RATE
-    else:
-        found["serving_headroom"] = f"default: {targets.headroom:g}"
-        found["target_tokens_per_second"] = f"{_si(rate)}: requests × output"
-    if targets.tpot_default and targets.tpot_s is not None:
-        found["tpot_limit_ms"] = f"default: {targets.tpot_s * 1e3:g} {DECLARED['tpot_limit_ms'].meta.unit}"
-    return found
 
 
 UNUSED_TOKENS = f"not used: {CONDITIONS['no_rate'][1]}"
@@ -188,14 +143,6 @@ def unused(scenario: Scenario) -> dict[str, str]:
     """Answers that stay editable but that the scenario as answered does not use, with why: the form
     dims them and says so (Tokens at a target rate; clearing the rate uses it again)."""
     return {"tokens": UNUSED_TOKENS} if "workload.tokens" in unused_inputs(scenario) else {}
-
-
-def _kv_default(weights: Precision) -> str:
-    """The KV cache choice's default option: `default: BF16 (as weights)`, `default: FP8 (FP4 weights)`,
-    from the core's `serving_precisions` (unset precisions follow the weights)."""
-    kv_cache = serving_precisions(weights, None, None).kv_cache
-    why = "as weights" if kv_cache == weights else f"{PRECISION_LABELS[weights]} weights"
-    return f"default: {PRECISION_LABELS[kv_cache]} ({why})"
 
 
 def applicable(scenario: Scenario) -> dict[str, bool]:

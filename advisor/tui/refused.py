@@ -65,7 +65,7 @@ def _errors(scenario: Scenario, catalog: Catalog, refused: Mapping[str, Answer])
 def stale_reason(errors: Mapping[str, str], failure: str) -> str:
     """Why the result shown does not match the answers on screen (empty when it does)."""
     if errors:
-        labels = ", ".join(QUESTION_BY_KEY[key].label for key in errors)
+        labels = ", ".join(QUESTION_BY_KEY[key].title for key in errors)
         return f"{labels}: not accepted; showing the result for the last valid answers"
     if failure:
         return f"could not compute: {failure}"

@@ -7,8 +7,6 @@ from __future__ import annotations
 import re
 
 from advisor.core.model.workload import NO_TOKENS
-from advisor.core.scenario import Scenario
-from advisor.core.unused import unused_inputs
 from advisor.tui.questions import QUESTION_BY_KEY
 
 TOKENS_EXAMPLES = {
@@ -53,9 +51,9 @@ def in_app_words(message: str, kind: str) -> str:
     return tokens_needed(kind) if message == NO_TOKENS else message
 
 
-def tokens_placeholder(scenario: Scenario) -> dict[str, str]:
-    """What an empty Tokens field says while the job needs its tokens (`required, e.g. 15T`); serving at
-    a target rate, none (the declared blank, `a month at the target rate`, applies)."""
-    if "workload.tokens" in unused_inputs(scenario):
-        return {}
-    return {"tokens": f"required, e.g. {TOKENS_EXAMPLES[scenario.workload.kind][1].split(',')[0]}"}
+def required_placeholder(key: str, kind: str) -> str:
+    """What an empty required field says: `required, e.g. 2048`, the first example its question gives
+    (Tokens: the job's own, `15T` to train, `300B` to generate), else `required`."""
+    such = TOKENS_EXAMPLES.get(kind, TOKENS_EXAMPLES["pretrain"])[1] if key == "tokens" else ""
+    first = re.split(r",| or ", such or examples(QUESTION_BY_KEY[key].hint), maxsplit=1)[0].strip()
+    return f"required, e.g. {first}" if first else "required"

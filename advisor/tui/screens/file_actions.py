@@ -58,7 +58,7 @@ def refused(screen: ScenarioScreen, what: str) -> bool:
     file never holds a value the screen does not show)."""
     if not screen.errors:
         return False
-    labels = ", ".join(QUESTION_BY_KEY[key].label for key in screen.errors)
+    labels = ", ".join(QUESTION_BY_KEY[key].title for key in screen.errors)
     screen.notify(
         f"Not {what}: {labels} not accepted. Correct or clear the answer first.",
         title=f"Not {what}",

@@ -12,9 +12,18 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
+from advisor.core.model.assumptions import ElectricityUsdPerKwh, PueRatio
 from advisor.core.model.economics import Economics
+from advisor.core.model.inputs import format_bound, limits_of
 from advisor.core.model.units import parse_number
 from advisor.tui.settings import Settings
+
+NUMBERS = {
+    "electricity": ("Electricity, USD per kWh", limits_of(ElectricityUsdPerKwh)),
+    "pue": ("PUE", limits_of(PueRatio)),
+}
+"""The number fields by id: the label a message names them by, and the range the settings take (the
+settings' own field types)."""
 
 
 class SettingsScreen(ModalScreen[Settings | None]):
@@ -36,13 +45,14 @@ class SettingsScreen(ModalScreen[Settings | None]):
             yield Select([(t, t) for t in self.themes], value=s.theme, allow_blank=False, id="theme")
             yield Label("Pricing of a new scenario", classes="dialog-label")
             yield Select([("rent", "rent"), ("own", "own")], value=s.pricing, allow_blank=False, id="pricing")
-            yield Label("Electricity, USD per kWh (blank: the catalog's)", classes="dialog-label")
+            yield Label(f"{NUMBERS['electricity'][0]} (blank: the catalog's)", classes="dialog-label")
             yield Input(
                 "" if s.electricity_usd_per_kwh is None else f"{s.electricity_usd_per_kwh:g}",
                 placeholder=f"{econ.electricity.usd_per_kwh:g} (catalog, {econ.electricity.as_of})",
                 id="electricity",
             )
-            yield Label("PUE, 1-3 (blank: the catalog's)", classes="dialog-label")
+            pue, limits = NUMBERS["pue"]
+            yield Label(f"{pue}, {limits.describe()} (blank: the catalog's)", classes="dialog-label")
             yield Input(
                 "" if s.pue is None else f"{s.pue:g}",
                 placeholder=f"{econ.facility.pue:g} (catalog, {econ.facility.as_of})",
@@ -65,8 +75,8 @@ class SettingsScreen(ModalScreen[Settings | None]):
             settings = Settings(
                 theme=str(self.query_one("#theme", Select).value),
                 pricing=self.query_one("#pricing", Select).value,  # type: ignore[arg-type]
-                electricity_usd_per_kwh=self._number("#electricity"),
-                pue=self._number("#pue"),
+                electricity_usd_per_kwh=self._number("electricity"),
+                pue=self._number("pue"),
             )
         except ValueError as exc:
             if isinstance(exc, ValidationError):
@@ -77,6 +87,18 @@ class SettingsScreen(ModalScreen[Settings | None]):
             return
         self.dismiss(settings)
 
-    def _number(self, selector: str) -> float | None:
-        text = self.query_one(selector, Input).value.strip()
-        return parse_number(text) if text else None
+    def _number(self, field: str) -> float | None:
+        """The number in field `field`, None when blank; ValueError naming the field as labelled, its
+        range and what was typed (not the settings file's key and pydantic's words)."""
+        label, limits = NUMBERS[field]
+        text = self.query_one(f"#{field}", Input).value.strip()
+        if not text:
+            return None
+        span = f"must be {limits.describe()}"
+        try:
+            value = parse_number(text)
+        except ValueError:
+            raise ValueError(f"{label}: {text!r} is not a number; {span}") from None
+        if not limits.allows(value):
+            raise ValueError(f"{label}: {span} (got {format_bound(value)})")
+        return value

@@ -18,11 +18,11 @@ from advisor.tui.answers import (
     JOB_QUESTIONS,
     NOT_ASKED_BECAUSE,
     applicable,
-    placeholders,
     read_answers,
     same_answer,
     unused,
 )
+from advisor.tui.placeholders import placeholders
 from advisor.tui.questions import QUESTIONS, SECTIONS, SERVING, numbered_sections
 from advisor.tui.widgets.question_row import QuestionRow
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
-from textual.containers import Container, ScrollableContainer, Vertical
+from textual.containers import ScrollableContainer, Vertical
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane, Tabs
@@ -74,12 +74,16 @@ class ResultsPanel(Vertical):
                 yield WhyView(id="why-view").data_bind(ResultsPanel.advice)
             for tab in list(TABS)[1:]:
                 yield TabPane(TABS[tab], id=tab)
-        with Container(id="tab-hints"):  # no height of its own: the hints overlay the tab bar
-            yield Static(MORE_TABS, id="tabs-more", classes="tabs-hint")
-            yield Static(LESS_TABS, id="tabs-less", classes="tabs-hint")
 
     def on_mount(self) -> None:
         self.query_one(TabbedContent).hide_tab("serving")
+        # The hints are docked to the bar's ends in a layer of their own (app.tcss), so the layout puts
+        # them where the bar is in the same frame; offsets set from code after a Resize message came a
+        # frame or more late, drawn over a tab label mid-bar.
+        self.query_one(Tabs).mount(
+            Static(MORE_TABS, id="tabs-more", classes="tabs-hint"),
+            Static(LESS_TABS, id="tabs-less", classes="tabs-hint"),
+        )
         self.watch(self.query_one("#tabs-scroll"), "scroll_x", self._tab_hints, init=False)
         # The bar's width changed (the Serving tab came or went): once it is laid out, the active tab back
         # in sight. `virtual_size` is the reactive that changes (`max_scroll_x` is a property derived from
@@ -110,14 +114,8 @@ class ResultsPanel(Vertical):
     def _tab_hints(self, _value: object = None) -> None:
         """`…▸` at the end of the tab bar while tabs are beyond it (narrow screens), `◂…` at its start."""
         scroll = self.query_one("#tabs-scroll")
-        tabs = self.query_one(Tabs)
-        hints = self.query_one("#tab-hints")
-        row = tabs.region.y - hints.region.y
-        more, less = self.query_one("#tabs-more", Static), self.query_one("#tabs-less", Static)
-        more.display = scroll.scroll_x < scroll.max_scroll_x - 0.5
-        less.display = scroll.scroll_x > 0.5
-        more.styles.offset = (tabs.region.right - hints.region.x - len(MORE_TABS), row)
-        less.styles.offset = (tabs.region.x - hints.region.x, row)
+        self.query_one("#tabs-more").display = scroll.scroll_x < scroll.max_scroll_x - 0.5
+        self.query_one("#tabs-less").display = scroll.scroll_x > 0.5
 
     def watch_advice(self, advice: Advice | None) -> None:
         """The Serving tab is there for an inference job only."""
@@ -156,7 +154,9 @@ class ResultsPanel(Vertical):
             "rules": RulesTrace(id="rules-view").data_bind(ResultsPanel.advice),
             "assumptions": AssumptionsView(id="assumptions-view").data_bind(ResultsPanel.advice),
             "sizing": SizingView(id="sizing-view").data_bind(ResultsPanel.advice),
-            "sensitivity": SensitivityView(id="sensitivity-view").data_bind(ResultsPanel.analysis),
+            "sensitivity": SensitivityView(id="sensitivity-view").data_bind(
+                ResultsPanel.analysis, ResultsPanel.advice
+            ),
         }
         tabs = self.query_one(TabbedContent)
         mounting = [tabs.get_pane(tab).mount(view) for tab, view in views.items()]  # one layout for all

@@ -19,6 +19,9 @@ from advisor.tui.widgets.drawn_when_shown import DrawnWhenShown
 
 if TYPE_CHECKING:
     from advisor.core.run import ScenarioResult  # imported when the ranges are computed
+    from advisor.tui.advice import Advice
+
+COMPUTING = "Computing ranges and break-even points…"
 
 TORNADO_WIDTH = 10
 
@@ -84,13 +87,22 @@ class SensitivityView(DrawnWhenShown, VerticalScroll):
 
     analysis: reactive[ScenarioResult | None] = reactive(None)
     """Ranges, robustness and break-evens (bound to the screen's)."""
+    advice: reactive[Advice | None] = reactive(None)
+    """The advice shown (bound to the screen's): ranges computed for other answers are not shown."""
 
     def compose(self) -> ComposeResult:
-        yield Static("Computing ranges and break-even points…", id="sensitivity-text")
+        yield Static(COMPUTING, id="sensitivity-text")
 
     def watch_analysis(self) -> None:
         self.request_draw()
 
+    def watch_advice(self) -> None:
+        self.request_draw()
+
     def draw(self) -> None:
-        if self.analysis is not None:
-            self.query_one("#sensitivity-text", Static).update(sensitivity_content(self.analysis))
+        """The ranges of the answers the headline shows; until they are computed, says so (the ranges of
+        the previous answers, shown under the new headline, read as the new answer's)."""
+        analysis, advice = self.analysis, self.advice
+        current = analysis is not None and (advice is None or analysis.scenario == advice.scenario)
+        text = self.query_one("#sensitivity-text", Static)
+        text.update(sensitivity_content(analysis) if current and analysis is not None else COMPUTING)
