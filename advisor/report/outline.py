@@ -103,12 +103,13 @@ def breakdown_sections(report: ReportData) -> list[TableSection]:
     sections = []
     for key, breakdown in zip(("cost", "time", "energy"), BREAKDOWNS, strict=True):
         header, rows = breakdown_rows(breakdown, report.estimated)
+        estimates = [c.estimate for c in report.estimated if c.estimate is not None]
         title = breakdown_title(breakdown, report.scenario.workload.pricing, report.scenario.workload.kind)
         sections.append(
             TableSection(
                 key,
                 f"{title} breakdown",
-                breakdown_blurb(breakdown, report.scenario.workload.kind),
+                breakdown_blurb(breakdown, report.scenario.workload.kind, estimates),
                 header,
                 rows,
                 marks_winner=True,
