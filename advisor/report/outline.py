@@ -45,6 +45,8 @@ class TableSection:
     """2: a section of the document; 3: a part of the section before it."""
     breakdown: Breakdown | None = None
     """A breakdown's table: the one charted above it (HTML)."""
+    stacks: bool = False
+    """A table of sentences: its rows stack on a narrow screen (HTML), so no sentence is squeezed."""
 
 
 def inputs_section(report: ReportData) -> TableSection:
@@ -92,7 +94,13 @@ def range_sections(report: ReportData) -> list[TableSection]:
         header, rows = sizing_rows(report)
         sections.append(
             TableSection(
-                "sizing", "Sizing to the deadline", sizing_blurb(report), header, rows, numeric_from=2
+                "sizing",
+                "Sizing to the deadline",
+                sizing_blurb(report),
+                header,
+                rows,
+                numeric_from=2,
+                stacks=True,
             )
         )
     return sections
