@@ -266,11 +266,16 @@ def render_sensitivity(rec: Any, sens: Any) -> None:
                 f"{numbers.duration(bar.hours_at_low)} → {numbers.duration(bar.hours_at_high)}",
             )
         console.print(table)
-    if sens.break_evens:
-        console.print(
-            f"\n[bold]break-even points[/] ({escape(sens.winner)} against {escape(sens.runner_up)})"
-        )
-        for item in sens.break_evens:
-            console.print(f"  {escape(item.sentence)}")
-    for line in sens.speed_for_price:
+    render_break_evens(sens)
+
+
+def render_break_evens(sens: Any) -> None:
+    """What would flip the answer within the ranges (the report's "How sure the answer is", after the
+    robustness): the break-even points, then how much faster a dearer system must be to win per dollar."""
+    lines = ranges.break_even_lines(sens)
+    if not lines:
+        return
+    against = f" ({escape(sens.winner)} against {escape(sens.runner_up)})" if sens.runner_up else ""
+    console.print(f"\n[bold]break-even points[/]{against}")
+    for line in lines:
         console.print(f"  {escape(line)}")

@@ -24,6 +24,12 @@ FIGURES: tuple[tuple[str, str, frozenset[str] | None], ...] = (
 each depends on (None: all of them; `uncertainty.input_spreads` names them)."""
 
 
+def break_even_lines(sens: Any) -> list[str]:
+    """What would flip the answer within the ranges: each break-even point, then how much faster a
+    dearer system must be to win per dollar (the report's "How sure the answer is", after robustness)."""
+    return [*(b.sentence for b in sens.break_evens), *sens.speed_for_price]
+
+
 def _series(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 

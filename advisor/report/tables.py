@@ -233,10 +233,8 @@ def range_rows(report: ReportData) -> tuple[list[str], list[list[str]]]:
 def certainty_lines(report: ReportData) -> list[str]:
     """How sure the answer is: robustness across the ranges, then each break-even point."""
     sens = report.sensitivity
-    lines = [sens.robustness.verdict] if sens.robustness is not None else []
-    lines += [b.sentence for b in sens.break_evens]
-    lines += list(sens.speed_for_price)
-    return lines
+    robust = [sens.robustness.verdict] if sens.robustness is not None else []
+    return robust + ranges.break_even_lines(sens)
 
 
 def sizing_rows(report: ReportData) -> tuple[list[str], list[list[str]]]:
