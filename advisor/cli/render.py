@@ -176,7 +176,7 @@ def render_purchase(estimates: Sequence[Any]) -> None:
             f"{unit.gpus_idle:,}",
             up_front(unit),
             numbers.money(unit.monthly_usd),
-            f"{unit.runs_per_year:,.1f}",
+            numbers.runs_per_year(unit.runs_per_year),
             numbers.price_per_gpu_hour(est.effective_price_usd_per_gpu_hour),
         )
     console.print(table)

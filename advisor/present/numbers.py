@@ -7,9 +7,11 @@ from collections.abc import Callable
 from typing import Any
 
 from advisor.core.fmt import cents_or_dollars, count, duration, energy, money, percent, significant, tonnes
+from advisor.core.model.units import format_si
 
 __all__ = [
     "MEMORY_UNIT",
+    "catalog_value",
     "cents_or_dollars",
     "count",
     "duration",
@@ -20,16 +22,54 @@ __all__ = [
     "memory_per_gpu",
     "money",
     "money_span",
+    "params",
     "percent",
     "price_per_gpu_hour",
+    "runs_per_year",
     "significant",
     "tonnes",
+    "tpot",
+    "ttft",
 ]
 
 
 def price_per_gpu_hour(usd: float) -> str:
     """$2.22 (per GPU-hour)."""
     return f"${usd:.2f}"
+
+
+def params(value: float) -> str:
+    """A model's parameter count: 70.55B, 405.9B, 8.03B, 671B (four significant digits, as the catalog
+    and the app's model field write it, not 70.5B)."""
+    return format_si(value, digits=4)
+
+
+def catalog_value(value: object) -> str:
+    """A catalog figure as written: 45,565; 2,250; 0.0862; 70.55B (from a million, as `params`); true."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if not isinstance(value, int | float):
+        return str(value)
+    if abs(value) >= 1e6 and abs(value) < 1e18:
+        return format_si(value, digits=4)
+    if float(value).is_integer() and abs(value) < 1e18:
+        return f"{value:,.0f}"
+    return f"{value:,.6g}"
+
+
+def ttft(ms: float) -> str:
+    """Time to first token: 121 ms."""
+    return f"{ms:,.0f} ms"
+
+
+def tpot(ms: float) -> str:
+    """Time per output token: 99.9 ms."""
+    return f"{ms:,.1f} ms"
+
+
+def runs_per_year(runs: float) -> str:
+    """Runs like this one an owned fleet does in a year: 16.7."""
+    return f"{runs:,.1f}"
 
 
 def _span(low: str, high: str, unit: str = "") -> str:
