@@ -6,7 +6,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from advisor.core.fmt import cents_or_dollars, count, duration, energy, money, percent, significant, tonnes
+from advisor.core.fmt import (
+    cents_or_dollars,
+    count,
+    duration,
+    energy,
+    gpus,
+    money,
+    percent,
+    significant,
+    tonnes,
+)
 from advisor.core.model.units import format_si
 
 __all__ = [
@@ -18,6 +28,7 @@ __all__ = [
     "duration_span",
     "energy",
     "energy_span",
+    "gpus",
     "input_value",
     "memory_per_gpu",
     "money",

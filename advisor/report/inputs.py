@@ -26,7 +26,7 @@ def input_rows(report: ReportData) -> list[tuple[str, str]]:
     rows = [
         ("Scenario", s.name),
         ("Objective", s.objective),
-        ("Model", f"{model.name} ({model.id if w.model else _custom_note(w, model)})"),
+        ("Model", _model_text(model, model.id if w.model else _custom_note(w, model))),
         ("Parameters", _params(model.params_total, model.params_active)),
         ("Sequence length", f"{model.seq_len:,}"),
         ("Tokens", _tokens_text(w)),
@@ -184,6 +184,12 @@ def _job(w: WorkloadSpec) -> str:
     if w.finetune_method == "lora":
         return f"finetune, LoRA training {fmt.percent(w.lora_trainable_fraction)} of the parameters"
     return "finetune, full"
+
+
+def _model_text(model: ModelSpec, note: str) -> str:
+    """`Llama 3 70B (llama3-70b)`; after a name that ends in a parenthesis, `13B dense (custom), given by
+    size, architecture inferred` rather than two parentheses in a row."""
+    return f"{model.name}, {note}" if model.name.endswith(")") else f"{model.name} ({note})"
 
 
 def _custom_note(w: WorkloadSpec, model: ModelSpec) -> str:

@@ -21,6 +21,7 @@ from advisor.report.tables import (
     serving_blurb,
     serving_rows,
     sizing_blurb,
+    sizing_note,
     sizing_rows,
 )
 
@@ -96,7 +97,7 @@ def range_sections(report: ReportData) -> list[TableSection]:
             TableSection(
                 "sizing",
                 "Sizing to the deadline",
-                sizing_blurb(report),
+                sizing_blurb(report) + sizing_note(report),
                 header,
                 rows,
                 numeric_from=2,
