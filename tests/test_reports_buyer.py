@@ -11,7 +11,7 @@ from advisor.io.scenario_files import load_scenario
 from advisor.report import build_report
 from advisor.report.inputs import input_rows
 from advisor.report.outline import range_sections
-from advisor.report.tables import range_rows, sizing_rows
+from advisor.report.tables import certainty_lines, range_rows, sizing_rows
 from tests.conftest import shipped_catalog
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,3 +61,15 @@ def test_a_custom_models_name_in_parentheses_is_not_followed_by_more():
     rows = dict(input_rows(_report("13b-from-scratch-8-gpus")))
     assert rows["Model"] == "13B dense (custom), given by size, architecture inferred"
     assert rows["Model"].count("(") == 1
+
+
+def test_the_runner_ups_price_to_win_is_said_once():
+    # "What would change the answer" says "mi300x wins if it rented below $1.51/GPU-hour instead of
+    # $1.63 ..."; "How sure the answer is" said it again as "mi300x wins if it rents below $1.51/GPU-hour
+    # (now $1.63/GPU-hour)".
+    report = _report("llama3-70b-serving")
+    price = report.recommendation.price_to_win
+    assert price is not None and price.sentence in report.recommendation.what_would_change
+    point = next(b for b in report.sensitivity.break_evens if (b.input, b.system) == ("price", price.system))
+    assert point.sentence not in certainty_lines(report)
+    assert len(certainty_lines(report)) > 2  # the other points stay

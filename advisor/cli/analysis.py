@@ -81,7 +81,7 @@ def cmd_recommend(args: argparse.Namespace) -> int:
     render_recommendation(rec)
     render_serving(rec)
     render_ranges(sens)
-    render_break_evens(sens)
+    render_break_evens(sens, rec)
     for line in user_price_lines(catalog, [c.system for c in rec.candidates]):
         print(printable(f"price: {line}"))
     return answered(rec)

@@ -269,10 +269,11 @@ def render_sensitivity(rec: Any, sens: Any) -> None:
     render_break_evens(sens)
 
 
-def render_break_evens(sens: Any) -> None:
+def render_break_evens(sens: Any, rec: Any = None) -> None:
     """What would flip the answer within the ranges (the report's "How sure the answer is", after the
-    robustness): the break-even points, then how much faster a dearer system must be to win per dollar."""
-    lines = ranges.break_even_lines(sens)
+    robustness): the break-even points, then how much faster a dearer system must be to win per dollar;
+    with `rec`, less the one its "what would change the answer" already says."""
+    lines = ranges.break_even_lines(sens, rec)
     if not lines:
         return
     against = f" ({escape(sens.winner)} against {escape(sens.runner_up)})" if sens.runner_up else ""

@@ -238,7 +238,7 @@ def certainty_lines(report: ReportData) -> list[str]:
     """How sure the answer is: robustness across the ranges, then each break-even point."""
     sens = report.sensitivity
     robust = [sens.robustness.verdict] if sens.robustness is not None else []
-    return robust + ranges.break_even_lines(sens)
+    return robust + ranges.break_even_lines(sens, report.recommendation)
 
 
 def sizing_rows(report: ReportData) -> tuple[list[str], list[list[str]]]:
