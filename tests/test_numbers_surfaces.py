@@ -71,6 +71,11 @@ def test_serving_prices_month_and_latencies_read_the_same_everywhere(report, win
         "cli recommend": (per_million, month, tpot.removesuffix(" ms")),
         "app": (per_million, full_in, full_out, month, ttft, tpot),
     }
+    # The winner's P10 and P90 cost: the CLI's ranges table as the reports' Ranges table.
+    cost = report.sensitivity.ranges[winner.system].cost_usd
+    for surface in ("markdown", "html"):
+        wanted[surface] += (f"({numbers.money(cost.p10)} to {numbers.money(cost.p90)})",)
+    wanted["cli recommend"] += (f"{numbers.money(cost.p10)}–{numbers.money(cost.p90)}",)
     missing = {
         surface: [text for text in texts if text not in surfaces[surface]]
         for surface, texts in wanted.items()

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from advisor.core.fmt import (
+    MONEY_STEPS,
     cents_or_dollars,
     count,
     duration,
@@ -102,13 +103,14 @@ def duration_span(low_hours: float, high_hours: float) -> str:
 
 
 def money_span(low: float, high: float) -> str:
-    """`$1.52k–$2.1k`, `$2.32M–$2.72M`: both ends at the scale of the larger one."""
+    """`$12.93k–$20.13k`, `$1,524–$2,270`, `$2.32M–$2.72M`: both ends as `money` writes the larger one
+    (its scale and digits), so a P10 reads here as in the reports' `$18.07k ($12.93k to $20.13k)`."""
     if high >= 1e15:
         return _span(f"${low:.3g}", f"${high:.3g}")
-    for factor, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
-        if high >= factor:
-            return _span(f"${low / factor:.3g}{suffix}", f"${high / factor:.3g}{suffix}")
-    return _span(f"${low:,.2f}", f"${high:,.2f}")
+    for floor, factor, spec, suffix in MONEY_STEPS:
+        if high >= floor:
+            return _span(f"${low / factor:{spec}}{suffix}", f"${high / factor:{spec}}{suffix}")
+    return _span(f"${low:.3g}", f"${high:.3g}")
 
 
 def energy_span(low_kwh: float, high_kwh: float) -> str:
