@@ -110,3 +110,15 @@ def test_a_model_size_reads_the_same_everywhere(report, capsys):
     missing = [name for name, text in surfaces.items() if size not in text]
     assert missing == [], missing
     assert "70.5B" not in " ".join(surfaces.values()).replace("70.55B", "")
+
+
+def test_a_nested_catalog_figure_reads_as_a_catalog_value():
+    # The production fit's reference size read "reference_params=7e+10" in the assumptions (both the
+    # reports' table and the app's list, which share the rows): as every other catalog figure, 70B.
+    scenario = load_scenario(ROOT / "examples" / "llama3-70b-pretrain.toml", CATALOG)
+    report = build_report(scenario, CATALOG, load_rules(), today=date(2026, 12, 1), version="test")
+    row = next(a for a in report.assumptions if a.topic == "mfu scaling")
+    shown = " ".join(str(value) for _, value in row.values)
+    assert "reference_params=70B" in shown and "e+" not in shown
+    assert "reference_params=70B" in _flat(render_markdown(report))
+    assert "reference_params=70B" in str(assumption_block(row))
