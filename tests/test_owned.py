@@ -409,7 +409,8 @@ def test_owned_gpus_short_of_the_deadline_say_what_they_do_and_how_many_to_add()
     )
     advice = advise_scenario(scenario, CATALOG, RULES, today=TODAY)
     line = next(c for c in advice.recommendation.what_would_change if c.startswith("the 1,024 h100 you own"))
-    assert "past the 60-day deadline; " in line
+    assert line.startswith("the 1,024 h100 you own are too few for the 60-day deadline; ")
+    assert "; a later deadline: they alone finish in " in line
     h100 = next(s for s in advice.sizing if s.system == "h100")
     target = h100.gpus or (h100.on_hand.gpus if h100.on_hand else None)
     assert target is not None and f"{target - 1024:,} more (to {target:,})" in line

@@ -16,18 +16,16 @@ from advisor.core.analysis import SAMPLES
 from advisor.core.analysis.deadline import GpuCount, gpus_for_deadline_all
 from advisor.core.analysis.horizon import with_horizon
 from advisor.core.analysis.sensitivity import Sensitivity, analyse, settled
+from advisor.core.analysis.shortfall import owned_shortfalls
 from advisor.core.analysis.time_quantile import deadline_basis
-from advisor.core.costing.estimate import estimate
 from advisor.core.decision.advise import advise
 from advisor.core.decision.owned import with_owned
 from advisor.core.decision.recommendation import Recommendation
 from advisor.core.decision.request import AdviceRequest
 from advisor.core.decision.rules import Rule
 from advisor.core.model.catalog import Catalog
-from advisor.core.model.units import HOURS_PER_DAY
 from advisor.core.model.workload import Workload
 from advisor.core.scenario import Scenario
-from advisor.errors import AdvisorError
 
 
 @dataclass(frozen=True)
@@ -91,7 +89,7 @@ def advise_scenario(
                 deadline,
                 waits,
                 request.system_ids(),
-                margin=constraints.sizing_margin,
+                margin=request.sizing_margin,
                 budget_usd=constraints.budget_usd,
                 basis=request.deadline_basis,
             )
@@ -105,53 +103,18 @@ def advise_scenario(
     return ScenarioAdvice(scenario, request.workload, rec, sizing, sizes, request)
 
 
-def _owned_short_of_deadline(sizing: Sequence[GpuCount], request: AdviceRequest) -> list[str]:
-    """Owning GPUs that alone miss the deadline: what they achieve, and how many GPUs to add."""
-    deadline = request.constraints.deadline_days
-    lines = []
-    for found in sizing:
-        owned = request.assumptions.owned_gpus.get(found.system, 0)
-        if deadline is None or owned <= 0:
-            continue
-        workload = request.workload.model_copy(update={"gpus": owned})
-        try:
-            alone = estimate(workload, found.system, request.catalog, request.capacity_assumptions())
-        except AdvisorError:
-            continue
-        if alone.time_to_result_hours <= deadline * HOURS_PER_DAY:
-            continue
-        line = (
-            f"the {owned:,} {found.system} you own finish in {fmt.duration(alone.time_to_result_hours)}, "
-            f"past the {deadline:g}-day deadline"
-        )
-        if found.gpus is not None and found.estimate is not None:
-            sized = found.estimate
-            line += (
-                f"; {found.gpus - owned:,} more (to {found.gpus:,}) meet it: "
-                f"{fmt.duration(sized.time_to_result_hours)} to result, {fmt.money(sized.cost_usd)}"
-            )
-        elif found.on_hand is not None:
-            wait = found.estimate.time_breakdown_hours["wait"] if found.estimate else None
-            line += (
-                f"; {found.on_hand.gpus - owned:,} more (to {found.on_hand.gpus:,}) would meet it if on hand"
-            )
-            line += f", but buying them takes {fmt.duration(wait)}" if wait else ""
-        lines.append(line)
-    return lines
-
-
 def with_buying_options(
     rec: Recommendation, sizing: Sequence[GpuCount], request: AdviceRequest
 ) -> Recommendation:
     """Nothing feasible because buying takes longer than the deadline: say first what would make it
     work, each with the system it suits best (rule weights count: hardware on hand, renting; a later
-    deadline is among the other changes already). Owned GPUs that alone miss the deadline: what they
-    achieve and how many to add."""
+    deadline is among the other changes already). Owned GPUs that alone miss the deadline: that they
+    are too few, and the options, with the shortfall rented beside them (`owned_shortfalls`)."""
     if request.workload.pricing != "own":
         return rec
-    short = _owned_short_of_deadline(sizing, request)
+    short = owned_shortfalls(sizing, request)
     if short:
-        rec = replace(rec, what_would_change=(*short, *rec.what_would_change))
+        rec = replace(rec, what_would_change=(*(s.sentence for s in short), *rec.what_would_change))
     if rec.winner is not None:
         return rec
     factor = {c.system: c.rule_factor for c in rec.candidates}

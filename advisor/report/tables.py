@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 
 from advisor.core.analysis.uncertainty import Range
 from advisor.core.costing.results import Estimate
+from advisor.core.decision.constraints import margin_not_added, sizing_allowance
 from advisor.core.decision.recommendation import Candidate, Recommendation
 from advisor.present import numbers, ranges
 from advisor.present.purchase import up_front
@@ -307,10 +308,11 @@ def sizing_blurb(report: ReportData) -> str:
     """What the sizing table shows: the deadline, its margin, and the capacity it is sized within."""
     constraints = report.scenario.constraints
     quantile = next((found.quantile for found in report.sizing if found.quantile is not None), None)
-    at = f" at its P{quantile * 100:g} time to result (the team's risk appetite)" if quantile else ""
+    left_out = margin_not_added(constraints, quantile)
+    why = f" (the team's risk appetite{'; ' + left_out if left_out else ''})" if quantile else ""
     return (
-        f"The smallest GPU count per system that finishes within {constraints.deadline_days:g} days less a "
-        f"{numbers.percent(constraints.sizing_margin, 0)} margin{at}, within what can be bought or rented; "
+        f"The smallest GPU count per system that meets the {constraints.deadline_days:g}-day deadline, sized "
+        f"{sizing_allowance(constraints, quantile)}{why}, within what can be bought or rented; "
         "'Binds' names the constraint that set it (deadline, capacity, memory, budget or lead time)."
     )
 

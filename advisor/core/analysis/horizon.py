@@ -31,7 +31,7 @@ def horizon_caveat(rec: Recommendation, request: AdviceRequest) -> str:
         request.catalog,
         horizon,
         request.capacity_assumptions(),
-        margin=request.constraints.sizing_margin,
+        margin=request.sizing_margin,
         basis=request.deadline_basis,
     )
     if sized.gpus is None or sized.estimate is None:

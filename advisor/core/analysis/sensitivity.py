@@ -19,8 +19,10 @@ from advisor.core import fmt
 from advisor.core.analysis import SAMPLES
 from advisor.core.analysis.breakeven import BreakEven, break_evens
 from advisor.core.analysis.cheaper import cheaper_option
+from advisor.core.analysis.contest import contenders, settlers, unsettled_sentence
 from advisor.core.analysis.uncertainty import (
     EstimateRange,
+    Spread,
     input_spreads,
     range_of,
     sample_inputs,
@@ -31,7 +33,7 @@ from advisor.core.decision.gaps import objective_metric
 from advisor.core.decision.owned import with_owned
 from advisor.core.decision.recommendation import CheaperOption, Recommendation
 from advisor.core.decision.request import AdviceRequest
-from advisor.core.decision.verdict import ROBUST_SHARE, with_robustness
+from advisor.core.decision.verdict import ROBUST_SHARE, UNSETTLED_SHARE, with_robustness
 
 ROBUST = 0.9
 LIKELY = ROBUST_SHARE
@@ -46,6 +48,9 @@ class Robustness:
     verdict: str
     deadline_share: float | None = None
     """Share of the samples in which the winner meets the deadline (None without one)."""
+    contenders: tuple[tuple[str, float], ...] = ()
+    """When no system wins half the samples: the systems sharing the wins and their shares, most first
+    (`contest.contenders`); else empty."""
 
 
 @dataclass(frozen=True)
@@ -100,21 +105,17 @@ class Sensitivity:
         }
 
 
-def robustness(
+def sample_winners(
     rec: Recommendation, sampled: Mapping[str, Sequence[tuple[float, float, float]]]
-) -> Robustness | None:
-    """The share of joint samples in which the expected winner still wins.
-
-    `sampled` holds each estimated system's (time, cost, kWh) per joint draw (`sampled_outputs`).
-    """
-    if rec.winner is None:
-        return None
+) -> list[str | None]:
+    """Each joint sample's winner among the feasible systems (None: none meets the deadline and budget
+    in it). `sampled` holds each estimated system's (time, cost, kWh) per draw (`sampled_outputs`)."""
     feasible = {c.system for c in rec.candidates if c.feasible and c.estimate is not None}
     outputs = {sid: rows for sid, rows in sampled.items() if sid in feasible}
     factors = {c.system: c.rule_factor for c in rec.candidates if c.system in feasible}
     samples = len(next(iter(sampled.values()))) if sampled else 0
     deadline, budget = rec.constraints.deadline_days, rec.constraints.budget_usd
-    wins: dict[str, int] = dict.fromkeys(factors, 0)
+    winners: list[str | None] = []
     for i in range(samples):
         best, best_score = None, float("inf")
         for sid, rows in outputs.items():
@@ -124,13 +125,37 @@ def robustness(
             score = objective_metric(rec.objective, hours, cost, kwh) * factors[sid]
             if score < best_score:
                 best, best_score = sid, score
+        winners.append(best)
+    return winners
+
+
+def robustness(
+    rec: Recommendation,
+    sampled: Mapping[str, Sequence[tuple[float, float, float]]],
+    winners: Sequence[str | None] | None = None,
+) -> Robustness | None:
+    """The share of joint samples in which the expected winner still wins.
+
+    `sampled` holds each estimated system's (time, cost, kWh) per joint draw (`sampled_outputs`);
+    `winners` each sample's winner, when already found (`sample_winners`).
+    """
+    if rec.winner is None:
+        return None
+    if winners is None:
+        winners = sample_winners(rec, sampled)
+    samples = len(winners)
+    deadline = rec.constraints.deadline_days
+    wins: dict[str, int] = dict.fromkeys(
+        (c.system for c in rec.candidates if c.feasible and c.estimate is not None), 0
+    )
+    for best in winners:
         if best is not None:
             wins[best] += 1
-    shares = {sid: n / samples for sid, n in wins.items()}
+    shares = {sid: n / samples if samples else 0.0 for sid, n in wins.items()}
     share = shares.get(rec.winner, 0.0)
     on_time = None
-    if deadline is not None and samples and rec.winner in outputs:
-        on_time = sum(row[0] <= deadline * 24 for row in outputs[rec.winner]) / samples
+    if deadline is not None and samples and rec.winner in wins and rec.winner in sampled:
+        on_time = sum(row[0] <= deadline * 24 for row in sampled[rec.winner]) / samples
     if share >= ROBUST:
         verdict = f"{rec.winner} wins across the range ({fmt.percent(share, 0)} of {samples:,} samples)"
     elif share >= LIKELY:
@@ -142,6 +167,27 @@ def robustness(
         near = f"only near the expected values ({share_text} of samples)"
         verdict = f"{rec.winner} wins on {rec.objective} {near}"
     return Robustness(rec.winner, share, samples, shares, verdict, on_time)
+
+
+def _unsettled(
+    robust: Robustness,
+    rec: Recommendation,
+    request: AdviceRequest,
+    winners: Sequence[str | None],
+    draws: Mapping[str, Sequence[Mapping[str, float]]],
+    spreads: Mapping[str, Mapping[str, Spread]],
+) -> Robustness:
+    """The winner wins under half the samples: its robustness names the systems sharing the wins and
+    what would settle the choice among them (`contest`)."""
+    named = contenders(robust.shares, robust.winner)
+    shared = {name: spread.shared for by_name in spreads.values() for name, spread in by_name.items()}
+    found = settlers(winners, draws, shared, [sid for sid, _ in named])
+    estimates = {c.system: c.estimate for c in rec.candidates if c.estimate is not None}
+    leading = max(robust.shares.values(), default=0.0)
+    verdict = unsettled_sentence(
+        robust.winner, rec.objective, named, found, leading, request.catalog, estimates
+    )
+    return replace(robust, verdict=verdict, contenders=named)
 
 
 def tornado(est_range: EstimateRange, winner_est: Any) -> tuple[Bar, ...]:
@@ -165,7 +211,8 @@ def settled(rec: Recommendation, sens: Sensitivity) -> Recommendation:
     robust = sens.robustness
     share, on_time = (robust.share, robust.deadline_share) if robust is not None else (None, None)
     deadline, conservative = rec.constraints.deadline_days, rec.constraints.risk == "conservative"
-    verdict = with_robustness(rec.verdict, share, on_time, deadline, conservative)
+    named = robust.contenders if robust is not None else ()
+    verdict = with_robustness(rec.verdict, share, on_time, deadline, conservative, named)
     return replace(rec, verdict=verdict, cheaper_option=sens.cheaper_option)
 
 
@@ -235,7 +282,10 @@ def analyse(
     draws = sample_inputs(spreads, n=samples)  # one joint draw per sample: PUE and electricity shared
     sampled = {sid: sampled_outputs(est, spreads[sid], draws[sid]) for sid, est in estimated.items()}
     ranges = {sid: range_of(est, spreads[sid], sampled[sid]) for sid, est in estimated.items()}
-    robust = robustness(rec, sampled)
+    winners = sample_winners(rec, sampled)
+    robust = robustness(rec, sampled, winners)
+    if robust is not None and robust.share < UNSETTLED_SHARE:
+        robust = _unsettled(robust, rec, request, winners, draws, spreads)
     bars: tuple[Bar, ...] = ()
     if rec.winner is not None and rec.winner in ranges:
         bars = tornado(ranges[rec.winner], rec.candidate(rec.winner).estimate)

@@ -220,9 +220,10 @@ def _probe(run: EvidenceRun, point: MfuPoint, catalog: Catalog, **scaling: Any) 
 _P90_OF_SYMMETRIC_TRIANGLE = 1 - math.sqrt(0.2)
 """A symmetric triangular distribution of half-width w has its P90 at mode + 0.553 w."""
 
-FITTED_SPREADS = ("other_release", "scaled", "interpolated", "transferred")
-"""Spread classes fitted on residuals. A figure at a published point of the same release (`exact`)
-keeps the catalog's spread: leave-one-out never sees one."""
+FITTED_SPREADS = ("exact", "other_release", "scaled", "interpolated", "transferred")
+"""Spread classes fitted on residuals. `exact` cases are a published point predicted from another
+publication of the same configuration and release (a partner's MLPerf log, a second table): how far a
+run reproduces a published figure."""
 
 MIN_RESIDUALS = 5
 """Fewer residuals than this in a class leave the catalog's spread as it is."""

@@ -182,7 +182,8 @@ def _judge(
         constraint_reasons(judgement.estimate, request.constraints, request.deadline_basis)
     )
     if request.sizing_notes and sid in request.sizing_notes:
-        judgement.reasons.append(Reason("note", f"sized to the deadline: {request.sizing_notes[sid]}"))
+        how = f"sized to the deadline {request.sizing_allowance}"
+        judgement.reasons.append(Reason("note", f"{how}: {request.sizing_notes[sid]}"))
     for rule in request.rules:
         if rule.scope != "candidate" or not trace.record(result := evaluate(rule, facts, sid)):
             continue

@@ -43,6 +43,33 @@ def judged_hours(est: Estimate, basis: DeadlineBasis | None) -> float:
     return est.time_to_result_hours if basis is None else basis.hours(est)
 
 
+def sizing_margin(constraints: Constraints, basis: DeadlineBasis | None) -> float:
+    """The share of the deadline that sizing keeps as slack: the sizing margin when the deadline is
+    judged at the expected time to result, none at a quantile. The quantile is the risk allowance
+    itself; a margin on top of it would count the same risk twice."""
+    return constraints.sizing_margin if basis is None else 0.0
+
+
+def sizing_allowance(constraints: Constraints, quantile: float | None) -> str:
+    """The one risk allowance sizing to the deadline used, in words: `so its P90 time to result meets
+    it` (a quantile), or `with a 10% margin (to finish within 27.0 of its 30 days)`."""
+    if quantile is not None:
+        return f"so its P{quantile * 100:g} time to result meets it"
+    margin, deadline = constraints.sizing_margin, constraints.deadline_days
+    if margin <= 0 or deadline is None:
+        return "with no margin: its expected time to result meets it"
+    within = f"{deadline * (1 - margin):.1f} of its {deadline:g} days"
+    return f"with a {margin:.0%} margin (to finish within {within})"
+
+
+def margin_not_added(constraints: Constraints, quantile: float | None) -> str:
+    """`no 10% sizing margin on top of the P90`, when a quantile replaced a margin that was set (else
+    empty): what the sizing left out, so the margin is not thought to be in it."""
+    if quantile is None or constraints.sizing_margin <= 0:
+        return ""
+    return f"no {constraints.sizing_margin:.0%} sizing margin on top of the P{quantile * 100:g}"
+
+
 def past_horizon(est: Estimate, catalog: Catalog, basis: DeadlineBasis | None) -> bool:
     """Whether `est`'s run, as a deadline judges it, ends past the turnover horizon (`[turnover]`): "what
     would change the answer" does not offer "if the run may take 866.8 days instead of 60", which is

@@ -13,7 +13,7 @@ from functools import cached_property
 
 from advisor.core import fmt
 from advisor.core.costing.results import Estimate
-from advisor.core.decision.constraints import DeadlineBasis
+from advisor.core.decision.constraints import DeadlineBasis, margin_not_added, sizing_allowance, sizing_margin
 from advisor.core.decision.evidence_age import stale_after_days
 from advisor.core.decision.rules import Rule
 from advisor.core.model.assumptions import Assumptions
@@ -67,13 +67,29 @@ class AdviceRequest:
         gpus = self.gpus_by_system.get(system_id) if self.gpus_by_system else None
         return self.workload.model_copy(update={"gpus": gpus}) if gpus else self.workload
 
+    @property
+    def sizing_margin(self) -> float:
+        """The share of the deadline sizing keeps as slack (`constraints.sizing_margin`): none when the
+        deadline is judged at a quantile, which is the risk allowance itself."""
+        return sizing_margin(self.constraints, self.deadline_basis)
+
+    @property
+    def sizing_allowance(self) -> str:
+        """How sizing to the deadline allowed for risk: `so its P90 time to result meets it`, or `with a
+        10% margin (to finish within 27.0 of its 30 days)`."""
+        basis = self.deadline_basis
+        return sizing_allowance(self.constraints, basis.quantile if basis is not None else None)
+
     def held_to(self, win: Estimate) -> str:
-        """The winner meets the deadline at the risk appetite's quantile: how it was sized, in words."""
+        """The winner meets the deadline at the risk appetite's quantile: how it was sized, in words
+        (when sized, that no sizing margin was added on top)."""
         basis, deadline = self.deadline_basis, self.constraints.deadline_days
         if basis is None or deadline is None:
             return ""
         how = "sized so that" if self.gpus_by_system else f"{self.constraints.risk}:"
         at = f"{basis.label} {fmt.duration(basis.hours(win))}"
+        if self.gpus_by_system and (left_out := margin_not_added(self.constraints, basis.quantile)):
+            at += f"; {left_out}"
         return f"{how} {basis.runs} finish within the {deadline:g}-day deadline ({at})"
 
     def capacity_assumptions(self) -> Assumptions:

@@ -23,6 +23,9 @@ CLOSE_MARGIN = 0.05
 """A winner less than this `gap` ahead of the runner-up on the objective or the score makes a close call."""
 ROBUST_SHARE = 0.6
 """A winner that wins fewer than this share of the sampled inputs makes a close call."""
+UNSETTLED_SHARE = 0.5
+"""A winner that wins fewer than this share of the sampled inputs leaves the choice unsettled: the
+answer names the systems sharing the wins (`analysis.contest`)."""
 MATURITY_ORDER: dict[str, int] = {level: rank for rank, level in enumerate(MATURITY_LEVELS)}
 """Maturity, most proven first (the catalog's `maturity` levels)."""
 MIN_SLACK_HOURS = 12.0
@@ -78,6 +81,9 @@ class Verdict:
     owned: str = ""
     """Owning GPUs already owned: what an hour of them costs and whether the answer runs on them (a line
     of its own under the headline on every surface, `owned.owned_when_owning`), else empty."""
+    contenders: tuple[tuple[str, float], ...] = ()
+    """When the winner wins under `UNSETTLED_SHARE` of the samples: the systems sharing the wins and
+    their shares, most first (set by the analysis, `with_robustness`); else empty."""
 
     def deadline_risk(self) -> str:
         """`meets the 60-day deadline in about 50% of samples`, when that is below `DEADLINE_SURE`."""
@@ -120,8 +126,17 @@ class Verdict:
                 f"{self.winner} leads {self.runner_up} by only {within} on score ({noun} x rule weights)"
             )
         if self.robustness is not None and self.robustness < ROBUST_SHARE:
-            parts.append(f"{self.winner} wins only {fmt.percent(self.robustness, 0)} of sampled inputs")
+            parts.append(self._share_words())
         return " and ".join(parts)
+
+    def _share_words(self) -> str:
+        """`gb300-nvl72 wins only 55% of sampled inputs`, or under half, that none wins half of them
+        (`no system wins half the sampled inputs: gb300-nvl72 35%, b300 27%, mi355x 20%`)."""
+        share = fmt.percent(self.robustness or 0.0, 0)
+        if not self.contenders:
+            return f"{self.winner} wins only {share} of sampled inputs"
+        named = ", ".join(f"{sid} {fmt.percent(s, 0)}" for sid, s in self.contenders)
+        return f"no system wins half the sampled inputs ({named}): the choice is not settled"
 
     def _uncertain_but_ahead(self) -> str:
         """A clear winner in few samples: it leads on the other measure too."""
@@ -313,10 +328,12 @@ def with_robustness(
     deadline_share: float | None = None,
     deadline_days: float | None = None,
     conservative: bool = False,
+    contenders: tuple[tuple[str, float], ...] = (),
 ) -> Verdict:
     """The verdict once the winner's share of sampled inputs is known: below `ROBUST_SHARE` a close call,
-    unless the winner also leads by `CLOSE_MARGIN` on the other measure (`also`: it dominates); and the
-    share of samples in which it meets the deadline."""
+    unless the winner also leads by `CLOSE_MARGIN` on the other measure (`also`: it dominates); the
+    share of samples in which it meets the deadline; and, below `UNSETTLED_SHARE`, the systems sharing
+    the wins (`contenders`)."""
     if verdict.kind == "none_feasible" or share is None:
         return verdict
     shaky = share < ROBUST_SHARE and verdict.runner_up is not None and not verdict.also
@@ -328,4 +345,5 @@ def with_robustness(
         deadline_share=deadline_share if deadline_days is not None else None,
         deadline_days=deadline_days,
         conservative=conservative,
+        contenders=contenders if share < UNSETTLED_SHARE else (),
     )

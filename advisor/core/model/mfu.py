@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from advisor.core.model.catalog import Precision
 from advisor.core.model.flops import model_flops_per_token
@@ -53,7 +53,7 @@ from advisor.core.model.mfu_points import (
 )
 from advisor.core.model.mfu_precision import PrecisionRatios
 from advisor.core.model.mfu_release import RELEASE_TOLERANCE_MONTHS, Figure, ReleaseRatios, months
-from advisor.core.model.mfu_result import MfuResult, exact, interpolated
+from advisor.core.model.mfu_result import MfuResult, exact, interpolated, newer_elsewhere
 from advisor.core.model.sourced import PRECISIONS
 from advisor.errors import CatalogError
 
@@ -110,6 +110,9 @@ class MfuIndex:
         )
         self._scale_up = ScaleUp(catalog.systems, self.calibrated_points(), self._scaling.scale_up_ratio)
         self._precisions = PrecisionRatios(self.calibrated_points())
+        self._newest: dict[str, str] = {}
+        for cal in self.calibrated_points():
+            self._newest[cal.family] = max(self._newest.get(cal.family, ""), cal.point.software)
         self.resolve = lru_cache(maxsize=4096)(self._resolve)
 
     def calibrated_points(self) -> list[Calibrated]:
@@ -288,7 +291,14 @@ class MfuIndex:
             other_release=software is not None and rung.release != software,
         )
 
-    def _resolve(
+    def _resolve(self, *args: Any) -> MfuResult:
+        """`_found`; without a `software` month, its basis says when other systems' figures of the family
+        are of a newer release (`newer_elsewhere`)."""
+        found = self._found(*args)
+        family, software = args[3], args[7]
+        return found if software is not None else newer_elsewhere(found, family, self._newest.get(family))
+
+    def _found(
         self,
         system_id: str,
         precision: Precision,

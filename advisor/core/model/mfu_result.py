@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from advisor.core.model.catalog import Precision
 from advisor.core.model.mfu_points import Calibrated, label, releases_note
+from advisor.core.model.mfu_release import RELEASE_TOLERANCE_MONTHS, months
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,23 @@ class MfuResult:
     size_ratio: float = 1.0
     """Active parameters ÷ the smallest published model's, when below it (else 1): the MFU carries
     (size_ratio)^small_model_exponent."""
+    releases: tuple[str, ...] = ()
+    """The software releases (`YYYY-MM`) of the figures the MFU rests on."""
+
+
+def newer_elsewhere(result: MfuResult, family: str, newest: str | None) -> MfuResult:
+    """`result` whose basis also says, when its newest figure is older than `newest` (the newest release
+    of the family's figures on any system), that a comparison with other systems compares releases too:
+    without a `software` month each system's figures are its latest published, which differ by system."""
+    if newest is None or not result.releases:
+        return result
+    if months(newest) - months(max(result.releases)) <= RELEASE_TOLERANCE_MONTHS:
+        return result
+    note = (
+        f"; other systems' {family} figures reach release {newest}, so beside them this one also "
+        "compares older software (--software YYYY-MM holds every system to figures published by then)"
+    )
+    return replace(result, basis=result.basis + note)
 
 
 def exact(
@@ -47,6 +65,7 @@ def exact(
         tuple(dict.fromkeys(c.source for c in found)),
         tuple(warnings),
         other_release=software is not None and found[0].point.software != software,
+        releases=tuple(sorted({c.point.software for c in found})),
     )
 
 
@@ -84,4 +103,5 @@ def interpolated(
         same_model=same_model,
         doublings_beyond=beyond if along_own else 0.0,
         size_ratio=size_ratio,
+        releases=tuple(sorted({c.point.software for c in used})),
     )
