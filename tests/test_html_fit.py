@@ -34,11 +34,16 @@ WIDTHS = (360, 420, 500, 640, 641, 820, 1280, 1920)
 """Phones, either side of the phone layout's edge (640 px), a tablet, a laptop, a desktop."""
 DESKTOP = 1280
 """From this width on every table fits the page (none scrolls)."""
+TABLET = 900
+"""Up to this width a table of sentences stacks its rows, so no sentence is squeezed to a few words."""
+SENTENCE_PX = 160
+"""The least width of a sentence in a table: about 25 characters a line."""
 LEGIBLE = 0.75
 """The least a chart may be scaled: its 12-unit text is then 9 px."""
 
 # Per element outside a scroll box, its right edge against the window; per scroll box, whether it
-# scrolls and carries the cue; per shown chart, its right edge and scale. Posted to the harness page.
+# scrolls and carries the cue; per shown chart, its right edge and scale; per section, the narrowest text
+# of a cell holding a sentence (60 characters or more). Posted to the harness page.
 PROBE = """<script>
 const width = document.documentElement.clientWidth;
 const over = [];
@@ -59,7 +64,16 @@ const charts = [...document.querySelectorAll("svg.chart")].filter(s => s.getBoun
   .map(s => ({cls: s.getAttribute("class"), right: s.getBoundingClientRect().right,
     scale: s.getBoundingClientRect().width / s.viewBox.baseVal.width}));
 const svgs = document.querySelectorAll("svg.chart").length;
-parent.postMessage(JSON.stringify({width, over, boxes: boxes.length, scrolling: scrolling.length, cued,
+const prose = {};
+for (const td of document.querySelectorAll("td:not(.num)")) {
+  if (td.textContent.length < 60) continue;
+  const where = (td.closest("section") || {}).id || "?";
+  const text = document.createRange();
+  text.selectNodeContents(td);
+  const wide = Math.round(text.getBoundingClientRect().width);
+  if (!(where in prose) || wide < prose[where]) prose[where] = wide;
+}
+parent.postMessage(JSON.stringify({width, over, prose, boxes: boxes.length, scrolling: scrolling.length, cued,
   charts, svgs}), "*");
 </script>"""
 HARNESS = """<!DOCTYPE html><html><body><script>
@@ -146,6 +160,19 @@ def test_tables_and_charts_fit_or_scroll_visibly(tmp_path: Path, name: str) -> N
         for chart in fit["charts"]:
             assert layout in chart["cls"], f"{where}: {chart}"
             assert chart["right"] <= width + 0.5 and chart["scale"] >= LEGIBLE, f"{where}: {chart}"
+
+
+@needs_chromium
+@pytest.mark.parametrize("name", ["llama3-70b-pretrain", "13b-from-scratch-8-gpus", "llama3-70b-serving"])
+def test_sentences_in_tables_are_not_squeezed_on_a_narrow_screen(tmp_path: Path, name: str) -> None:
+    # A rule's "Because", side by side with four other columns, was 73-88 px of text on a phone (a few
+    # words a line) and 96-118 px on an 820 px tablet; an assumption's source 147 px: at or below TABLET
+    # the rows of such tables stack, each cell under its column's name.
+    narrow = tuple(w for w in WIDTHS if w <= TABLET)
+    for width, fit in measure(documents()[name], narrow, tmp_path).items():
+        assert fit["prose"], f"{name} at {width}px: no sentence in a table"
+        squeezed = {where: px for where, px in fit["prose"].items() if px < SENTENCE_PX}
+        assert squeezed == {}, f"{name} at {width}px: sentences squeezed to {squeezed} px"
 
 
 @needs_chromium

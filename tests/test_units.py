@@ -73,11 +73,13 @@ def test_tonnes_never_shows_an_exponent_below_a_thousand_gigatonnes(value):
 @pytest.mark.parametrize(
     ("low", "high", "text"),
     [
-        (1524, 2270, "$1.52k–$2.27k"),
+        # each end as `money` writes the larger one: the reports' "$18.07k ($12.93k to $20.13k)"
+        (12930, 20130, "$12.93k–$20.13k"),
+        (1524, 2270, "$1,524–$2,270"),
         (2.32e6, 2.72e6, "$2.32M–$2.72M"),
         (3.4e9, 5e9, "$3.4B–$5B"),
         (12.5, 98.1, "$12.50–$98.10"),
-        (950, 1200, "$0.95k–$1.2k"),
+        (950, 1200, "$950–$1,200"),
     ],
 )
 def test_money_span(low, high, text):

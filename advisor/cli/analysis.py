@@ -63,7 +63,7 @@ def cmd_recommend(args: argparse.Namespace) -> int:
     from advisor.cli.loading import print_json
 
     fmt = chosen_format(args)
-    rec, sens, catalog = _analyse(args, break_evens=False)
+    rec, sens, catalog = _analyse(args, break_evens=True)
     if fmt in ("csv", "tsv"):
         from advisor.cli.listings import CANDIDATE_COLUMNS
 
@@ -76,11 +76,12 @@ def cmd_recommend(args: argparse.Namespace) -> int:
         print_json(versioned(recommendation_data(rec, sens)))
         return answered(rec)
     from advisor.cli.prices import user_price_lines
-    from advisor.cli.render import render_ranges, render_recommendation, render_serving
+    from advisor.cli.render import render_break_evens, render_ranges, render_recommendation, render_serving
 
     render_recommendation(rec)
     render_serving(rec)
     render_ranges(sens)
+    render_break_evens(sens, rec)
     for line in user_price_lines(catalog, [c.system for c in rec.candidates]):
         print(printable(f"price: {line}"))
     return answered(rec)

@@ -10,8 +10,9 @@ from advisor.cli.tabular import Column
 from advisor.present import numbers
 
 
-def _dash(value: float | None, show: str = "{:g}") -> str:
-    return "–" if value is None else show.format(value)
+def _dash(value: float | None) -> str:
+    """A catalog figure as every surface writes it (2,250), or a dash where the system has none."""
+    return "–" if value is None else numbers.catalog_value(value)
 
 
 MODEL_COLUMNS = (
@@ -19,17 +20,17 @@ MODEL_COLUMNS = (
     Column("name", lambda m: m.name, optional=True),
     Column("family", lambda m: m.family),
     Column(
-        "params_total", lambda m: m.params_total, "params", lambda m: numbers.count(m.params_total), "right"
+        "params_total", lambda m: m.params_total, "params", lambda m: numbers.params(m.params_total), "right"
     ),
     Column(
         "params_active",
         lambda m: m.params_active,
         "active",
-        lambda m: numbers.count(m.params_active),
+        lambda m: numbers.params(m.params_active),
         "right",
     ),
     Column("layers", lambda m: m.layers, justify="right"),
-    Column("hidden", lambda m: m.hidden, justify="right"),
+    Column("hidden", lambda m: m.hidden, show=lambda m: numbers.catalog_value(m.hidden), justify="right"),
     Column("seq_len", lambda m: m.seq_len, "seq len", lambda m: f"{m.seq_len:,}", "right"),
     Column("source", lambda m: m.source, optional=True),
 )
@@ -37,7 +38,13 @@ MODEL_COLUMNS = (
 SYSTEM_COLUMNS = (
     Column("id", lambda s: s.id),
     Column("name", lambda s: s.name, optional=True),
-    Column("bf16_dense_tflops", lambda s: s.compute.bf16_dense_tflops, "BF16 TFLOPS", justify="right"),
+    Column(
+        "bf16_dense_tflops",
+        lambda s: s.compute.bf16_dense_tflops,
+        "BF16 TFLOPS",
+        lambda s: _dash(s.compute.bf16_dense_tflops),
+        "right",
+    ),
     Column(
         "fp8_dense_tflops",
         lambda s: s.compute.fp8_dense_tflops,
@@ -59,8 +66,8 @@ SYSTEM_COLUMNS = (
     Column(
         "rent_usd_per_gpu_hour",
         lambda s: s.default_rental.price_usd_per_gpu_hour,
-        "rent $/GPU-h",
-        lambda s: f"{s.default_rental.price_usd_per_gpu_hour:.2f}",
+        "rent/GPU-h",
+        lambda s: numbers.price_per_gpu_hour(s.default_rental.price_usd_per_gpu_hour),
         "right",
     ),
     Column("maturity", lambda s: s.maturity.level),

@@ -12,7 +12,7 @@ from advisor.cli.console import console
 from advisor.core.decision.facts import JOB_VERBS
 from advisor.present import numbers, ranges
 from advisor.present.headline import VERDICT_STYLES
-from advisor.present.parts import part_label
+from advisor.present.parts import overhead_note, part_label, time_part_text
 from advisor.present.purchase import up_front
 from advisor.present.ranking import closest_first
 from advisor.present.reasons import reason_lines, reason_markup
@@ -31,9 +31,11 @@ from advisor.present.styles import FAILED, WARNING
 def render_breakdowns(est: Any) -> None:
     """Cost, time and energy by part: side by side on a wide terminal, else one under another."""
     tables = (
-        _breakdown("cost", est.cost_breakdown_usd, numbers.money),
-        _breakdown("time", shown_parts(est.time_breakdown_hours, est.kind), numbers.duration),
-        _breakdown("energy", est.energy_breakdown_kwh, numbers.energy),
+        _breakdown("cost", est.cost_breakdown_usd, lambda usd, _: numbers.money(usd)),
+        _breakdown(
+            "time", shown_parts(est.time_breakdown_hours, est.kind), lambda h, k: time_part_text(k, h, est)
+        ),
+        _breakdown("energy", est.energy_breakdown_kwh, lambda kwh, _: numbers.energy(kwh)),
     )
     if console.is_terminal and console.width >= 110:
         grid = Table.grid(padding=(0, 4))
@@ -42,16 +44,20 @@ def render_breakdowns(est: Any) -> None:
     else:
         for table in tables:
             console.print(table)
+    note = overhead_note([est])
+    if note is not None:
+        console.print(f"[dim]{escape(note)}[/]")
 
 
-def _breakdown(title: str, parts: dict[str, float], show: Callable[[float], str]) -> Table:
+def _breakdown(title: str, parts: dict[str, float], show: Callable[[float, str], str]) -> Table:
+    """A part per row: its name, its value (`show(value, part)`) and its share of the total."""
     table = Table(title=title, box=box.MINIMAL, title_justify="left", show_header=False)
     table.add_column("part")
     table.add_column("value", justify="right")
     table.add_column("share", justify="right")
     total = sum(parts.values()) or 1.0
     for name, value in parts.items():
-        table.add_row(part_label(name), show(value), numbers.percent(value / total, 0))
+        table.add_row(part_label(name), show(value, name), numbers.percent(value / total, 0))
     return table
 
 
@@ -170,7 +176,7 @@ def render_purchase(estimates: Sequence[Any]) -> None:
             f"{unit.gpus_idle:,}",
             up_front(unit),
             numbers.money(unit.monthly_usd),
-            f"{unit.runs_per_year:,.1f}",
+            numbers.runs_per_year(unit.runs_per_year),
             numbers.price_per_gpu_hour(est.effective_price_usd_per_gpu_hour),
         )
     console.print(table)
@@ -260,11 +266,17 @@ def render_sensitivity(rec: Any, sens: Any) -> None:
                 f"{numbers.duration(bar.hours_at_low)} → {numbers.duration(bar.hours_at_high)}",
             )
         console.print(table)
-    if sens.break_evens:
-        console.print(
-            f"\n[bold]break-even points[/] ({escape(sens.winner)} against {escape(sens.runner_up)})"
-        )
-        for item in sens.break_evens:
-            console.print(f"  {escape(item.sentence)}")
-    for line in sens.speed_for_price:
+    render_break_evens(sens)
+
+
+def render_break_evens(sens: Any, rec: Any = None) -> None:
+    """What would flip the answer within the ranges (the report's "How sure the answer is", after the
+    robustness): the break-even points, then how much faster a dearer system must be to win per dollar;
+    with `rec`, less the one its "what would change the answer" already says."""
+    lines = ranges.break_even_lines(sens, rec)
+    if not lines:
+        return
+    against = f" ({escape(sens.winner)} against {escape(sens.runner_up)})" if sens.runner_up else ""
+    console.print(f"\n[bold]break-even points[/]{against}")
+    for line in lines:
         console.print(f"  {escape(line)}")

@@ -97,16 +97,16 @@ def _serving_rows(first: Any) -> list[Row]:
     rows: list[Row] = [
         ("replica (GPUs)", lambda e: f"{e.serving.replica_gpus} ({e.serving.decode_bound}-bound)"),
         ("batch (limit)", lambda e: f"{e.serving.batch:,} ({e.serving.binding_limit})"),
-        ("TTFT / TPOT, ms", lambda e: f"{e.serving.ttft_ms:,.0f} / {e.serving.tpot_ms:,.1f}"),
+        ("TTFT / TPOT", lambda e: f"{numbers.ttft(e.serving.ttft_ms)} / {numbers.tpot(e.serving.tpot_ms)}"),
         ("fleet tokens/s", lambda e: f"{e.serving.tokens_per_second:,.0f}"),
         (
             "$/1M in / out at full load",
             lambda e: (
-                f"{e.serving.usd_per_million_input_tokens_at_full_load:,.3f} / "
-                f"{e.serving.usd_per_million_output_tokens_at_full_load:,.3f}"
+                f"{numbers.cents_or_dollars(e.serving.usd_per_million_input_tokens_at_full_load)} / "
+                f"{numbers.cents_or_dollars(e.serving.usd_per_million_output_tokens_at_full_load)}"
             ),
         ),
-        ("$/month", lambda e: f"{e.serving.usd_per_month:,.0f}"),
+        ("$/month", lambda e: numbers.money(e.serving.usd_per_month)),
     ]
     if first.serving.target_tokens_per_second:
         rows.append(("GPUs for target rate", lambda e: f"{e.serving.gpus_for_target:,}"))
@@ -120,7 +120,7 @@ def _purchase_rows(estimates: Sequence[Any]) -> list[Row]:
         ("bought", lambda e: f"{e.purchase.units:,} {e.purchase.unit}(s), {e.purchase.gpus_idle:,} idle"),
         ("up front", lambda e: up_front(e.purchase)),
         ("to own, a month", lambda e: numbers.money(e.purchase.monthly_usd)),
-        ("runs a year", lambda e: f"{e.purchase.runs_per_year:,.1f}"),
+        ("runs a year", lambda e: numbers.runs_per_year(e.purchase.runs_per_year)),
         ("effective $/GPU-h", lambda e: numbers.price_per_gpu_hour(e.effective_price_usd_per_gpu_hour)),
     ]
     if any(e.purchase is not None and e.purchase.gpus_owned for e in estimates):

@@ -31,9 +31,10 @@ def money(usd: float) -> str:
 
 
 def cents_or_dollars(usd: float) -> str:
-    """Cost per 1M tokens: 54.2¢ below a dollar, $3.10 above."""
+    """Cost per 1M tokens: 54.2¢ below a dollar, $3.10 above. Float noise is rounded off first, so one
+    value computed two ways (0.1375 and 0.13749999999999998) reads the same (13.8¢) everywhere."""
     if usd < 1:
-        return f"{usd * 100:.3g}¢"
+        return f"{round(usd * 100, 9):.3g}¢"
     return money(usd)
 
 

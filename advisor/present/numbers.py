@@ -6,30 +6,82 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from advisor.core.fmt import cents_or_dollars, count, duration, energy, money, percent, significant, tonnes
+from advisor.core.fmt import (
+    MONEY_STEPS,
+    cents_or_dollars,
+    count,
+    duration,
+    energy,
+    gpus,
+    money,
+    percent,
+    significant,
+    tonnes,
+)
+from advisor.core.model.units import format_si
 
 __all__ = [
     "MEMORY_UNIT",
+    "catalog_value",
     "cents_or_dollars",
     "count",
     "duration",
     "duration_span",
     "energy",
     "energy_span",
+    "gpus",
     "input_value",
     "memory_per_gpu",
     "money",
     "money_span",
+    "params",
     "percent",
     "price_per_gpu_hour",
+    "runs_per_year",
     "significant",
     "tonnes",
+    "tpot",
+    "ttft",
 ]
 
 
 def price_per_gpu_hour(usd: float) -> str:
     """$2.22 (per GPU-hour)."""
     return f"${usd:.2f}"
+
+
+def params(value: float) -> str:
+    """A model's parameter count: 70.55B, 405.9B, 8.03B, 671B (four significant digits, as the catalog
+    and the app's model field write it, not 70.5B)."""
+    return format_si(value, digits=4)
+
+
+def catalog_value(value: object) -> str:
+    """A catalog figure as written: 45,565; 2,250; 0.0862; 70.55B (from a million, as `params`); true."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if not isinstance(value, int | float):
+        return str(value)
+    if abs(value) >= 1e6 and abs(value) < 1e18:
+        return format_si(value, digits=4)
+    if float(value).is_integer() and abs(value) < 1e18:
+        return f"{value:,.0f}"
+    return f"{value:,.6g}"
+
+
+def ttft(ms: float) -> str:
+    """Time to first token: 121 ms."""
+    return f"{ms:,.0f} ms"
+
+
+def tpot(ms: float) -> str:
+    """Time per output token: 99.9 ms."""
+    return f"{ms:,.1f} ms"
+
+
+def runs_per_year(runs: float) -> str:
+    """Runs like this one an owned fleet does in a year: 16.7."""
+    return f"{runs:,.1f}"
 
 
 def _span(low: str, high: str, unit: str = "") -> str:
@@ -51,13 +103,14 @@ def duration_span(low_hours: float, high_hours: float) -> str:
 
 
 def money_span(low: float, high: float) -> str:
-    """`$1.52k–$2.1k`, `$2.32M–$2.72M`: both ends at the scale of the larger one."""
+    """`$12.93k–$20.13k`, `$1,524–$2,270`, `$2.32M–$2.72M`: both ends as `money` writes the larger one
+    (its scale and digits), so a P10 reads here as in the reports' `$18.07k ($12.93k to $20.13k)`."""
     if high >= 1e15:
         return _span(f"${low:.3g}", f"${high:.3g}")
-    for factor, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
-        if high >= factor:
-            return _span(f"${low / factor:.3g}{suffix}", f"${high / factor:.3g}{suffix}")
-    return _span(f"${low:,.2f}", f"${high:,.2f}")
+    for floor, factor, spec, suffix in MONEY_STEPS:
+        if high >= floor:
+            return _span(f"${low / factor:{spec}}{suffix}", f"${high / factor:{spec}}{suffix}")
+    return _span(f"${low:.3g}", f"${high:.3g}")
 
 
 def energy_span(low_kwh: float, high_kwh: float) -> str:

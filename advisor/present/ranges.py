@@ -24,6 +24,26 @@ FIGURES: tuple[tuple[str, str, frozenset[str] | None], ...] = (
 each depends on (None: all of them; `uncertainty.input_spreads` names them)."""
 
 
+def break_even_lines(sens: Any, rec: Any = None) -> list[str]:
+    """What would flip the answer within the ranges: each break-even point, then how much faster a
+    dearer system must be to win per dollar (the report's "How sure the answer is", after robustness).
+
+    Given the recommendation whose "what would change the answer" already says the runner-up's price to
+    win (`Recommendation.price_to_win`, which the break-even reuses), that point is left out here rather
+    than said twice in other words."""
+    stated = _stated_price(rec)
+    points = [b.sentence for b in sens.break_evens if (b.input, b.system) != stated]
+    return [*points, *sens.speed_for_price]
+
+
+def _stated_price(rec: Any) -> tuple[str, str] | None:
+    """(`price`, the runner-up) when `rec` says the runner-up's rental price to win; else None."""
+    price = getattr(rec, "price_to_win", None)
+    if price is None or price.pricing != "rent" or price.sentence not in rec.what_would_change:
+        return None
+    return ("price", price.system)
+
+
 def _series(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 

@@ -23,6 +23,7 @@ from advisor.core.model.catalog import Catalog, ModelSpec, System
 from advisor.core.model.sourced import Sourced, as_of_end
 from advisor.core.model.workload import Workload
 from advisor.core.scenario import Scenario
+from advisor.present import numbers
 
 Value = str | float | int | bool
 ALL_SYSTEMS_LABEL = "all systems"
@@ -290,5 +291,5 @@ def _plain(value: Any) -> Value:
     if isinstance(value, BaseModel):
         value = value.model_dump()
     if isinstance(value, dict):
-        return ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in value.items())
+        return ", ".join(f"{k}={numbers.catalog_value(v)}" for k, v in value.items())
     return value

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from advisor.core.costing.results import Estimate
 from advisor.core.decision.recommendation import Candidate
 from advisor.present import numbers
-from advisor.present.parts import part_label
+from advisor.present.parts import overhead_note, part_label, time_part_text
 from advisor.present.serving import SERVING_TIME_BLURB, SERVING_TIME_TITLE, shown_parts
 from advisor.report.tables import DASH
 
@@ -64,11 +64,15 @@ def breakdown_title(breakdown: Breakdown, pricing: str, kind: str = "") -> str:
     return breakdown.title
 
 
-def breakdown_blurb(breakdown: Breakdown, kind: str) -> str:
-    """What the breakdown's parts are; a serving job's time is the wait, the setup and the serving."""
-    if breakdown.key == "time_breakdown_hours" and kind == "inference":
+def breakdown_blurb(breakdown: Breakdown, kind: str, estimates: Sequence[Estimate] = ()) -> str:
+    """What the breakdown's parts are; a serving job's time is the wait, the setup and the serving; a
+    training run's time says why its production overhead is none where the fitted line adds none."""
+    if breakdown.key != "time_breakdown_hours":
+        return breakdown.blurb
+    if kind == "inference":
         return SERVING_TIME_BLURB
-    return breakdown.blurb
+    note = overhead_note(estimates)
+    return breakdown.blurb if note is None else f"{breakdown.blurb} {note[:1].upper()}{note[1:]}."
 
 
 def breakdown_parts(breakdown: Breakdown, estimates: Sequence[Estimate]) -> list[str]:
@@ -89,6 +93,13 @@ def breakdown_rows(
     rows = []
     for est in estimates:
         values = getattr(est, breakdown.key)
-        cells = [breakdown.text(values[p]) if p in values else DASH for p in parts]
+        cells = [_cell(breakdown, p, values[p], est) if p in values else DASH for p in parts]
         rows.append([est.system, *cells, breakdown.text(breakdown.total(est))])
     return header, rows
+
+
+def _cell(breakdown: Breakdown, part: str, value: float, est: Estimate) -> str:
+    """A part's value as shown (a time part in the words every surface uses for it)."""
+    if breakdown.key == "time_breakdown_hours":
+        return time_part_text(part, value, est)
+    return breakdown.text(value)

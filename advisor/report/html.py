@@ -45,24 +45,28 @@ def table(
     numeric_from: int = 1,
     cls: str = "",
     win: str = "",
+    stack: bool = False,
 ) -> str:
-    """An HTML table; columns from `numeric_from` on are right-aligned; the row for `win` highlighted."""
+    """An HTML table; columns from `numeric_from` on are right-aligned; the row for `win` highlighted;
+    with `stack`, a table of sentences whose rows stack on a narrow screen (`labelled`)."""
 
     def cell(tag: str, i: int, text: str) -> str:
+        label = f' data-label="{esc(header[i])}"' if stack and tag == "td" else ""
         if i < numeric_from:
-            return f"<{tag}>{esc(text)}</{tag}>"
+            return f"<{tag}{label}>{esc(text)}</{tag}>"
         pair = _PAIR.fullmatch(text) if tag == "td" else None
         if pair is None:
-            return f'<{tag} class="num">{esc(text)}</{tag}>'
+            return f'<{tag}{label} class="num">{esc(text)}</{tag}>'
         value, aside = pair.groups()
-        return f'<td class="num pair"><span>{esc(value)}</span> <span>{esc(aside)}</span></td>'
+        return f'<td{label} class="num pair"><span>{esc(value)}</span> <span>{esc(aside)}</span></td>'
 
     head = "".join(cell("th", i, h) for i, h in enumerate(header))
     body = []
     for row in rows:
         attr = ' class="win"' if win and row and row[0] == win else ""
         body.append(f"<tr{attr}>" + "".join(cell("td", i, c) for i, c in enumerate(row)) + "</tr>")
-    cls_attr = f' class="{esc(cls)}"' if cls else ""
+    classes = " ".join(c for c in (cls, "stack" if stack else "") if c)
+    cls_attr = f' class="{esc(classes)}"' if classes else ""
     return scroll(
         f"<table{cls_attr}><thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(body) + "\n</tbody></table>"
     )
@@ -71,6 +75,16 @@ def table(
 _PAIR = re.compile(r"(\S.*?) (\(.+\))")
 """A figure and its parenthesis (`$2.67M (1.0% of its life)`, a value and its range): the parenthesis
 may go under the figure when the column is narrow, neither is broken."""
+
+
+def labelled(header: Sequence[str], cells: Sequence[str]) -> str:
+    """A row of a stacking table: each cell (HTML already) with its column's name, shown beside it when
+    the row stacks on a narrow screen."""
+    return (
+        "<tr>"
+        + "".join(f'<td data-label="{esc(h)}">{c}</td>' for h, c in zip(header, cells, strict=True))
+        + "</tr>"
+    )
 
 
 def scroll(table_html: str) -> str:
@@ -116,7 +130,14 @@ def html_section(
         head.append(f"<figure>{figure}</figure></div>")
     if section.rows or not section.empty:
         win = winner if section.marks_winner else ""
-        body = table(section.header, section.rows, numeric_from=section.numeric_from, cls=cls, win=win)
+        body = table(
+            section.header,
+            section.rows,
+            numeric_from=section.numeric_from,
+            cls=cls,
+            win=win,
+            stack=section.stacks,
+        )
     else:
         body = f"<p>{esc(section.empty)}</p>"
     if section.level > 2:
@@ -272,8 +293,12 @@ def _rules_table(header: Sequence[str], rows: Sequence[Sequence[str]], fired: Se
     body = []
     for row, rule in zip(rows, fired, strict=True):
         cells = [esc(c) for c in row[:-1]] + [source_cell(row[-1], (rule.url,) if rule.url else ())]
-        body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    return scroll(f"<table><thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(body) + "\n</tbody></table>")
+        body.append(labelled(header, cells))
+    return scroll(
+        f'<table class="stack"><thead><tr>{head}</tr></thead><tbody>\n'
+        + "\n".join(body)
+        + "\n</tbody></table>"
+    )
 
 
 def _assumptions(report: ReportData) -> list[str]:
@@ -308,9 +333,9 @@ def _assumptions_table(
             f'<span class="tag{" stale" if flag.field == "stale" else ""}">{esc(flag.label)}</span>'
             for flag in assumption.flags
         )
-        body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + f"<td>{tags}</td></tr>")
+        body.append(labelled(header, [*cells, tags]))
     return scroll(
-        f'<table class="assumptions"><thead><tr>{head}</tr></thead><tbody>\n'
+        f'<table class="assumptions stack"><thead><tr>{head}</tr></thead><tbody>\n'
         + "\n".join(body)
         + "\n</tbody></table>"
     )

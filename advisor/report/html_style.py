@@ -10,6 +10,26 @@ from advisor.report.svg import NARROW_WIDTH, WIDTH
 
 PHONE_PX = 640
 """At or below this window width the page takes its phone layout (narrow charts, less padding)."""
+STACK_PX = 900
+"""At or below this window width a table of sentences (`table.stack`: the rules, the assumptions, the
+sizing) stacks each row's cells, each under its column's name: side by side, a sentence's column would be
+squeezed to a few words a line."""
+
+STACKED = f"""
+@media screen and (max-width: {STACK_PX}px) {{
+  table.stack, table.stack tbody, table.stack tr {{ display: block; width: 100%; }}
+  table.stack thead {{ position: absolute; width: 1px; height: 1px; overflow: hidden;
+    clip: rect(0 0 0 0); white-space: nowrap; }}
+  table.stack tr {{ border-bottom: 1px solid var(--line); padding: .35rem 0; }}
+  table.stack td:nth-child(n) {{ display: grid; grid-template-columns: 6rem minmax(0, 1fr); gap: .6rem;
+    width: auto; min-width: 0; border: 0; padding: .12rem .5rem; text-align: left; white-space: normal; }}
+  table.stack td::before {{ content: attr(data-label); font-weight: 600; color: var(--muted);
+    overflow-wrap: anywhere; }}
+  table.stack td:empty {{ display: none; }}
+}}
+"""
+"""A table of sentences on a narrow screen: a block per row, a line per cell with the column's name
+beside it (`data-label`); the header stays for screen readers. Print keeps the table."""
 
 SCROLL_CUE = """
 .scroll { overflow-x: auto; max-width: 100%; margin: .4rem 0 1rem;
@@ -81,10 +101,13 @@ svg.chart text.tick { fill: var(--muted); font-size: 11px; }
 footer { margin-top: 2.5rem; padding-top: .6rem; border-top: 1px solid var(--line); color: var(--muted);
   font-size: .85rem; }
 """
+    + STACKED
     + f"@media (max-width: {PHONE_PX}px) {{"
     + """
   body { margin: 1rem auto; padding: 0 .75rem; }
   td:not(.num) { min-width: 7rem; }
+  table.inputs { width: 100%; }
+  table.inputs th:first-child, table.inputs td:first-child { width: 7rem; }
   .answer { padding: .7rem .8rem; }
   svg.chart.wide { display: none; }
   svg.chart.narrow { display: block; }

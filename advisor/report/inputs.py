@@ -12,6 +12,7 @@ from advisor.core.model.units import SECONDS_PER_HOUR
 from advisor.core.model.workload import SERVING_PERIOD_HOURS, Constraints, target_rate
 from advisor.core.scenario import INPUTS, Scenario, WorkloadSpec
 from advisor.core.unused import unused_inputs
+from advisor.present import numbers
 from advisor.report.assumptions import FLAGS, AssumptionUsed, Value
 from advisor.report.data import ReportData
 from advisor.report.tables import DASH
@@ -25,7 +26,7 @@ def input_rows(report: ReportData) -> list[tuple[str, str]]:
     rows = [
         ("Scenario", s.name),
         ("Objective", s.objective),
-        ("Model", f"{model.name} ({model.id if w.model else _custom_note(w, model)})"),
+        ("Model", _model_text(model, model.id if w.model else _custom_note(w, model))),
         ("Parameters", _params(model.params_total, model.params_active)),
         ("Sequence length", f"{model.seq_len:,}"),
         ("Tokens", _tokens_text(w)),
@@ -185,6 +186,12 @@ def _job(w: WorkloadSpec) -> str:
     return "finetune, full"
 
 
+def _model_text(model: ModelSpec, note: str) -> str:
+    """`Llama 3 70B (llama3-70b)`; after a name that ends in a parenthesis, `13B dense (custom), given by
+    size, architecture inferred` rather than two parentheses in a row."""
+    return f"{model.name}, {note}" if model.name.endswith(")") else f"{model.name} ({note})"
+
+
 def _custom_note(w: WorkloadSpec, model: ModelSpec) -> str:
     if w.config_file is not None:
         return f"from {w.config_file}"
@@ -192,18 +199,13 @@ def _custom_note(w: WorkloadSpec, model: ModelSpec) -> str:
 
 
 def _params(total: float, active: float) -> str:
-    return fmt.count(total) if total == active else f"{fmt.count(total)} total, {fmt.count(active)} active"
+    shown = numbers.params
+    return shown(total) if total == active else f"{shown(total)} total, {shown(active)} active"
 
 
 def value_text(value: Value) -> str:
-    """A catalog value as written: 45,565; 0.0862; 2.1; true; text."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return f"{value:,}"
-    if isinstance(value, float):
-        return f"{value:,.0f}" if value.is_integer() and abs(value) < 1e15 else f"{value:,.6g}"
-    return str(value)
+    """A catalog value as written: 45,565; 0.0862; 70.55B; true; text (as the app's assumptions show it)."""
+    return numbers.catalog_value(value)
 
 
 def values_text(values: Sequence[tuple[str, Value]]) -> str:

@@ -50,14 +50,11 @@ def breakdowns(report: ReportData) -> dict[str, dict[str, dict[str, float]]]:
 
 def report_data(report: ReportData) -> dict[str, Any]:
     """The whole report as JSON-ready data: `recommend --json`'s keys, then the report's own."""
-    sens = report.sensitivity.to_dict()
     return {
         "schema_version": SCHEMA_VERSION,
         "report": report_header(report),
         "scenario": report.scenario.to_data(),
         **recommendation_data(report),
-        "break_evens": sens["break_evens"],
-        "speed_for_price": sens["speed_for_price"],
         "sizing": [
             {
                 "system": s.system,

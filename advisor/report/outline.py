@@ -21,6 +21,7 @@ from advisor.report.tables import (
     serving_blurb,
     serving_rows,
     sizing_blurb,
+    sizing_note,
     sizing_rows,
 )
 
@@ -45,6 +46,8 @@ class TableSection:
     """2: a section of the document; 3: a part of the section before it."""
     breakdown: Breakdown | None = None
     """A breakdown's table: the one charted above it (HTML)."""
+    stacks: bool = False
+    """A table of sentences: its rows stack on a narrow screen (HTML), so no sentence is squeezed."""
 
 
 def inputs_section(report: ReportData) -> TableSection:
@@ -92,7 +95,13 @@ def range_sections(report: ReportData) -> list[TableSection]:
         header, rows = sizing_rows(report)
         sections.append(
             TableSection(
-                "sizing", "Sizing to the deadline", sizing_blurb(report), header, rows, numeric_from=2
+                "sizing",
+                "Sizing to the deadline",
+                sizing_blurb(report) + sizing_note(report),
+                header,
+                rows,
+                numeric_from=2,
+                stacks=True,
             )
         )
     return sections
@@ -103,12 +112,13 @@ def breakdown_sections(report: ReportData) -> list[TableSection]:
     sections = []
     for key, breakdown in zip(("cost", "time", "energy"), BREAKDOWNS, strict=True):
         header, rows = breakdown_rows(breakdown, report.estimated)
+        estimates = [c.estimate for c in report.estimated if c.estimate is not None]
         title = breakdown_title(breakdown, report.scenario.workload.pricing, report.scenario.workload.kind)
         sections.append(
             TableSection(
                 key,
                 f"{title} breakdown",
-                breakdown_blurb(breakdown, report.scenario.workload.kind),
+                breakdown_blurb(breakdown, report.scenario.workload.kind, estimates),
                 header,
                 rows,
                 marks_winner=True,

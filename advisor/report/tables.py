@@ -170,8 +170,8 @@ def serving_table(rec: Recommendation) -> tuple[list[str], list[list[str]]]:
                 f"{s.replica_gpus}",
                 f"{s.batch:,}",
                 s.binding_limit,
-                f"{s.ttft_ms:,.0f} ms",
-                f"{s.tpot_ms:,.1f} ms",
+                numbers.ttft(s.ttft_ms),
+                numbers.tpot(s.tpot_ms),
                 f"{s.gpus_for_target // s.replica_gpus:,}" if s.gpus_for_target is not None else DASH,
                 f"{s.gpus_for_target:,}" if s.gpus_for_target is not None else DASH,
                 numbers.percent(s.utilisation),
@@ -209,8 +209,12 @@ def range_blurb(report: ReportData) -> str:
 
 
 def range_text(rng: Range, text: Callable[[float], str]) -> str:
-    """`$2.48M ($2.31M to $2.69M)`: expected, then P10 to P90."""
-    return f"{text(rng.expected)} ({text(rng.p10)} to {text(rng.p90)})"
+    """`$2.48M ($2.31M to $2.69M)`: expected, then P10 to P90; `30.9 days (no spread)` when all three read
+    the same (a serving month's time), not `30.9 days (30.9 days to 30.9 days)`."""
+    expected, low, high = text(rng.expected), text(rng.p10), text(rng.p90)
+    if low == high:
+        return f"{expected} (no spread)" if low == expected else f"{expected} ({low} at both P10 and P90)"
+    return f"{expected} ({low} to {high})"
 
 
 def range_rows(report: ReportData) -> tuple[list[str], list[list[str]]]:
@@ -234,30 +238,47 @@ def range_rows(report: ReportData) -> tuple[list[str], list[list[str]]]:
 def certainty_lines(report: ReportData) -> list[str]:
     """How sure the answer is: robustness across the ranges, then each break-even point."""
     sens = report.sensitivity
-    lines = [sens.robustness.verdict] if sens.robustness is not None else []
-    lines += [b.sentence for b in sens.break_evens]
-    lines += list(sens.speed_for_price)
-    return lines
+    robust = [sens.robustness.verdict] if sens.robustness is not None else []
+    return robust + ranges.break_even_lines(sens, report.recommendation)
 
 
 def sizing_rows(report: ReportData) -> tuple[list[str], list[list[str]]]:
-    """The GPU count per system that meets the deadline with the margin, what binds it, and why."""
+    """The GPU count per system that meets the deadline with the margin, what binds it, and why; the
+    count each system is compared at only when the comparison is sized to the deadline (else it is the
+    scenario's, and the time and cost are said to be at the size found)."""
+    compared = report.scenario.size_to_deadline
     header = ["System", "Why", "GPUs to meet the deadline", "Compared at", "Binds", "Time to result", "Cost"]
+    if not compared:
+        header[3:] = ["Binds", "Time to result at that size", "Cost at that size"]
     rows = []
     for found in report.sizing:
         est = found.estimate
+        sized = [f"{found.sized_gpus:,}" if found.sized_gpus else DASH] if compared else []
         rows.append(
             [
                 found.system,
                 found.reason,
                 f"{found.gpus:,}" if found.gpus else "none",
-                f"{found.sized_gpus:,}" if found.sized_gpus else DASH,
+                *sized,
                 found.binding,
                 numbers.duration(est.time_to_result_hours) if est else DASH,
                 numbers.money(est.cost_usd) if est else DASH,
             ]
         )
     return header, rows
+
+
+def sizing_note(report: ReportData) -> str:
+    """Said after the sizing table's blurb when the comparison is not sized to the deadline: the sizes
+    here are not the ones compared above."""
+    if report.scenario.size_to_deadline:
+        return ""
+    gpus = report.scenario.workload.gpus
+    at = f"the scenario's {numbers.gpus(gpus)}" if gpus else "the scenario's GPU count"
+    return (
+        f" The comparison above is at {at}; size_to_deadline (--size-to-deadline) compares each system at "
+        "its size here."
+    )
 
 
 PURCHASE_HEADER = [
@@ -313,7 +334,7 @@ def purchase_cells(est: Estimate) -> list[str] | None:
         up_front(bought),
         numbers.money(bought.monthly_usd),
         f"{numbers.money(est.cost_usd)} ({numbers.percent(bought.run_share)} of its life)",
-        f"{bought.runs_per_year:,.1f}",
+        numbers.runs_per_year(bought.runs_per_year),
         numbers.money(bought.cost_per_run_usd),
         numbers.price_per_gpu_hour(est.effective_price_usd_per_gpu_hour),
     ]

@@ -100,6 +100,16 @@ class CheaperOptionOut(Out):
     __annotations__ = mirrored(recommendation.CheaperOption)
 
 
+class BreakEven(Out):
+    """The value of one input at which the answer flips."""
+
+    input: str
+    system: str
+    current: Number
+    threshold: Number | None
+    sentence: str
+
+
 class RecommendationFields(Out):
     """The keys `recommend --json` and the report share."""
 
@@ -119,6 +129,8 @@ class RecommendationFields(Out):
     rules_checked: int
     ranges: dict[str, RangeOut]
     robustness: Robustness | None
+    break_evens: list[BreakEven]
+    speed_for_price: list[str]
 
 
 class RecommendOutput(RecommendationFields):
@@ -134,16 +146,6 @@ class ReportHeader(Out):
     advisor_version: str
     generated: str = Field(pattern=r"^\d{4}-\d{2}-\d{2}$")
     title: str
-
-
-class BreakEven(Out):
-    """The value of one input at which the answer flips."""
-
-    input: str
-    system: str
-    current: Number
-    threshold: Number | None
-    sentence: str
 
 
 class SizingOut(Out):
@@ -180,8 +182,6 @@ class ReportOutput(RecommendationFields):
     schema_version: Literal[1]
     report: ReportHeader
     scenario: dict[str, Any] = Field(description="The scenario as its TOML file holds it (scenario schema).")
-    break_evens: list[BreakEven]
-    speed_for_price: list[str]
     sizing: list[SizingOut]
     breakdowns: dict[str, dict[str, dict[str, Number]]]
     assumptions: list[AssumptionOut]

@@ -138,7 +138,7 @@ def _size_words(sizer: _Sizer, gpus: int) -> str:
     node, unit = sizer.node, sizer.system.interconnect.node_name
     if gpus < node:
         return f"{gpus} GPU(s) inside one {node}-GPU {unit}"
-    return f"{gpus // node} x {node}-GPU {unit}(s)"
+    return f"{gpus // node:,} x {node}-GPU {unit}(s)"
 
 
 def _met(sizer: _Sizer, est: Estimate, budget_usd: float | None) -> GpuCount:
@@ -193,12 +193,32 @@ def _on_hand(sizer: _Sizer, top: Estimate) -> GpuCount:
 
 
 def _renting_words(sizer: _Sizer, rent: Estimate | None) -> str:
-    if rent is None:
-        return "; renting cannot meet it either"
-    size = _size_words(replace(sizer, workload=rent_workload(sizer.workload)), rent.gpus)
-    return (
-        f"; renting, {size} would finish in {_days(rent.time_to_result_hours)} for {fmt.money(rent.cost_usd)}"
+    """What renting would do instead: its size, time and cost, or why even the most it offers misses."""
+    renter = _renter(sizer)
+    if rent is not None:
+        size = _size_words(renter, rent.gpus)
+        finish = _days(rent.time_to_result_hours)
+        return f"; renting, {size} would finish in {finish} for {fmt.money(rent.cost_usd)}"
+    top = renter.run(renter.top_units * renter.node)
+    most = f"the most that can be rented, {_size_words(renter, top.gpus)},"
+    if not top.memory.fits:
+        return f"; renting cannot meet it either: {most} cannot hold the run"
+    wait = top.time_breakdown_hours["wait"]
+    waiting = f" ({fmt.duration(wait)} of it waiting for capacity)" if wait > 0 else ""
+    deadline = f"{sizer.deadline_days:g}-day deadline"
+    target = _days(sizer.target_days * HOURS_PER_DAY)
+    allowed = (
+        f"the {target} the {deadline} allows with its {sizer.margin:.0%} margin"
+        if sizer.margin
+        else f"the {deadline}"
     )
+    took = f"takes {renter.days_words(top)} to result{waiting}"
+    return f"; renting cannot meet it either: {most} {took}, over {allowed}"
+
+
+def _renter(sizer: _Sizer) -> _Sizer:
+    """The same sizing, rented."""
+    return replace(sizer, workload=rent_workload(sizer.workload))
 
 
 def rent_workload(workload: Workload) -> Workload:
@@ -208,8 +228,7 @@ def rent_workload(workload: Workload) -> Workload:
 
 def _renting(sizer: _Sizer) -> Estimate | None:
     """Buying misses the deadline: whether renting meets it (sized the same way), and at what cost."""
-    renter = replace(sizer, workload=rent_workload(sizer.workload))
-    return renter.smallest(sizer.target_days)
+    return _renter(sizer).smallest(sizer.target_days)
 
 
 def _short(sizer: _Sizer, top: Estimate) -> GpuCount:

@@ -217,10 +217,11 @@ def settled(rec: Recommendation, sens: Sensitivity) -> Recommendation:
 
 
 def recommendation_data(rec: Recommendation, sens: Sensitivity) -> dict[str, Any]:
-    """The `recommend --json` object: the recommendation with each system's ranges and the robustness."""
+    """The `recommend --json` object: the recommendation with each system's ranges, the robustness and
+    the break-even points (empty when the analysis ran without them)."""
     analysis = sens.to_dict()
-    ranges, robust = analysis["ranges"], analysis["robustness"]
-    return {**settled(rec, sens).to_dict(), "ranges": ranges, "robustness": robust}
+    kept = ("ranges", "robustness", "break_evens", "speed_for_price")
+    return {**settled(rec, sens).to_dict(), **{key: analysis[key] for key in kept}}
 
 
 def _speed_line(dear: Any, cheap: Any, rec: Recommendation) -> str:

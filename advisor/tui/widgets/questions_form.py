@@ -31,9 +31,9 @@ def model_choices(catalog: Catalog) -> tuple[tuple[str, str], ...]:
     """Each preset with its size (and active size for MoE), then the custom choice."""
     presets = []
     for model in sorted(catalog.models.values(), key=lambda m: (m.params_total, m.id)):
-        size = numbers.count(model.params_total)
+        size = numbers.params(model.params_total)
         if model.family == "moe":
-            size += f", {numbers.count(model.params_active)} active"
+            size += f", {numbers.params(model.params_active)} active"
         presets.append((f"{model.name} ({size})", model.id))
     return (*presets, ("Custom size", CUSTOM))
 
