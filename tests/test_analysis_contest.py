@@ -115,3 +115,18 @@ def test_when_no_input_decides_it_the_answer_says_so() -> None:
 def test_the_objective_is_named_in_the_verdicts_words() -> None:
     text = unsettled_sentence("a", "time", (("a", 0.4), ("b", 0.4)), [], 0.4, shipped_catalog(), {})
     assert text.startswith("a leads on expected time to result, but the choice is not settled")
+
+
+def test_the_app_headline_names_the_systems_sharing_the_wins_as_the_cli_does() -> None:
+    # The app's verdict line settled the verdict with the winner's share only, so it still read "wins
+    # only 35%" where the CLI and the reports name every system sharing the wins.
+    from advisor.present.headline import verdict_line
+
+    result = _pretrain_70b()
+    robust = result.sensitivity.robustness
+    assert robust is not None
+    shares = ", ".join(f"{sid} {fmt.percent(share, 0)}" for sid, share in robust.contenders)
+    line = verdict_line(result.recommendation, result.sensitivity).plain
+    assert line.startswith("• Close call: ")
+    assert f"no system wins half the sampled inputs ({shares}): the choice is not settled" in line
+    assert "wins only" not in line

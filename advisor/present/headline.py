@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from advisor.core.analysis.sensitivity import Sensitivity
+from advisor.core.analysis.sensitivity import Sensitivity, settled
 from advisor.core.decision.headline import HeadlineFigures, ServingFigures, headline_figures
 from advisor.core.decision.recommendation import Candidate, Reason, Recommendation
-from advisor.core.decision.verdict import with_robustness
 from advisor.core.scenario import Scenario
 from advisor.present import numbers
 from advisor.present.reasons import reason_text
@@ -102,8 +101,7 @@ def verdict_line(rec: Recommendation, sens: Sensitivity | None, *, checking: boo
     While the ranges are still `checking`, a clear verdict reads as provisional ("Clear on expected
     values: …; checking ranges…"): the ranges can turn it into a close call, never the other way.
     """
-    share = sens.robustness.share if sens is not None and sens.robustness is not None else None
-    verdict = with_robustness(rec.verdict, share)
+    verdict = settled(rec, sens).verdict if sens is not None else rec.verdict
     label, _, rest = verdict.short_sentence().partition(": ")
     if checking and sens is None and verdict.kind == "clear" and verdict.runner_up is not None:
         return Text.assemble(

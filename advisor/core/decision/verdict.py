@@ -177,7 +177,9 @@ class Verdict:
                 if self._uncertain_but_ahead()
                 else ""
             )
-        if self.robustness is not None and self.robustness < ROBUST_SHARE:
+        if self.contenders:  # under half: the systems sharing the wins, as the full sentence names them
+            text += f"; {self._share_words()}"
+        elif self.robustness is not None and self.robustness < ROBUST_SHARE:
             text += f"; wins {fmt.percent(self.robustness, 0)} of samples"
         if not self.tie_breakers:
             return text + "; nothing else separates them"
