@@ -47,8 +47,8 @@ def newer_elsewhere(result: MfuResult, family: str, newest: str | None) -> MfuRe
     if months(newest) - months(max(result.releases)) <= RELEASE_TOLERANCE_MONTHS:
         return result
     note = (
-        f"; other systems' {family} figures reach release {newest}, so beside them this one also "
-        "compares older software (--software YYYY-MM holds every system to figures published by then)"
+        f"; other systems have {family} figures up to release {newest}, so part of a gap to them is "
+        "software, not hardware (--software YYYY-MM compares every system at figures published by then)"
     )
     return replace(result, basis=result.basis + note)
 
