@@ -167,7 +167,8 @@ class InferenceModel(Sourced):
         pattern=r"^[0-9]{4}-[0-9]{2}$", description="First release with full FP8 speed."
     )
     reference_stack: str = Field(
-        description="Serving software the efficiencies are fitted on (others: a system's `serving_stack`)."
+        "the reference stack",
+        description="Serving software the efficiencies are fitted on (others: a system's `serving_stack`).",
     )
     stack_factor: dict[str, Positive] = Field(
         default_factory=dict,
