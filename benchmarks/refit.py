@@ -1,11 +1,14 @@
 """Refit the constants `advisor validate` fits and write them into the shipped catalog files.
 
+The MFU and production constants, the uncertainty spreads, and the serving constants (`[inference]`:
+efficiencies, each serving stack's `stack_factor.<stack>`, the spread and the number of points).
+
 Run after adding calibration points or published runs:
 
     python benchmarks/refit.py          # show what would change
     python benchmarks/refit.py --write  # rewrite the values in place (comments and layout kept)
 
-tests/test_validation.py fails while the shipped values differ from the fit.
+tests/test_validation.py and tests/test_serving_validation.py fail while shipped values differ from the fit.
 """
 
 from __future__ import annotations
@@ -14,15 +17,18 @@ import argparse
 import re
 from pathlib import Path
 
+from advisor.core.analysis.fitting import serving_spread
+from advisor.core.analysis.serving_fit import fitted_values, validate_serving
 from advisor.core.analysis.validation import validate
 from advisor.io.catalog_files import load_catalog
 from advisor.io.evidence_files import evidence_dir, load_evidence
+from advisor.io.serving_evidence_files import load_serving_evidence, serving_evidence_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _values(fitted: dict) -> dict[str, dict[tuple[str, str], object]]:
-    """{file: {(table, key): value}} for every fitted constant."""
+def _values(fitted: dict, inference: dict[str, object]) -> dict[str, dict[tuple[str, str], object]]:
+    """{file: {(table, key): value}} for every fitted constant (`inference`: the serving ones by key)."""
     scaling: dict[tuple[str, str], object] = {}
     production = fitted["production"] or {}
     for key in ("throughput_factor", "size_exponent", "spread_low", "spread_high", "runs"):
@@ -33,6 +39,7 @@ def _values(fitted: dict) -> dict[str, dict[tuple[str, str], object]]:
         for key, value in fitted[table].items():
             scaling[(table, key)] = value
     economics = {("uncertainty", key): value for key, value in fitted["uncertainty"].items()}
+    economics |= {("inference", key): value for key, value in inference.items()}
     return {"catalog/mfu/scaling.toml": scaling, "catalog/economics.toml": economics}
 
 
@@ -62,7 +69,12 @@ def main() -> None:
     catalog = load_catalog(user_dir=False)
     runs = load_evidence(evidence_dir(ROOT / "catalog"), set(catalog.systems), set(catalog.models))
     fitted = validate(runs, catalog).to_dict()["fitted"]
-    for name, values in _values(fitted).items():
+    points = load_serving_evidence(serving_evidence_dir(), set(catalog.systems), set(catalog.models))
+    serving = validate_serving(points, catalog)
+    low, high = serving_spread(serving)
+    inference = fitted_values(serving.fitted) | {"spread_low": low, "spread_high": high}
+    inference["fit_points"] = len(points)
+    for name, values in _values(fitted, inference).items():
         path = ROOT / name
         text = new = path.read_text(encoding="utf-8")
         for (table, key), value in values.items():

@@ -101,9 +101,11 @@ def test_the_apps_serving_tab_shows_the_headlines_price():
 
 def test_a_fleet_splitting_a_node_is_priced_per_gpu_as_a_training_run_is_and_the_warning_says_so():
     est = example_report(STEM).winner_estimate
-    assert est is not None and est.gpus == 9 and est.pricing == "rent"
-    # Priced on its 9 GPUs for the month, as a rented training run on 9 GPUs is.
-    assert est.cost_usd == pytest.approx(est.price_usd_per_gpu_hour * 9 * est.gpu_hours / est.gpus)
+    # the winner's fleet (10 b200 today) is not a whole number of 8-GPU nodes
+    assert est is not None and est.gpus % 8 and est.pricing == "rent"
+    gpus, whole = est.gpus, -(-est.gpus // 8) * 8
+    # Priced on its GPUs for the month, as a rented training run on that many GPUs is.
+    assert est.cost_usd == pytest.approx(est.price_usd_per_gpu_hour * gpus * est.gpu_hours / est.gpus)
     warning = next(w for w in est.warnings if "not a whole number" in w)
     assert "priced per GPU" in warning
-    assert f"16 GPUs cost {numbers.money(est.cost_usd * 16 / 9)} (1.78x)" in warning
+    assert f"{whole} GPUs cost {numbers.money(est.cost_usd * whole / gpus)} ({whole / gpus:.2f}x)" in warning

@@ -43,9 +43,8 @@ def test_the_shipped_serving_constants_are_the_fit_on_the_shipped_points(result)
     # Every fitted constant in catalog/economics.toml [inference] is what `advisor validate` fits now:
     # change a point, refit, and copy the values `advisor validate` prints.
     shipped = CATALOG.economics.inference
-    assert F.fitted_values(result.fitted) == {
-        name: getattr(shipped, name) for name in F.fitted_values(result.fitted)
-    }
+    stacks = {f"{F.STACK_PREFIX}{stack}": factor for stack, factor in shipped.stack_factor.items()}
+    assert F.fitted_values(result.fitted) == {name: getattr(shipped, name) for name in F.FITTED} | stacks
     assert shipped.fit_points == len(POINTS)
     assert serving_spread(result) == (shipped.spread_low, shipped.spread_high)
     assert shipped.spread_low < 1 < shipped.spread_high
@@ -175,7 +174,8 @@ def test_validate_json_has_a_serving_section(capsys, validations_once):
     serving = json.loads(capsys.readouterr().out)["serving"]
     assert serving["summary"]["points"] == len(POINTS)
     assert serving["summary"]["median_abs_error"] <= 0.15
-    assert set(serving["fitted"]) == set(F.FITTED) | {"spread_low", "spread_high"}
+    stacks = {"stack_factor.vllm-rocm"}
+    assert set(serving["fitted"]) == set(F.FITTED) | stacks | {"spread_low", "spread_high"}
 
 
 def test_recommend_answers_a_serving_question_with_fleets_and_prices(capsys):

@@ -2,8 +2,9 @@
 
 Each point (`catalog/evidence/serving/`) is predicted with its own model, system, tensor-parallel size,
 precisions, request shape and load. The fitted constants (HBM bandwidth efficiency, decode and prefill
-MFU, overlap, early FP8 speed, tensor-parallel exponent) minimise the squared log error over the points,
-by Nelder-Mead on their logits; every reported error is leave-one-out: point *i* predicted with
+MFU, overlap, early FP8 speed, tensor-parallel exponent) minimise the squared log error over the points of
+the reference serving stack, by Nelder-Mead on their logits; each other stack's speed factor is then fitted
+on its own points; every reported error is leave-one-out: point *i* predicted with
 constants fitted without it.
 """
 
@@ -28,7 +29,9 @@ FITTED = (
     "early_fp8_factor",
     "tp_exponent",
 )
-"""The serving constants fitted on the published points (the rest are assumptions)."""
+"""The serving constants fitted on the published points (the rest are assumptions), besides one
+`stack_factor.<stack>` per non-reference serving stack the points' systems name."""
+STACK_PREFIX = "stack_factor."
 
 
 def predict_per_gpu(point: ServingPoint, catalog: Catalog, c: ServingConstants) -> float:
@@ -38,7 +41,8 @@ def predict_per_gpu(point: ServingPoint, catalog: Catalog, c: ServingConstants) 
     hw = serving_hardware(catalog.systems[point.system], usable, point.activation_precision)
     precisions = Precisions(point.weight_precision, point.kv_precision, point.activation_precision)
     shape = (point.prompt_tokens, point.output_tokens)
-    replica = Replica(model, point.tp, hw, precisions, *shape, c, point.software)
+    stack = catalog.systems[point.system].serving_stack
+    replica = Replica(model, point.tp, hw, precisions, *shape, c, point.software, stack)
     if point.concurrency:
         it = iteration(replica, point.concurrency)
     else:
@@ -101,11 +105,19 @@ def fit_constants(
 ) -> ServingConstants:
     """The fitted constants minimising the squared log error of the predicted throughput over `points`.
 
+    The efficiencies are fitted on the points of systems on the reference stack alone; each other stack's
+    factor is then the geometric mean of published ÷ modelled over its own points (the least-squares log
+    fit of one multiplier), so another stack's points never move the reference stack's predictions.
     The search starts from the same place whatever the catalog holds (fractions at 1/2, tensor-parallel
     exponent 0.1), so refitting the shipped points reproduces the shipped values; or `near` given
     constants (a quicker start for the leave-one-out refits, which then move to their own minimum).
     """
     start = serving_constants(catalog.economics)
+    reference: list[ServingPoint] = []
+    by_stack: dict[str, list[ServingPoint]] = {}
+    for point in points:
+        stack = catalog.systems[point.system].serving_stack
+        (reference if stack is None else by_stack.setdefault(stack, [])).append(point)
 
     def with_values(z: list[float], digits: int = 12) -> ServingConstants:
         f = [_significant(_sigmoid(v), digits) for v in z[:-1]]
@@ -117,22 +129,29 @@ def fit_constants(
             overlap=f[3],
             early_fp8_factor=f[4],
             tp_exponent=_significant(z[-1], digits),
+            stack_factors=(),
         )
 
     def loss(z: list[float]) -> float:
         c = with_values(z)
         total = 0.0
-        for point in points:
+        for point in reference:
             predicted = predict_per_gpu(point, catalog, c)
             total += math.log(max(predicted, 1e-9) / point.tokens_per_second_per_gpu) ** 2
         return total
 
     z0 = [0.0] * (len(FITTED) - 1) + [0.1]
     if near is not None:
-        z0 = [_logit(getattr(near, name)) for name in FITTED[:-1]] + [
-            math.log(near.allreduce_latency_s * 1e6)
+        z0 = [_logit(getattr(near, name)) for name in FITTED[:-1]] + [near.tp_exponent]
+    fitted = with_values(_nelder_mead(loss, z0), digits=3)
+    factors = dict(start.stack_factors)
+    for stack, stacked in by_stack.items():
+        logs = [
+            math.log(p.tokens_per_second_per_gpu / max(predict_per_gpu(p, catalog, fitted), 1e-9))
+            for p in stacked
         ]
-    return with_values(_nelder_mead(loss, z0), digits=3)
+        factors[stack] = _significant(math.exp(statistics.fmean(logs)))
+    return replace(fitted, stack_factors=tuple(sorted(factors.items())))
 
 
 @dataclass(frozen=True)
@@ -214,8 +233,9 @@ class ServingValidation:
 
 
 def fitted_values(c: ServingConstants) -> dict[str, float]:
-    """The fitted constants as the catalog stores them."""
-    return {name: getattr(c, name) for name in FITTED}
+    """The fitted constants as the catalog stores them (a stack's factor under its dotted TOML key)."""
+    stacks = {f"{STACK_PREFIX}{stack}": factor for stack, factor in c.stack_factors}
+    return {name: getattr(c, name) for name in FITTED} | stacks
 
 
 def validate_serving(points: Sequence[ServingPoint], catalog: Catalog) -> ServingValidation:

@@ -3,6 +3,8 @@ its memory, and the `serving` summary with prices. Training is `advisor.core.cos
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from advisor.core.costing.results import MemorySummary, MfuBasis, ServingSummary
 from advisor.core.costing.throughput import SpeedInputs, Throughput
 from advisor.core.model.catalog import Catalog, Precision, System
@@ -20,6 +22,7 @@ from advisor.core.model.serving_plan import (
     serving_memory_bytes,
     serving_precisions,
     serving_targets,
+    stack_note,
 )
 from advisor.core.model.units import BYTES_PER_GIB, HOURS_PER_MONTH, SECONDS_PER_HOUR
 from advisor.core.model.workload import Workload
@@ -44,6 +47,7 @@ def serving_throughput(inputs: SpeedInputs, price_usd_per_gpu_hour: float) -> Th
         f"serving model: replicas of {step.tp} GPU(s) (tensor-parallel), batch {step.batch} set by "
         f"{layout.binding}, {step.seconds * 1e3:.1f} ms per output token, {step.bound}-bound"
     )
+    basis += f"; {note}" if (note := stack_note(system, econ)) else ""
     usable_gib = usable_hbm_bytes(system.memory.hbm_gb, econ.memory.usable_hbm_fraction) / BYTES_PER_GIB
     return Throughput(
         flops_per_token=per_token,
@@ -166,7 +170,8 @@ def _largest_replica(
     """The largest replica at batch 1, shown when even it does not hold the weights (it does not fit)."""
     hw = serving_hardware(system, catalog.economics.memory.usable_hbm_fraction, precisions.activations)
     c = serving_constants(catalog.economics)
-    step = iteration(Replica(workload.model, TP_SIZES[-1], hw, precisions, *shape, c, workload.software), 1)
+    replica = Replica(workload.model, TP_SIZES[-1], hw, precisions, *shape, c, workload.software)
+    step = iteration(replace(replica, stack=system.serving_stack), 1)
     return Layout(step, "no fit", 1, 1.0)
 
 

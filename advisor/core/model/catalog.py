@@ -138,6 +138,12 @@ class System(Frozen):
     mfu_proxy_system: str | None = Field(
         None, description="System whose MFU calibration applies where this one has no published figure."
     )
+    serving_stack: str | None = Field(
+        None,
+        pattern=r"^[a-z0-9][a-z0-9-]*$",
+        description="The software its published serving figures come from, a key of economics "
+        "[inference] stack_factor (None: the reference stack, [inference] reference_stack).",
+    )
     compute: Compute
     memory: Memory
     interconnect: Interconnect
@@ -338,6 +344,13 @@ class Catalog(Frozen):
             proxy = system.mfu_proxy_system
             if proxy is not None and (proxy not in self.systems or proxy == system.id):
                 raise ValueError(f"system {system.id!r}: mfu_proxy_system {proxy!r} is not another system")
+            stacks = self.economics.inference.stack_factor
+            if system.serving_stack is not None and system.serving_stack not in stacks:
+                known = ", ".join(sorted(stacks)) or "none"
+                raise ValueError(
+                    f"system {system.id!r}: serving_stack {system.serving_stack!r} has no stack_factor in "
+                    f"economics [inference] (known: {known}; omit it for the reference stack)"
+                )
         return self
 
     def system(self, system_id: str) -> System:

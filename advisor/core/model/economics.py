@@ -166,6 +166,19 @@ class InferenceModel(Sourced):
     early_fp8_before: str = Field(
         pattern=r"^[0-9]{4}-[0-9]{2}$", description="First release with full FP8 speed."
     )
+    reference_stack: str = Field(
+        "the reference stack",
+        description="Serving software the efficiencies are fitted on (others: a system's `serving_stack`).",
+    )
+    stack_factor: dict[str, Positive] = Field(
+        default_factory=dict,
+        description="Serving speed of each other stack, as a share of the reference stack's (fitted).",
+    )
+    stack_systems: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="Per stack, the systems whose published serving points its factor is fitted on "
+        "(on its other systems the factor is an assumption).",
+    )
     fit_points: int = Field(0, ge=0, description="Published serving points the efficiencies were fitted on.")
     spread_low: Positive = Field(
         1.0, description="Low end of published ÷ modelled serving speed (triangular)."

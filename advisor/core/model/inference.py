@@ -11,6 +11,11 @@ the `batch / output_tokens` requests that join per iteration. It takes
     comm    = 2 all-reduces per layer of batch x hidden activations, ring, over NVLink inside the
               scale-up domain and the scale-out network across it, each with a fixed latency
     iteration = (max(memory, compute) + (1 - overlap) x min(memory, compute) + comm) x tp^tp_exponent
+                / stack factor
+
+The stack factor is the speed of the system's serving software as a share of the reference stack's
+(TensorRT-LLM, on which the other constants are fitted): it scales the whole iteration and the time to
+first token, since the published points of the other stack do not separate its compute from its memory time.
 
 A MoE replica reads the shared weights and only the experts the batch's tokens touch: with `experts` per
 layer and `experts_per_token` chosen per token, a batch of B touches E (1 - (1 - k/E)^B) of them. The
@@ -60,6 +65,13 @@ class ServingConstants:
     """Speed of FP8 serving on releases before `early_fp8_before`, as a share of later ones."""
     early_fp8_before: str = "2025-01"
     """The first release month whose FP8 serving kernels reach full speed."""
+
+    stack_factors: tuple[tuple[str, float], ...] = ()
+    """Speed of each serving stack other than the reference, as a share of the reference stack's."""
+
+    def stack_factor(self, stack: str | None) -> float:
+        """Speed multiplier of the serving stack `stack` (None: the reference stack, 1)."""
+        return dict(self.stack_factors).get(stack, 1.0) if stack is not None else 1.0
 
     def release_factor(self, weights: Precision, software: str | None) -> float:
         """Speed multiplier of the serving software release (None: the latest) for `weights` precision."""
@@ -157,6 +169,8 @@ class Replica:
     output_tokens: int
     c: ServingConstants
     software: str | None = None
+    stack: str | None = None
+    """The system's serving stack (None: the reference stack)."""
 
 
 def max_batch_in_memory(r: Replica) -> int:
@@ -200,7 +214,8 @@ def iteration(r: Replica, batch: int) -> Iteration:
         + joining * _allreduce_s(prompt_tokens * model.hidden, tp, hw, c, act_bytes)
     )
     seconds = max(memory_s, compute_s) + (1 - c.overlap) * min(memory_s, compute_s) + comm_s
-    seconds *= tp**c.tp_exponent / c.release_factor(precisions.weights, r.software)
+    stack = c.stack_factor(r.stack)
+    seconds *= tp**c.tp_exponent / (c.release_factor(precisions.weights, r.software) * stack)
     prompt_comm = layers * (
         (c.allreduce_latency_s if tp > 1 else 0.0)
         + _allreduce_s(prompt_tokens * model.hidden, tp, hw, c, act_bytes)
@@ -214,7 +229,7 @@ def iteration(r: Replica, batch: int) -> Iteration:
         prefill_s=joining * prefill_s,
         prompt_tokens_per_iteration=joining * prompt_tokens,
         seconds=seconds,
-        ttft_s=prefill_s + prompt_comm + seconds,
+        ttft_s=(prefill_s + prompt_comm) / stack + seconds,
     )
 
 

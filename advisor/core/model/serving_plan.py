@@ -59,7 +59,25 @@ def serving_precisions(
 def serving_constants(economics: Economics) -> ServingConstants:
     """The shipped serving constants (`[inference]` in catalog/economics.toml)."""
     i = economics.inference
-    return from_attributes(ServingConstants, i, allreduce_latency_s=i.allreduce_latency_us * 1e-6)
+    return from_attributes(
+        ServingConstants,
+        i,
+        allreduce_latency_s=i.allreduce_latency_us * 1e-6,
+        stack_factors=tuple(sorted(i.stack_factor.items())),
+    )
+
+
+def stack_note(system: System, economics: Economics) -> str:
+    """What the system's serving stack does to its speed, and on what evidence ("" for the reference)."""
+    stack, i = system.serving_stack, economics.inference
+    if stack is None:
+        return ""
+    fitted_on = i.stack_systems.get(stack, [])
+    evidence = f"fitted on published {', '.join(fitted_on)} serving points" if fitted_on else "assumed"
+    note = f"serving stack {stack} at x{i.stack_factor[stack]:g} {i.reference_stack}'s speed, {evidence}"
+    if fitted_on and system.id not in fitted_on:
+        note += f"; assumed the same on {system.id}, which has no published serving point"
+    return note
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,10 +140,11 @@ def _replica(
     c: ServingConstants,
     targets: Targets,
     software: str | None,
+    stack: str | None = None,
 ) -> tuple[Iteration, str] | str:
     """The largest batch a `tp`-GPU replica may run and the limit that sets it, or why none."""
 
-    replica = Replica(model, tp, hw, precisions, *shape, c, software)
+    replica = Replica(model, tp, hw, precisions, *shape, c, software, stack)
 
     def step(batch: int) -> Iteration:
         return iteration(replica, batch)
@@ -181,7 +200,7 @@ def choose_layout(
     for tp in TP_SIZES:
         if cluster is not None and tp > cluster:
             break
-        replica = _replica(model, tp, hw, precisions, shape, c, targets, software)
+        replica = _replica(model, tp, hw, precisions, shape, c, targets, software, system.serving_stack)
         if isinstance(replica, str):
             failures.setdefault(replica, tp)
             continue
