@@ -424,3 +424,9 @@ def test_owned_gpus_when_renting_are_named_with_what_they_would_do(capsys):
     note = next(w for w in data["warnings"] if "you own" in w)
     assert note.startswith("the GPUs you own (1,024 h100) count only when owning (pricing own)")
     assert "; owned, the 1,024 h100 you own: $" in note and "to result, $0 up front" in note
+
+
+def test_idle_gpu_counts_in_the_purchase_warning_read_with_thousands_separators():
+    # "2048 GPUs means buying 29 whole 72-GPU rack(s)" read unlike every other count in the output.
+    est = estimate(workload(gpus=2048), "gb300-nvl72", CATALOG, owning())
+    assert any("2,048 GPUs means buying 29 whole 72-GPU rack(s): the 40 idle GPUs" in w for w in est.warnings)

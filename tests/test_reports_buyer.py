@@ -74,3 +74,10 @@ def test_the_runner_ups_price_to_win_is_said_once():
     point = next(b for b in report.sensitivity.break_evens if (b.input, b.system) == ("price", price.system))
     assert point.sentence not in certainty_lines(report)
     assert len(certainty_lines(report)) > 2  # the other points stay
+
+
+def test_a_break_even_that_nothing_flips_names_mfu_as_everywhere_else():
+    # "no mfu of a100 within range flips the answer": the only lower-case MFU a buyer read.
+    sentences = [b.sentence for b in _report("13b-from-scratch-8-gpus").sensitivity.break_evens]
+    assert "no MFU of a100 within range flips the answer" in sentences
+    assert not any("mfu" in s for s in sentences)

@@ -237,14 +237,14 @@ def _purchase_warnings(workload: Workload, system: System, money: _Money) -> lis
         )
     if bought and bought.gpus_idle:
         warnings.append(
-            f"{workload.gpus - owned} GPUs means buying {bought.units} whole {unit}-GPU {node}(s): "
-            f"the {bought.gpus_idle} idle GPUs are paid for"
+            f"{workload.gpus - owned:,} GPUs means buying {bought.units:,} whole {unit}-GPU {node}(s): "
+            f"the {bought.gpus_idle:,} idle GPUs are paid for"
         )
     elif not owned and workload.gpus > unit and workload.gpus % unit:
         whole = -(-workload.gpus // unit) * unit
         warnings.append(
-            f"{workload.gpus} GPUs is not a whole number of {unit}-GPU {node}s: priced per GPU, as where "
-            f"GPUs are rented singly; where only whole {node}s are, {whole} GPUs cost "
+            f"{workload.gpus:,} GPUs is not a whole number of {unit}-GPU {node}s: priced per GPU, as where "
+            f"GPUs are rented singly; where only whole {node}s are, {whole:,} GPUs cost "
             f"{fmt.money(money.cost_usd * whole / workload.gpus)} ({whole / workload.gpus:.2f}x)"
         )
     return warnings
