@@ -131,3 +131,17 @@ def gpus(n: int) -> str:
 def percent(fraction: float, digits: int = 1) -> str:
     """38.4%: a fraction as a percentage."""
     return f"{fraction * 100:.{digits}f}%"
+
+
+INPUT_LABELS = {
+    "mfu": "MFU",
+    "pue": "PUE",
+    "cost_of_capital": "cost of capital",
+    "utilization": "utilisation",
+}
+"""An uncertain input's name for people where it is not its key (`cost_of_capital`)."""
+
+
+def input_label(name: str) -> str:
+    """`cost_of_capital` as `cost of capital`, `pue` as `PUE`; others as they are."""
+    return INPUT_LABELS.get(name, name)

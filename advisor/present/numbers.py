@@ -13,6 +13,7 @@ from advisor.core.fmt import (
     duration,
     energy,
     gpus,
+    input_label,
     money,
     percent,
     significant,
@@ -30,6 +31,7 @@ __all__ = [
     "energy",
     "energy_span",
     "gpus",
+    "input_label",
     "input_value",
     "memory_per_gpu",
     "money",
@@ -135,20 +137,6 @@ INPUT_UNITS: dict[str, Callable[[float], str]] = {
     "colocation": lambda v: f"${v:,.0f}/kW-month",
 }
 """Each uncertain input's value in its own unit, by the input's name (others as a plain number)."""
-
-
-INPUT_LABELS = {
-    "mfu": "MFU",
-    "pue": "PUE",
-    "cost_of_capital": "cost of capital",
-    "utilization": "utilisation",
-}
-"""An uncertain input's name for people where it is not its key (`cost_of_capital`)."""
-
-
-def input_label(name: str) -> str:
-    """`cost_of_capital` as `cost of capital`, `pue` as `PUE`; others as they are."""
-    return INPUT_LABELS.get(name, name)
 
 
 def input_value(name: str, value: float) -> str:

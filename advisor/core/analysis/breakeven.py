@@ -23,9 +23,6 @@ from advisor.core.decision.request import AdviceRequest
 from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import System
 
-INPUT_WORDS = {"mfu": "MFU"}
-"""A probed input's name in a sentence where it is not the name as it is ("no MFU of a100 ...")."""
-
 
 @dataclass(frozen=True)
 class BreakEven:
@@ -375,11 +372,10 @@ def break_evens(rec: Recommendation, request: AdviceRequest) -> tuple[str | None
             )
         if threshold is None and not probe.report_none:
             continue
-        named = INPUT_WORDS.get(probe.input, probe.input)
         sentence = (
             probe.say(threshold)
             if threshold is not None
-            else f"no {named} of {probe.system} within range flips the answer"
+            else f"no {fmt.input_label(probe.input)} of {probe.system} within range flips the answer"
         )
         found.append(BreakEven(probe.input, probe.system, probe.current, threshold, sentence))
     return runner, found

@@ -29,24 +29,31 @@ COVER = 0.75
 MIN_GAIN = 0.05
 """An input that raises the leading share by less than this settles nothing worth naming."""
 THROUGHPUT = "the throughput of {systems}, measured on this model with a pinned software release"
-PINS: dict[str, tuple[str, str]] = {
-    "mfu": ("MFU", THROUGHPUT),
-    "efficiency": ("throughput", THROUGHPUT),
-    "goodput": (
-        "goodput",
-        "the failure and restart overhead of {systems} at this scale (the provider's record)",
-    ),
-    "price": ("rental price", "a firm rental quote for {systems}"),
-    "capex": ("purchase price", "a firm purchase quote for {systems}"),
-    "electricity": ("electricity price", "your electricity price"),
-    "pue": ("PUE", "your facility's PUE"),
-    "depreciation": ("depreciation life", "the depreciation life you will use"),
-    "cost_of_capital": ("cost of capital", "your cost of capital"),
-    "maintenance": ("maintenance", "your maintenance contract's price"),
-    "utilization": ("fleet utilisation", "how busy your fleet will be"),
-    "colocation": ("colocation rent", "your colocation rent"),
+PINS = {
+    "mfu": THROUGHPUT,
+    "efficiency": THROUGHPUT,
+    "goodput": "the failure and restart overhead of {systems} at this scale (the provider's record)",
+    "price": "a firm rental quote for {systems}",
+    "capex": "a firm purchase quote for {systems}",
+    "electricity": "your electricity price",
+    "pue": "your facility's PUE",
+    "depreciation": "the depreciation life you will use",
+    "cost_of_capital": "your cost of capital",
+    "maintenance": "your maintenance contract's price",
+    "utilization": "how busy your fleet will be",
+    "colocation": "your colocation rent",
 }
-"""Each uncertain input (`uncertainty.input_spreads`): its name in words, and what would pin it."""
+"""Each uncertain input (`uncertainty.input_spreads`): what would pin it."""
+NOUNS = {
+    "efficiency": "throughput",
+    "price": "rental price",
+    "capex": "purchase price",
+    "electricity": "electricity price",
+    "depreciation": "depreciation life",
+    "utilization": "fleet utilisation",
+    "colocation": "colocation rent",
+}
+"""An input's name where a sentence about settling the choice needs more than `fmt.input_label`."""
 
 
 @dataclass(frozen=True)
@@ -134,7 +141,7 @@ def _pins(found: Sequence[Settler], catalog: Catalog, estimates: Mapping[str, Es
         by_input.setdefault(settler.input, []).append(settler)
     pins = []
     for name, group in by_input.items():
-        _, words = PINS.get(name, (name, "the " + name.replace("_", " ") + " of {systems}"))
+        words = PINS.get(name, "the " + fmt.input_label(name) + " of {systems}")
         systems = " and ".join(s.system for s in group if s.system)
         text = words.format(systems=systems)
         if any(_assumed_price(s, catalog, estimates) for s in group):
@@ -165,7 +172,7 @@ def unsettled_sentence(
         return text + "; no single uncertain input decides it: weigh what else separates them"
     pins = _pins(useful[:2], catalog, estimates)
     best = useful[0]
-    noun, _ = PINS.get(best.input, (best.input, ""))
+    noun = NOUNS.get(best.input) or fmt.input_label(best.input)
     whose = f"{best.system}'s {noun}" if best.system else f"the {noun}"
     (low_sid, low), (high_sid, high) = best.lowest, best.highest
     detail = (
