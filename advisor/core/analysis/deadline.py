@@ -14,8 +14,9 @@ budget or the lead time (the wait for the hardware alone passes the deadline).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, TypeVar
 
 from advisor.core import fmt
 from advisor.core.costing.estimate import estimate
@@ -120,14 +121,29 @@ class _Sizer:
         top = self.run(self.top_units * self.node)
         if not self.meets(top, days):
             return None
-        low, high, best = 1, self.top_units, top  # the answer, in whole nodes, lies in [low, high]
-        while low < high:
-            mid = (low + high) // 2
-            if self.meets(est := self.run(mid * self.node), days):
-                high, best = mid, est
-            else:
-                low = mid + 1
-        return best if best.gpus == high * self.node else self.run(high * self.node)
+
+        def meeting(units: int) -> Estimate | None:
+            est = self.run(units * self.node)
+            return est if self.meets(est, days) else None
+
+        return fewest(meeting, self.top_units, top)[1]
+
+
+_Found = TypeVar("_Found")
+
+
+def fewest(found_at: Callable[[int], _Found | None], top: int, at_top: _Found) -> tuple[int, _Found]:
+    """The smallest count in [1, `top`] for which `found_at` finds something, and what it finds, by
+    bisection: `found_at(top)` found `at_top`, and a count that finds keeps finding at every larger one
+    (more GPUs or nodes never take longer, in whole nodes)."""
+    low, high, best = 1, top, at_top
+    while low < high:
+        mid = (low + high) // 2
+        if (found := found_at(mid)) is not None:
+            high, best = mid, found
+        else:
+            low = mid + 1
+    return high, best
 
 
 def _days(hours: float) -> str:

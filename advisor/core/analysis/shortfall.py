@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from advisor.core import fmt
-from advisor.core.analysis.deadline import GpuCount
+from advisor.core.analysis.deadline import GpuCount, fewest
 from advisor.core.costing.cost import run_cost_usd
 from advisor.core.costing.estimate import estimate
 from advisor.core.costing.results import Estimate
@@ -148,14 +148,7 @@ def owned_plus_rented(request: AdviceRequest, system: str, owned: int) -> OwnedP
     best = meets(top)
     if best is None:
         return None
-    low, high = 1, top
-    while low < high:
-        mid = (low + high) // 2
-        if (found := meets(mid)) is not None:
-            high, best = mid, found
-        else:
-            low = mid + 1
-    return best
+    return fewest(meets, top, best)[1]
 
 
 @dataclass(frozen=True)
