@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from advisor.core.model.catalog import Precision
 from advisor.core.model.flops import model_flops_per_token
@@ -291,11 +291,20 @@ class MfuIndex:
             other_release=software is not None and rung.release != software,
         )
 
-    def _resolve(self, *args: Any) -> MfuResult:
+    def _resolve(
+        self,
+        system_id: str,
+        precision: Precision,
+        model_id: str,
+        family: str,
+        params: tuple[float, float],
+        seq_len: int,
+        gpus: int,
+        software: str | None,
+    ) -> MfuResult:
         """`_found`; without a `software` month, its basis says when other systems' figures of the family
-        are of a newer release (`newer_elsewhere`)."""
-        found = self._found(*args)
-        family, software = args[3], args[7]
+        are of a newer release (`newer_elsewhere`). `lru_cache`d per catalog as `resolve`."""
+        found = self._found(system_id, precision, model_id, family, params, seq_len, gpus, software)
         return found if software is not None else newer_elsewhere(found, family, self._newest.get(family))
 
     def _found(
@@ -309,7 +318,7 @@ class MfuIndex:
         gpus: int,
         software: str | None,
     ) -> MfuResult:
-        """See the module docstring (`params`: active, total); `lru_cache`d per catalog as `resolve`."""
+        """See the module docstring (`params`: active, total)."""
         params_active = params[0]
         rung = self._same_configuration(system_id, precision, (model_id, family, seq_len), software)
         if rung is not None:
