@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from advisor.core import fmt
 from advisor.core.costing.results import Estimate
 from advisor.core.decision.gaps import OBJECTIVE_NOUN
+from advisor.core.decision.verdict import split_words
 from advisor.core.model.catalog import Catalog
 from advisor.core.model.sourced import Sourced
 
@@ -161,12 +162,8 @@ def unsettled_sentence(
 ) -> str:
     """`gb300-nvl72 leads on expected cost, but the choice is not settled: ...; what would settle it
     most: ...`, naming the systems that share the wins and the input that decides most among them."""
-    shares = ", ".join(f"{sid} {fmt.percent(share, 0)}" for sid, share in named)
-    text = (
-        f"{winner} leads on expected {OBJECTIVE_NOUN.get(objective, objective)}, but the choice is not "
-        "settled: no system wins half "
-        f"the sampled inputs ({shares})"
-    )
+    metric = OBJECTIVE_NOUN.get(objective, objective)
+    text = f"{winner} leads on expected {metric}, but the choice is not settled: {split_words(named)}"
     useful = [s for s in found if s.settled_share - leading_share >= MIN_GAIN]
     if not useful:
         return text + "; no single uncertain input decides it: weigh what else separates them"
