@@ -67,8 +67,10 @@ def test_leave_one_out_accuracy_and_coverage(result):
     # 1.59% to 2.29% when 40 MLPerf logs of other submitters were added at stop 27 (B200, B300, H200,
     # MI300X, MI325X, MI355X; median 5.9%, worst 29%): the 198 earlier benchmark cases keep their median.
     # Then AMD's own LoRA logs became points and MI300X is carried from MI325X by the measured proxy ratio
-    # (0.744): all 3.11% -> 2.74%, benchmarks 2.29% -> 1.94%, worst unchanged, 277 cases.
-    assert by_name["all"].runs >= 277
+    # (0.744): all 3.11% -> 2.74%, benchmarks 2.29% -> 1.94%, worst unchanged, 277 cases. Solar Open 100B's
+    # measured throughput on 480 B200 (Upstage, a benchmark case, -31%) made 278: all 2.78%, benchmarks
+    # 1.95%, worst and the end-to-end figures unchanged (docs/calibration.md, "Newer systems (ev29)").
+    assert by_name["all"].runs >= 278
     assert by_name["all"].median_abs_error <= 0.029
     assert by_name["kind=benchmark"].median_abs_error <= 0.021
     assert by_name["all"].worst_abs_error <= 0.47
