@@ -31,6 +31,7 @@ from advisor.core.analysis.uncertainty import (
 )
 from advisor.core.decision.advise import advise
 from advisor.core.decision.gaps import objective_metric
+from advisor.core.decision.headline import settled_headline
 from advisor.core.decision.owned import with_owned
 from advisor.core.decision.recommendation import CheaperOption, Recommendation
 from advisor.core.decision.request import AdviceRequest
@@ -214,7 +215,8 @@ def settled(rec: Recommendation, sens: Sensitivity) -> Recommendation:
     deadline, conservative = rec.constraints.deadline_days, rec.constraints.risk == "conservative"
     named = robust.contenders if robust is not None else ()
     verdict = with_robustness(rec.verdict, share, on_time, deadline, conservative, named)
-    return replace(rec, verdict=verdict, cheaper_option=sens.cheaper_option)
+    headline = settled_headline(rec.headline, rec.objective, rec.ranked_best, verdict.sampled_words())
+    return replace(rec, headline=headline, verdict=verdict, cheaper_option=sens.cheaper_option)
 
 
 def recommendation_data(rec: Recommendation, sens: Sensitivity) -> dict[str, Any]:
