@@ -208,6 +208,7 @@ def _price_probes(
 def _speed_probes(winner: Estimate, runner: Estimate) -> list[_Probe]:
     """Training only: the winner's goodput and MFU falling, and the runner-up's MFU rising."""
     w, r = winner.system, runner.system
+    mfu = "reference MFU" if winner.mfu_effective < winner.mfu else "MFU"  # the input, before the overhead
     return [
         _Probe(
             "goodput",
@@ -229,7 +230,7 @@ def _speed_probes(winner: Estimate, runner: Estimate) -> list[_Probe]:
             (0.005, 1.0),
             _setter("mfu", w),
             lambda t: (
-                f"{w} stops being the better choice below {fmt.percent(t)} MFU "
+                f"{w} stops being the better choice below {fmt.percent(t)} {mfu} "
                 f"(now {fmt.percent(winner.mfu)})"
             ),
         ),
@@ -240,7 +241,7 @@ def _speed_probes(winner: Estimate, runner: Estimate) -> list[_Probe]:
             +1,
             (0.005, 1.0),
             _setter("mfu", r),
-            lambda t: f"{r} wins above {fmt.percent(t)} MFU (now {fmt.percent(runner.mfu)})",
+            lambda t: f"{r} wins above {fmt.percent(t)} {mfu} (now {fmt.percent(runner.mfu)})",
         ),
     ]
 
