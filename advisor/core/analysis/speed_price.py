@@ -155,9 +155,34 @@ def speed_line(a: Estimate, b: Estimate, rec: Recommendation) -> str:
     else:
         dear_first = a.effective_price_usd_per_gpu_hour >= b.effective_price_usd_per_gpu_hour
         line, ahead = _hourly_line(*((a, b) if dear_first else (b, a)))
+        cheaper = a if a.cost_usd <= b.cost_usd else b
+        if cheaper is not ahead:
+            line += _fixed_hours_clause(cheaper, b if cheaper is a else a)
+            ahead = cheaper
     if rec.winner in (a.system, b.system) and rec.winner != ahead.system:
-        line += f"; {rec.winner} is still recommended: {rec.verdict.why}"
+        other = b.system if rec.winner == a.system else a.system
+        why = (
+            rec.verdict.why
+            if rec.verdict.runner_up == other
+            else f"first on {rec.objective} after the rules' weights"
+        )
+        line += f"; {rec.winner} is still recommended: {why}"
     return line
+
+
+def _fixed_hours_clause(cheaper: Estimate, dearer: Estimate) -> str:
+    """Why the system behind per dollar of compute still costs less for this run: its fixed setup (and
+    less time lost to failures) weighs on a short run."""
+
+    def hours(est: Estimate) -> str:
+        setup = fmt.duration(est.time_breakdown_hours.get("setup", 0.0))
+        return f"{setup} of its {fmt.duration(est.time_to_train_hours)}"
+
+    costs = f"{fmt.money(cheaper.cost_usd)} vs {fmt.money(dearer.cost_usd)}"
+    return (
+        f"; for this run {cheaper.system} costs less all the same ({costs}): the fixed setup takes "
+        f"{hours(dearer)} on {dearer.system}, {hours(cheaper)} on {cheaper.system}"
+    )
 
 
 def speed_for_price(rec: Recommendation) -> tuple[str, ...]:
