@@ -73,8 +73,9 @@ for (const td of document.querySelectorAll("td:not(.num)")) {
   const wide = Math.round(text.getBoundingClientRect().width);
   if (!(where in prose) || wide < prose[where]) prose[where] = wide;
 }
+const scrolled = scrolling.map(b => (b.closest("section") || {}).id || "?");
 parent.postMessage(JSON.stringify({width, over, prose, boxes: boxes.length, scrolling: scrolling.length, cued,
-  charts, svgs}), "*");
+  charts, svgs, scrolled}), "*");
 </script>"""
 HARNESS = """<!DOCTYPE html><html><body><script>
 const results = {};
@@ -180,6 +181,15 @@ def test_wide_tables_scroll_inside_their_box_on_a_phone(tmp_path: Path) -> None:
     # The systems, buying and ranges tables are wider than a 360 px phone: they scroll, the page does not.
     fit = measure(documents()["llama3-70b-pretrain"], (360,), tmp_path)[360]
     assert fit["scrolling"] >= 3 and fit["over"] == []
+
+
+@needs_chromium
+def test_what_differs_does_not_scroll_on_a_phone(tmp_path: Path) -> None:
+    # The comparison's "What differs" (a column per scenario) scrolled sideways at 420 px: 448 px of table
+    # in a 381 px box. On a phone its rows stack, each input over a line per scenario.
+    for width, fit in measure(documents()["compare"], (360, 420, 640), tmp_path).items():
+        assert "differences" not in fit["scrolled"], f"at {width}px: {fit['scrolled']}"
+    assert 'class="stack-phone"' in documents()["compare"]
 
 
 @needs_chromium

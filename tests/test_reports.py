@@ -104,7 +104,7 @@ def _figures(stem: str) -> dict[str, dict[str, dict]]:
             figures["cost_breakdown_usd.total"] = sum(entry["breakdowns"]["cost_usd"].values())
             out["toml"][entry["system"]] = figures
     workload = example_report(stem).scenario.workload
-    shown = columns_for(workload.kind)  # a serving job's lack MFU and goodput
+    shown = columns_for(workload.kind, workload.efficiency)  # a serving job's lack MFU and goodput
     header, *rows = markdown_table(md, "Comparison of all systems")
     for row in rows:
         out["md"][row[0]] = {c.json_key: row[header.index(c.heading)] for c in shown}

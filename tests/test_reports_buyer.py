@@ -79,5 +79,5 @@ def test_the_runner_ups_price_to_win_is_said_once():
 def test_a_break_even_that_nothing_flips_names_mfu_as_everywhere_else():
     # "no mfu of a100 within range flips the answer": the only lower-case MFU a buyer read.
     sentences = [b.sentence for b in _report("13b-from-scratch-8-gpus").sensitivity.break_evens]
-    assert "no MFU of a100 within range flips the answer" in sentences
+    assert any(s.startswith("no MFU of a100 within range flips the answer") for s in sentences)
     assert not any("mfu" in s for s in sentences)

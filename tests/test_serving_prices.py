@@ -79,7 +79,7 @@ def test_a_serving_report_speaks_of_serving_not_training():
     assert "## Time to serve breakdown" in markdown and "## Time to result breakdown" not in markdown
     # A training report keeps its words.
     pretrain = render_report(example_report("llama3-70b-pretrain"), "md")
-    assert {"Time to train", "MFU", "Goodput"} <= set(
+    assert {"Time to train", "MFU (production)", "Goodput"} <= set(
         markdown_table(pretrain, "Comparison of all systems")[0]
     )
     assert "Training stack" in dict(markdown_table(pretrain, "Inputs")[1:])

@@ -36,7 +36,7 @@ SERVING_HEADINGS = {
 }
 """A serving job's words (by estimate key) for figures named in training words: its time serves, its
 tokens are output tokens."""
-TRAINING_ONLY = frozenset({"mfu", "goodput"})
+TRAINING_ONLY = frozenset({"mfu", "mfu_effective", "goodput"})
 """Figures that say nothing of a serving job: its speed is the serving model's, its goodput 1."""
 TRAINING_ONLY_PARTS = frozenset({"overhead", "downtime"})
 """Time parts a serving job never has (a training run's production overhead and failures, always 0 in

@@ -67,6 +67,8 @@ def breakdown_title(breakdown: Breakdown, pricing: str, kind: str = "") -> str:
 def breakdown_blurb(breakdown: Breakdown, kind: str, estimates: Sequence[Estimate] = ()) -> str:
     """What the breakdown's parts are; a serving job's time is the wait, the setup and the serving; a
     training run's time says why its production overhead is none where the fitted line adds none."""
+    if breakdown.key == "cost_breakdown_usd" and kind == "inference":
+        return breakdown.blurb.replace("What the run costs", "What serving the tokens costs", 1)
     if breakdown.key != "time_breakdown_hours":
         return breakdown.blurb
     if kind == "inference":

@@ -378,7 +378,16 @@ def table_sections(comp: ComparisonData) -> list[TableSection]:
     each figure."""
     header, rows = difference_rows(comp)
     sections = [
-        TableSection("differences", "What differs", "", header, rows, len(header), "The inputs are the same.")
+        TableSection(
+            "differences",
+            "What differs",
+            "",
+            header,
+            rows,
+            len(header),
+            "The inputs are the same.",
+            stacks_on_phone=True,
+        )
     ]
     header, rows = outcome_rows(comp)
     sections.append(TableSection("outcome", "How the answer moves", outcome_blurb(comp), header, rows))

@@ -46,12 +46,15 @@ def table(
     cls: str = "",
     win: str = "",
     stack: bool = False,
+    stack_on_phone: bool = False,
 ) -> str:
     """An HTML table; columns from `numeric_from` on are right-aligned; the row for `win` highlighted;
-    with `stack`, a table of sentences whose rows stack on a narrow screen (`labelled`)."""
+    with `stack`, a table of sentences whose rows stack on a narrow screen (`labelled`); with
+    `stack_on_phone`, a table whose rows stack on a phone's screen (a column per scenario)."""
+    labels = stack or stack_on_phone
 
     def cell(tag: str, i: int, text: str) -> str:
-        label = f' data-label="{esc(header[i])}"' if stack and tag == "td" else ""
+        label = f' data-label="{esc(header[i])}"' if labels and tag == "td" else ""
         if i < numeric_from:
             return f"<{tag}{label}>{esc(text)}</{tag}>"
         pair = _PAIR.fullmatch(text) if tag == "td" else None
@@ -65,7 +68,8 @@ def table(
     for row in rows:
         attr = ' class="win"' if win and row and row[0] == win else ""
         body.append(f"<tr{attr}>" + "".join(cell("td", i, c) for i, c in enumerate(row)) + "</tr>")
-    classes = " ".join(c for c in (cls, "stack" if stack else "") if c)
+    stacking = "stack" if stack else "stack-phone" if stack_on_phone else ""
+    classes = " ".join(c for c in (cls, stacking) if c)
     cls_attr = f' class="{esc(classes)}"' if classes else ""
     return scroll(
         f"<table{cls_attr}><thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(body) + "\n</tbody></table>"
@@ -137,6 +141,7 @@ def html_section(
             cls=cls,
             win=win,
             stack=section.stacks,
+            stack_on_phone=section.stacks_on_phone,
         )
     else:
         body = f"<p>{esc(section.empty)}</p>"

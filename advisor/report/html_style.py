@@ -15,21 +15,37 @@ STACK_PX = 900
 sizing) stacks each row's cells, each under its column's name: side by side, a sentence's column would be
 squeezed to a few words a line."""
 
-STACKED = f"""
-@media screen and (max-width: {STACK_PX}px) {{
-  table.stack, table.stack tbody, table.stack tr {{ display: block; width: 100%; }}
-  table.stack thead {{ position: absolute; width: 1px; height: 1px; overflow: hidden;
+
+def stacked(selector: str, px: int) -> str:
+    """At or below `px` wide, each row of `selector`'s tables a block, a line per cell with the column's
+    name beside it (`data-label`); the header stays for screen readers. Print keeps the table."""
+    return f"""
+@media screen and (max-width: {px}px) {{
+  {selector}, {selector} tbody, {selector} tr {{ display: block; width: 100%; }}
+  {selector} thead {{ position: absolute; width: 1px; height: 1px; overflow: hidden;
     clip: rect(0 0 0 0); white-space: nowrap; }}
-  table.stack tr {{ border-bottom: 1px solid var(--line); padding: .35rem 0; }}
-  table.stack td:nth-child(n) {{ display: grid; grid-template-columns: 6rem minmax(0, 1fr); gap: .6rem;
+  {selector} tr {{ border-bottom: 1px solid var(--line); padding: .35rem 0; }}
+  {selector} td:nth-child(n) {{ display: grid; grid-template-columns: 6rem minmax(0, 1fr); gap: .6rem;
     width: auto; min-width: 0; border: 0; padding: .12rem .5rem; text-align: left; white-space: normal; }}
-  table.stack td::before {{ content: attr(data-label); font-weight: 600; color: var(--muted);
+  {selector} td::before {{ content: attr(data-label); font-weight: 600; color: var(--muted);
     overflow-wrap: anywhere; }}
-  table.stack td:empty {{ display: none; }}
+  {selector} td:empty {{ display: none; }}
 }}
 """
-"""A table of sentences on a narrow screen: a block per row, a line per cell with the column's name
-beside it (`data-label`); the header stays for screen readers. Print keeps the table."""
+
+
+STACKED = (
+    stacked("table.stack", STACK_PX)
+    + stacked("table.stack-phone", PHONE_PX)
+    + f"""@media screen and (max-width: {PHONE_PX}px) {{
+  table.stack-phone td:nth-child(n) {{ grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); }}
+  table.stack-phone td:first-child {{ display: block; font-weight: 600; overflow-wrap: anywhere; }}
+  table.stack-phone td:first-child::before {{ content: none; }}
+}}
+"""
+)
+"""A table of sentences on a narrow screen (`table.stack`), and a table with a column per scenario on a
+phone's (`table.stack-phone`, each row's first cell its heading)."""
 
 SCROLL_CUE = """
 .scroll { overflow-x: auto; max-width: 100%; margin: .4rem 0 1rem;

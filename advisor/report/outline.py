@@ -48,6 +48,9 @@ class TableSection:
     """A breakdown's table: the one charted above it (HTML)."""
     stacks: bool = False
     """A table of sentences: its rows stack on a narrow screen (HTML), so no sentence is squeezed."""
+    stacks_on_phone: bool = False
+    """A table with a column per scenario: its rows stack on a phone's screen (HTML), where the columns
+    cannot all fit side by side."""
 
 
 def inputs_section(report: ReportData) -> TableSection:

@@ -61,22 +61,24 @@ COLUMNS: tuple[Column, ...] = (
         "cost_per_million_tokens_usd",
     ),
     Column("Energy", lambda e: e.energy_kwh, numbers.energy, "energy_kwh"),
-    Column("MFU", lambda e: e.mfu, numbers.percent, "mfu"),
+    Column("MFU", lambda e: e.mfu_effective, numbers.percent, "mfu_effective"),
     Column("Goodput", lambda e: e.goodput, numbers.percent, "goodput"),
 )
 """Per-system figures in the comparison table (and the compare command's per-system tables)."""
 
 
-def heading_for(column: Column, kind: str) -> str:
-    """The column's heading for a job of `kind`."""
-    return SERVING_HEADINGS.get(column.json_key, column.heading) if kind == "inference" else column.heading
+def heading_for(column: Column, kind: str, efficiency: str = "reference") -> str:
+    """The column's heading for a job of `kind`; the MFU's says which the time works at, `MFU
+    (production)` (a production run's overhead included) or `MFU (reference)`."""
+    if kind == "inference":
+        return SERVING_HEADINGS.get(column.json_key, column.heading)
+    return f"{column.heading} ({efficiency})" if column.json_key == "mfu_effective" else column.heading
 
 
-def columns_for(kind: str) -> tuple[Column, ...]:
-    """The comparison's columns for a job of `kind`, each under the heading for it."""
-    if kind != "inference":
-        return COLUMNS
-    return tuple(replace(c, heading=heading_for(c, kind)) for c in COLUMNS if c.json_key not in TRAINING_ONLY)
+def columns_for(kind: str, efficiency: str = "reference") -> tuple[Column, ...]:
+    """The comparison's columns for a job of `kind` at `efficiency`, each under the heading for it."""
+    shown = (c for c in COLUMNS if kind != "inference" or c.json_key not in TRAINING_ONLY)
+    return tuple(replace(c, heading=heading_for(c, kind, efficiency)) for c in shown)
 
 
 def status(candidate: Candidate, winner: str | None) -> str:
@@ -94,7 +96,8 @@ def status(candidate: Candidate, winner: str | None) -> str:
 
 def comparison_rows(report: ReportData) -> tuple[list[str], list[list[str]]]:
     """The comparison of all systems: status, then every column (a dash where there is no estimate)."""
-    columns = columns_for(report.scenario.workload.kind)
+    workload = report.scenario.workload
+    columns = columns_for(workload.kind, workload.efficiency)
     header = ["System", "Status", *(c.heading for c in columns)]
     rows = []
     for cand in report.recommendation.candidates:

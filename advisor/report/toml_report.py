@@ -27,6 +27,7 @@ def results_data(report: ReportData) -> dict[str, Any]:
         est = cand.estimate
         if est is not None:
             entry.update({column.json_key: column.raw(est) for column in COLUMNS})
+            entry["mfu"] = est.mfu  # the reference MFU, beside the one the time works at
             entry["co2_tonnes"] = est.co2_tonnes
             entry["warnings"] = list(est.warnings)
             entry["breakdowns"] = {name: dict(getattr(est, attr)) for name, attr in BREAKDOWN_KEYS.items()}

@@ -16,6 +16,7 @@ from functools import partial
 from typing import Any
 
 from advisor.core import fmt
+from advisor.core.analysis.speed_price import pays_idle_term
 from advisor.core.costing.results import Estimate
 from advisor.core.decision.advise import advise
 from advisor.core.decision.recommendation import Recommendation
@@ -207,6 +208,7 @@ def _price_probes(
 def _speed_probes(winner: Estimate, runner: Estimate) -> list[_Probe]:
     """Training only: the winner's goodput and MFU falling, and the runner-up's MFU rising."""
     w, r = winner.system, runner.system
+    mfu = "reference MFU" if winner.mfu_effective < winner.mfu else "MFU"  # the input, before the overhead
     return [
         _Probe(
             "goodput",
@@ -228,7 +230,7 @@ def _speed_probes(winner: Estimate, runner: Estimate) -> list[_Probe]:
             (0.005, 1.0),
             _setter("mfu", w),
             lambda t: (
-                f"{w} stops being the better choice below {fmt.percent(t)} MFU "
+                f"{w} stops being the better choice below {fmt.percent(t)} {mfu} "
                 f"(now {fmt.percent(winner.mfu)})"
             ),
         ),
@@ -239,7 +241,7 @@ def _speed_probes(winner: Estimate, runner: Estimate) -> list[_Probe]:
             +1,
             (0.005, 1.0),
             _setter("mfu", r),
-            lambda t: f"{r} wins above {fmt.percent(t)} MFU (now {fmt.percent(runner.mfu)})",
+            lambda t: f"{r} wins above {fmt.percent(t)} {mfu} (now {fmt.percent(runner.mfu)})",
         ),
     ]
 
@@ -352,6 +354,15 @@ def _probes(rec: Recommendation, request: AdviceRequest, winner: str, runner: st
     return probes
 
 
+def _no_flip(rec: Recommendation, probe: _Probe) -> str:
+    """'no MFU of mi300x within range flips the answer', with why when a faster run costs no less."""
+    said = f"no {fmt.input_label(probe.input)} of {probe.system} within range flips the answer"
+    est = rec.candidate(probe.system).estimate if probe.system != "all" else None
+    if probe.input in ("mfu", "goodput") and probe.direction > 0 and est is not None and pays_idle_term(est):
+        said += f": {probe.system} pays its reservation's whole term however fast it runs"
+    return said
+
+
 def break_evens(rec: Recommendation, request: AdviceRequest) -> tuple[str | None, list[BreakEven]]:
     """Thresholds at which the runner-up overtakes the winner, one input at a time (same sizing as `rec`)."""
     ranked = [c for c in rec.candidates if c.feasible]
@@ -372,10 +383,6 @@ def break_evens(rec: Recommendation, request: AdviceRequest) -> tuple[str | None
             )
         if threshold is None and not probe.report_none:
             continue
-        sentence = (
-            probe.say(threshold)
-            if threshold is not None
-            else f"no {fmt.input_label(probe.input)} of {probe.system} within range flips the answer"
-        )
+        sentence = probe.say(threshold) if threshold is not None else _no_flip(rec, probe)
         found.append(BreakEven(probe.input, probe.system, probe.current, threshold, sentence))
     return runner, found

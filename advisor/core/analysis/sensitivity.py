@@ -20,6 +20,7 @@ from advisor.core.analysis import SAMPLES
 from advisor.core.analysis.breakeven import BreakEven, break_evens
 from advisor.core.analysis.cheaper import cheaper_option
 from advisor.core.analysis.contest import contenders, settlers, unsettled_sentence
+from advisor.core.analysis.speed_price import speed_for_price
 from advisor.core.analysis.uncertainty import (
     EstimateRange,
     Spread,
@@ -30,6 +31,7 @@ from advisor.core.analysis.uncertainty import (
 )
 from advisor.core.decision.advise import advise
 from advisor.core.decision.gaps import objective_metric
+from advisor.core.decision.headline import settled_headline
 from advisor.core.decision.owned import with_owned
 from advisor.core.decision.recommendation import CheaperOption, Recommendation
 from advisor.core.decision.request import AdviceRequest
@@ -213,7 +215,8 @@ def settled(rec: Recommendation, sens: Sensitivity) -> Recommendation:
     deadline, conservative = rec.constraints.deadline_days, rec.constraints.risk == "conservative"
     named = robust.contenders if robust is not None else ()
     verdict = with_robustness(rec.verdict, share, on_time, deadline, conservative, named)
-    return replace(rec, verdict=verdict, cheaper_option=sens.cheaper_option)
+    headline = settled_headline(rec.headline, rec.objective, rec.ranked_best, verdict.sampled_words())
+    return replace(rec, headline=headline, verdict=verdict, cheaper_option=sens.cheaper_option)
 
 
 def recommendation_data(rec: Recommendation, sens: Sensitivity) -> dict[str, Any]:
@@ -222,47 +225,6 @@ def recommendation_data(rec: Recommendation, sens: Sensitivity) -> dict[str, Any
     analysis = sens.to_dict()
     kept = ("ranges", "robustness", "break_evens", "speed_for_price")
     return {**settled(rec, sens).to_dict(), **{key: analysis[key] for key in kept}}
-
-
-def _speed_line(dear: Any, cheap: Any, rec: Recommendation) -> str:
-    """How much faster the dearer system must be to win per dollar, whether it is, and, when the ranking
-    says otherwise, why."""
-    needed = dear.effective_price_usd_per_gpu_hour / cheap.effective_price_usd_per_gpu_hour
-    has = dear.tokens_per_second_per_gpu / cheap.tokens_per_second_per_gpu
-    dollar = "rental dollar" if dear.pricing == "rent" else "TCO dollar"
-    wins = has >= needed
-    verdict = f"so it {'wins' if wins else 'loses'} per {dollar} of compute"
-    line = (
-        f"{dear.system} costs {needed:.2f}x {cheap.system} per GPU-hour, so it needs at least {needed:.2f}x "
-        f"its per-GPU speed to win per {dollar}; here it has {has:.2f}x, {verdict}"
-    )
-    ahead = dear if wins else cheap
-    if rec.winner in (dear.system, cheap.system) and rec.winner != ahead.system:
-        line += f"; {rec.winner} is still recommended: {rec.verdict.why}"
-    return line
-
-
-def speed_for_price(rec: Recommendation) -> tuple[str, ...]:
-    """'gb200 needs ≥ 1.57x h100's per-GPU speed to win per dollar; here it has 2.6x': for the top two,
-    and for the winner against the baseline system."""
-    ranked = [c.estimate for c in rec.candidates if c.feasible and c.estimate is not None]
-    pairs = []
-    if len(ranked) >= 2:
-        pairs.append((ranked[0], ranked[1]))
-    baseline = next((c.estimate for c in rec.candidates if c.system == rec.baseline and c.estimate), None)
-    if (
-        ranked
-        and baseline is not None
-        and ranked[0].system != baseline.system
-        and (not pairs or baseline.system != pairs[0][1].system)
-    ):
-        pairs.append((ranked[0], baseline))
-    lines = []
-    for a, b in pairs:
-        dear_first = a.effective_price_usd_per_gpu_hour >= b.effective_price_usd_per_gpu_hour
-        dear, cheap = (a, b) if dear_first else (b, a)
-        lines.append(_speed_line(dear, cheap, rec))
-    return tuple(lines)
 
 
 def analyse(

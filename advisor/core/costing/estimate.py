@@ -353,6 +353,9 @@ def _result(
         total_flops=speed.flops_per_token * workload.tokens,
         mfu=speed.mfu,
         mfu_basis=speed.mfu_basis,
+        mfu_effective=speed.mfu * hours.compute / (hours.compute + hours.overhead)
+        if hours.compute
+        else speed.mfu,
         tokens_per_second_per_gpu=speed.tokens_per_s_per_gpu,
         goodput=speed.goodput.fraction,
         goodput_detail=_goodput_detail(speed.goodput, assumptions.goodput_for(system.id) is not None),

@@ -200,7 +200,12 @@ class Estimate(JsonFields):
     flops_per_token: float
     total_flops: float
     mfu: float
+    """The MFU the throughput (`tokens_per_second_per_gpu`) is at: the reference, published (or the
+    user's); for serving, the serving model's."""
     mfu_basis: MfuBasis
+    mfu_effective: float
+    """The MFU the time to train works at: `mfu` over the compute plus a production run's overhead
+    (`mfu` itself at reference efficiency and for serving)."""
     tokens_per_second_per_gpu: float
     goodput: float
     goodput_detail: GoodputDetail

@@ -268,6 +268,8 @@ def advise(request: AdviceRequest) -> Recommendation:
         trace.warnings.extend(r.text for r in judged[winner].reasons if r.kind == "warn")
     close_lines, price_to_win = _close_call(request, judged, ranking)
     changes = (*_blocked_lines(request, judged, ranking), *close_lines)
+    win_est = judged[winner].estimate if winner is not None else None
+    best = win_est is None or _best(win_est, candidates, request.objective)
     return Recommendation(
         winner=winner,
         objective=request.objective,
@@ -276,7 +278,8 @@ def advise(request: AdviceRequest) -> Recommendation:
         rules_checked=tuple(trace.checked),
         warnings=tuple(dict.fromkeys(trace.warnings)),
         what_would_change=changes,
-        headline=_headline(winner, candidates, request),
+        headline=_headline(winner, candidates, request, best),
+        ranked_best=best,
         verdict=_verdict(request, candidates, changes),
         baseline=request.baseline if base_est is not None else None,
         constraints=request.constraints,
@@ -302,7 +305,7 @@ def _verdict(request: AdviceRequest, candidates: Sequence[Candidate], changes: S
     return replace(verdict, why=why, trade_off=trade_off, held_to=request.held_to(ranked[0].estimate))
 
 
-def _headline(winner: str | None, candidates: Sequence[Candidate], request: AdviceRequest) -> str:
+def _headline(winner: str | None, candidates: Sequence[Candidate], request: AdviceRequest, best: bool) -> str:
     if winner is None:
         return "No system is feasible for this workload as constrained; see each system's reasons."
     est = next(c for c in candidates if c.system == winner).estimate
@@ -310,8 +313,13 @@ def _headline(winner: str | None, candidates: Sequence[Candidate], request: Advi
     figures, basis = headline_figures(est, request.workload.pricing), request.deadline_basis
     if basis is not None and request.constraints.deadline_days is not None:
         figures = replace(figures, at_quantile=f"{fmt.duration(basis.hours(est))} at {basis.label}")
-    metrics = [_metric(c.estimate, request.objective) for c in candidates if c.score and c.estimate]
-    return headline_sentence(figures, request.objective, _metric(est, request.objective) <= min(metrics))
+    return headline_sentence(figures, request.objective, best)
+
+
+def _best(est: Estimate, candidates: Sequence[Candidate], objective: Objective) -> bool:
+    """No feasible system beats `est` on the objective itself (the rules' weights aside)."""
+    metrics = [_metric(c.estimate, objective) for c in candidates if c.score and c.estimate]
+    return _metric(est, objective) <= min(metrics)
 
 
 def _relaxations(est: Estimate, blockers: set[str | None], request: AdviceRequest) -> list[str]:

@@ -131,6 +131,9 @@ class Recommendation:
     what_would_change: tuple[str, ...]
     headline: str
     baseline: str | None = None
+    ranked_best: bool = True
+    """No feasible system beats the winner on the objective itself (the headline's `best on cost`; else
+    the rules' weights put it first)."""
     constraints: Constraints = field(default_factory=Constraints)
     verdict: Verdict = NONE_FEASIBLE
     """Clear winner, close call or nothing feasible, and why (`advise` from the scores; the analysis

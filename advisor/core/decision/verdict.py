@@ -137,6 +137,20 @@ class Verdict:
             return f"{self.winner} wins only {share} of sampled inputs"
         return f"{split_words(self.contenders)}: the choice is not settled"
 
+    def sampled_words(self) -> str:
+        """What the sampled inputs say when they do not bear the winner out (empty when they do), for the
+        headline: `mi300x wins 73% of sampled inputs`, `no system wins half the sampled inputs`, or
+        `wins only 55% of sampled inputs`."""
+        share = self.robustness
+        if share is None or share >= ROBUST_SHARE or self.winner is None:
+            return ""
+        leader, most = max(self.contenders, key=lambda item: item[1], default=("", 0.0))
+        if self.contenders and leader != self.winner and most >= UNSETTLED_SHARE:
+            return f"{leader} wins {fmt.percent(most, 0)} of sampled inputs"
+        if self.contenders:
+            return "no system wins half the sampled inputs"
+        return f"wins only {fmt.percent(share, 0)} of sampled inputs"
+
     def _uncertain_but_ahead(self) -> str:
         """A clear winner in few samples: it leads on the other measure too."""
         if self.robustness is None or self.robustness >= ROBUST_SHARE or not self.also:
