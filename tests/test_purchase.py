@@ -194,6 +194,8 @@ def test_buying_for_70b_in_60_days_never_sizes_beyond_capacity_and_says_what_wou
     assert second.startswith("renting meets the deadline: ")
     assert any("if the run may take" in line for line in rest)
     assert rec.verdict.kind == "none_feasible" and "buying works with the hardware on hand" in rec.verdict.why
+    # The one-line answer names renting too: a team without hardware on hand reads its way out there.
+    assert rec.verdict.why.endswith("; " + second)
     # The cheapest on the rules' weights (a system the rules penalise for this team is not suggested).
     factor = {c.system: c.rule_factor for c in rec.candidates}
     on_hand = min(

@@ -108,8 +108,9 @@ def with_buying_options(
 ) -> Recommendation:
     """Nothing feasible because buying takes longer than the deadline: say first what would make it
     work, each with the system it suits best (rule weights count: hardware on hand, renting; a later
-    deadline is among the other changes already). Owned GPUs that alone miss the deadline: that they
-    are too few, and the options, with the shortfall rented beside them (`owned_shortfalls`)."""
+    deadline is among the other changes already). The verdict names both ways out: a team that has no
+    hardware on hand needs the rental in its one-line answer. Owned GPUs that alone miss the deadline:
+    that they are too few, and the options, with the shortfall rented beside them (`owned_shortfalls`)."""
     if request.workload.pricing != "own":
         return rec
     short = owned_shortfalls(sizing, request)
@@ -138,7 +139,7 @@ def with_buying_options(
     if not lines:
         return rec
     changes = (*lines, *rec.what_would_change)
-    verdict = replace(rec.verdict, why="; ".join([rec.verdict.why, lines[0]]))
+    verdict = replace(rec.verdict, why="; ".join([rec.verdict.why, *lines]))
     return replace(rec, what_would_change=changes, verdict=verdict)
 
 
