@@ -24,6 +24,7 @@ from advisor.core.model.inputs import (
     system_pairs,
     unnamed_system,
 )
+from advisor.core.model.units import DecimalCommaError
 from advisor.core.scenario import INPUTS, CustomModel
 from advisor.errors import UsageError, shown
 
@@ -42,6 +43,8 @@ def number(
     def convert(text: str) -> float | int:
         try:
             value = parse_amount(text)
+        except DecimalCommaError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
         except ValueError:
             raise argparse.ArgumentTypeError(
                 f"{shown(repr(text))} is not a number{f' (e.g. {example})' if example else ''}"

@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from advisor.core.model.catalog import RentalOffer
-from advisor.core.model.units import parse_number
+from advisor.core.model.units import DecimalCommaError, parse_number
 from advisor.errors import CatalogError, shown
 from advisor.io.toml_read import MAX_DEPTH, check_bounds, key_path, read_text
 
@@ -172,6 +172,8 @@ def _number(text: str | None, column: str, where: str) -> float | None:
         return None
     try:
         value = parse_number(text)
+    except DecimalCommaError as exc:
+        raise PriceFileError(f"{where}: {column} {exc}") from None
     except ValueError:
         raise PriceFileError(f"{where}: {column} {shown(repr(text.strip()))} is not a number") from None
     if not value > 0:
