@@ -82,8 +82,9 @@ def validated(flag: str, annotation: Any) -> Callable[[str], Any]:
         try:
             return TypeAdapter(annotation).validate_python(text)
         except ValidationError as exc:
-            message = str(exc.errors(include_url=False)[0]["msg"]).removeprefix("Value error, ")
-            raise argparse.ArgumentTypeError(message) from None
+            from advisor.io.field_errors import problem
+
+            raise argparse.ArgumentTypeError(problem(exc.errors(include_url=False)[0])) from None
 
     convert.__name__ = flag
     return convert
