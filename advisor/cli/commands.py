@@ -78,7 +78,10 @@ def cmd_estimate(args: argparse.Namespace) -> int:
         notes.append(SIZED_NOT_HERE.format(gpus=workload.gpus))
         print(printable(f"advisor: warning: {notes[-1]}"), file=sys.stderr)
     system_ids = scenario.system_ids(catalog) if system == "all" else (system,)
-    estimates = [estimate(workload, sid, catalog, scenario.assumptions) for sid in system_ids]
+    compared = len(system_ids) > 1  # one system's estimate compares it with no other
+    estimates = [
+        estimate(workload, sid, catalog, scenario.assumptions, compared=compared) for sid in system_ids
+    ]
     if system != "all" and not estimates[0].memory.fits:
         raise InfeasibleError(_memory_message(estimates[0]))
     fmt = chosen_format(args)
