@@ -70,7 +70,7 @@ def cmd_estimate(args: argparse.Namespace) -> int:
     from advisor.core.costing.estimate import estimate
 
     catalog = load_catalog(args)
-    system = args.system or "all"
+    system = "all" if args.system is None else args.system  # an empty --system is refused, not all
     scenario = scenario_from_args(args, catalog, system=system)
     workload = scenario.workload.workload(catalog)
     notes = unused_flags(args, scenario, catalog)
