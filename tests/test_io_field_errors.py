@@ -70,3 +70,19 @@ def test_a_flag_checked_against_its_field_s_type_is_said_in_the_same_words(capsy
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert 'argument --rental-offer: must not be empty (got "")' in err and "should" not in err
+
+
+@pytest.mark.parametrize(
+    ("row", "said"),
+    [
+        ("h100,x,2,lots,2026,src", 'line 2: low_usd_per_gpu_hour: expected a number (got "lots")'),
+        ("h100,x,-2,,2026,src", 'line 2: price_usd_per_gpu_hour: must be above 0 (got "-2")'),
+    ],
+)
+def test_a_bad_price_in_an_imported_file_is_said_in_the_same_words(row, said, capsys, tmp_path):
+    (tmp_path / "overlay").mkdir()
+    prices = tmp_path / "quotes.csv"
+    prices.write_text(f"system,offer,price,low,as_of,source\n{row}\n", encoding="utf-8")
+    assert main(["--catalog", str(tmp_path / "overlay"), "prices", "import", str(prices)]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "should" not in err

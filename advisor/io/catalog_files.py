@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 
 from advisor.core.model.catalog import Catalog, Economics, MfuScaling, MfuTable, ModelSpec, System
 from advisor.errors import CatalogError
+from advisor.io.field_errors import expected
 from advisor.io.paths import not_a_folder, shipped_dir, user_config_dir
 from advisor.io.toml_read import read_toml, validation_messages
 
@@ -156,7 +157,9 @@ def _build(base: Path, folders: list[Path], overlay: Path | None) -> Catalog:
             load_warnings=tuple(warnings),
         )
     except ValidationError as exc:
-        raise CatalogError(f"{base}: " + "; ".join(e["msg"] for e in exc.errors(include_url=False))) from None
+        raise CatalogError(
+            f"{base}: " + "; ".join(expected(e) for e in exc.errors(include_url=False))
+        ) from None
 
 
 def overlay_dir(user_dir: Path | str | bool | None) -> Path | None:
