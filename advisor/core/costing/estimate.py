@@ -20,12 +20,7 @@ from advisor.core.costing.energy import (
     run_energy_kwh,
     run_energy_kwh_by_part,
 )
-from advisor.core.costing.owned import (
-    Fleet,
-    blended_cost_per_gpu_hour,
-    fleet,
-    owned_cost_per_gpu_hour,
-)
+from advisor.core.costing.owned import Fleet, blended_cost_per_gpu_hour, fleet, owned_cost_per_gpu_hour
 from advisor.core.costing.purchase import purchase
 from advisor.core.costing.rental import (
     billed_rental_hours,
@@ -42,12 +37,7 @@ from advisor.core.costing.results import (
     Purchase,
     fit_message,
 )
-from advisor.core.costing.throughput import (
-    SpeedInputs,
-    Throughput,
-    run_precision,
-    training_throughput,
-)
+from advisor.core.costing.throughput import SpeedInputs, Throughput, run_precision, training_throughput
 from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import Catalog, Precision, System
 from advisor.core.model.copying import from_attributes
