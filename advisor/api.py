@@ -165,7 +165,9 @@ def estimate(
     catalog.system(system)
     chosen = _build(model, tokens, scenario, system, "python", inputs)
     chosen.check_ids(catalog)
-    return run_estimate(chosen.workload.workload(catalog), system, catalog, chosen.assumptions)
+    return run_estimate(
+        chosen.workload.workload(catalog), system, catalog, chosen.assumptions, compared=False
+    )
 
 
 def recommend(

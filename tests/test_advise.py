@@ -323,7 +323,7 @@ def test_recommend_human_output(capsys):
     )
     assert code == 0
     assert out.startswith("Rent 8x a100")
-    assert "fine-tuning a 6.7B model" in out
+    assert "fine-tuning a 6.74B model" in out
 
 
 def test_recommend_save_writes_a_scenario(capsys, tmp_path):

@@ -277,7 +277,7 @@ def test_a_bad_owned_count_in_a_scenario_names_the_file_and_field(tmp_path, caps
     )
     assert main(["estimate", str(path)]) != 0
     err = capsys.readouterr().err
-    assert str(path) in err and "assumptions.owned_gpus.h100" in err and "integer" in err
+    assert str(path) in err and "assumptions.owned_gpus.h100: expected a whole number (got 1.5)" in err
 
 
 # --- a property --------------------------------------------------------------------------------------

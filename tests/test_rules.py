@@ -147,6 +147,23 @@ def test_shipped_rules_load_with_sources():
         assert rule.source and rule.because and rule.title
 
 
+@pytest.mark.parametrize(
+    ("params_b", "said"),
+    [(70.55, "70.55B"), (8.03, "8.03B"), (7.24, "7.24B"), (405.8, "405.8B"), (13.0, "13B")],
+)
+def test_a_rule_names_a_model_s_size_as_published_not_rounded_to_another(params_b, said):
+    """Llama 3 70B (70.55B parameters) read "71B parameters, above the 7B class": a size no model has.
+    Every sentence quoting a parameter count shows the catalog's figure (four significant digits), as
+    the reports' inputs table does ("Parameters 70.55B")."""
+    quoting = [
+        rule for rule in load_rules() if "{params_b" in rule.because or "{active_params_b" in rule.because
+    ]
+    assert quoting
+    for rule in quoting:
+        text = render_because(rule.because, {"params_b": params_b, "active_params_b": params_b})
+        assert said in text, (rule.id, text)
+
+
 # --- every shipped rule: one scenario where it fires, one where it does not ---------------------
 
 

@@ -191,8 +191,14 @@ DEFECTS = [
     ("wrong-type.toml", 9, "constraints.deadline_days", "'two weeks' is not a number (examples: 70B, 15T"),
     ("systems-not-an-array.toml", 3, "systems", 'must be an array of system ids, e.g. ["h100"]'),
     ("boolean-for-number.toml", 6, "workload.tokens", "expected a number, got true"),
-    ("out-of-range.toml", 9, "assumptions.pue", "less than or equal to 3"),
-    ("unknown-choice.toml", 3, "objective", "'cost', 'time', 'energy' or 'balanced'"),
+    ("out-of-range.toml", 9, "assumptions.pue", "must be at most 3 (got 7)"),
+    ("list-for-number.toml", 6, "workload.tokens", "expected a number (got a list)"),
+    ("fraction-of-a-gpu.toml", 7, "workload.gpus", "expected a whole number (got 8.5)"),
+    ("negative-gpus.toml", 7, "workload.gpus", "must be above 0 (got -8)"),
+    ("date-for-number.toml", 9, "constraints.deadline_days", "expected a number (got 2027-01-01)"),
+    ("decimal-comma.toml", 6, "workload.tokens", "'1,5T': use a dot for decimals (1.5T?)"),
+    ("number-for-text.toml", 2, "name", 'expected text in quotes ("...") (got 70)'),
+    ("unknown-choice.toml", 3, "objective", "must be 'cost', 'time', 'energy' or 'balanced'"),
     ("newer-schema.toml", 1, "schema", "schema 2 is newer than this advisor understands (schema 1)"),
     ("missing-schema.toml", None, "schema = 1", "the scenario format version"),
     (
@@ -227,6 +233,7 @@ def test_bad_scenario_gives_a_clear_message(name, line, key, valid):
     assert message.startswith(where), message
     assert key in message and valid in message, message
     assert "Value error" not in message and "Traceback" not in message
+    assert "should" not in message, "pydantic's words ('Input should be a valid number'), not ours"
 
 
 @pytest.mark.parametrize("name", [d[0] for d in DEFECTS])

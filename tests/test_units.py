@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -26,6 +28,10 @@ from advisor.present import numbers
         ("2.5M", 2.5e6),
         (".5", 0.5),
         (7, 7.0),
+        ("1,000,000", 1e6),
+        ("2,048.5", 2048.5),
+        ("$1,250", 1250),
+        ("1,024k", 1.024e6),
     ],
 )
 def test_parse_number(text, value):
@@ -41,6 +47,40 @@ def test_parse_number_rejects(text):
 @given(st.floats(min_value=1e-3, max_value=1e15, allow_nan=False))
 def test_parse_number_roundtrips_repr(value):
     assert parse_number(repr(value)) == value
+
+
+@pytest.mark.parametrize(
+    "text", ["0,1", "1,5", "12,34", "1,0000", "1,000,00", "1,,000", "$2,10", "1,5T", "0,5e3"]
+)
+def test_a_comma_that_is_not_a_thousands_separator_is_refused_never_read_as_another_number(text):
+    with pytest.raises(ValueError, match="use a dot for decimals") as refused:
+        parse_number(text)
+    assert repr(text) in str(refused.value)
+
+
+def test_a_decimal_comma_is_answered_with_its_dotted_reading():
+    with pytest.raises(ValueError, match=r"\(1\.5\?\)"):
+        parse_number("1,5")
+
+
+GROUPED = re.compile(r"[0-9]{1,3}(,[0-9]{3})*")
+COMMA_TEXT = st.from_regex(r"\A\$?[0-9,]{1,10}(\.[0-9]{0,3})?[kMBT]?\Z")
+
+
+@given(COMMA_TEXT)
+def test_a_number_with_commas_reads_as_without_them_and_only_with_groups_of_three(text):
+    try:
+        value = parse_number(text)
+    except ValueError:
+        return
+    whole = text.lstrip("$").split(".")[0].rstrip("kMBT")
+    assert "," not in text or GROUPED.fullmatch(whole), text
+    assert value == parse_number(text.replace(",", ""))
+
+
+@given(st.integers(min_value=0, max_value=10**15))
+def test_thousands_separated_integers_round_trip(value):
+    assert parse_number(f"{value:,}") == value
 
 
 @pytest.mark.parametrize(

@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _analyse(
     args: argparse.Namespace, *, break_evens: bool, widen: float = 1.0, samples: int = SAMPLES
 ) -> Any:
-    from advisor.cli.loading import load_catalog, load_rules, scenario_from_args
+    from advisor.cli.loading import load_catalog, load_rules, scenario_from_args, unused_flags
     from advisor.core.run import run_scenario
 
     catalog = load_catalog(args)
@@ -52,7 +52,7 @@ def _analyse(
     result = run_scenario(
         scenario, catalog, rules, today=date.today(), break_evens=break_evens, samples=samples, widen=widen
     )
-    return result.recommendation, result.sensitivity, catalog
+    return result.recommendation, result.sensitivity, catalog, unused_flags(args, scenario, catalog)
 
 
 def cmd_recommend(args: argparse.Namespace) -> int:
@@ -60,10 +60,10 @@ def cmd_recommend(args: argparse.Namespace) -> int:
 
     Recommend a system: every candidate estimated, rules applied, ranked, with ranges.
     """
-    from advisor.cli.loading import print_json
+    from advisor.cli.loading import print_json, with_warnings
 
     fmt = chosen_format(args)
-    rec, sens, catalog = _analyse(args, break_evens=True)
+    rec, sens, catalog, notes = _analyse(args, break_evens=True)
     if fmt in ("csv", "tsv"):
         from advisor.cli.listings import CANDIDATE_COLUMNS
 
@@ -73,7 +73,7 @@ def cmd_recommend(args: argparse.Namespace) -> int:
         from advisor.core.analysis.sensitivity import recommendation_data
         from advisor.schemas import versioned
 
-        print_json(versioned(recommendation_data(rec, sens)))
+        print_json(versioned(with_warnings(recommendation_data(rec, sens), notes)))
         return answered(rec)
     from advisor.cli.prices import user_price_lines
     from advisor.cli.render import render_break_evens, render_ranges, render_recommendation, render_serving
@@ -101,7 +101,7 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
     from advisor.cli.loading import print_json
 
     fmt = chosen_format(args)
-    rec, sens, _ = _analyse(args, break_evens=True, widen=args.widen, samples=args.samples)
+    rec, sens, _, _ = _analyse(args, break_evens=True, widen=args.widen, samples=args.samples)
     if fmt in ("csv", "tsv"):
         from advisor.cli.listings import RANGE_COLUMNS
 

@@ -24,6 +24,7 @@ from advisor.core.model.inputs import (
     system_pairs,
     unnamed_system,
 )
+from advisor.core.model.units import DecimalCommaError
 from advisor.core.scenario import INPUTS, CustomModel
 from advisor.errors import UsageError, shown
 
@@ -42,6 +43,8 @@ def number(
     def convert(text: str) -> float | int:
         try:
             value = parse_amount(text)
+        except DecimalCommaError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
         except ValueError:
             raise argparse.ArgumentTypeError(
                 f"{shown(repr(text))} is not a number{f' (e.g. {example})' if example else ''}"
@@ -79,8 +82,9 @@ def validated(flag: str, annotation: Any) -> Callable[[str], Any]:
         try:
             return TypeAdapter(annotation).validate_python(text)
         except ValidationError as exc:
-            message = str(exc.errors(include_url=False)[0]["msg"]).removeprefix("Value error, ")
-            raise argparse.ArgumentTypeError(message) from None
+            from advisor.io.field_errors import problem
+
+            raise argparse.ArgumentTypeError(problem(exc.errors(include_url=False)[0])) from None
 
     convert.__name__ = flag
     return convert

@@ -9,7 +9,14 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from advisor.cli.args import add_scenario_inputs
 from advisor.cli.command import add_command
-from advisor.cli.loading import load_catalog, load_rules, print_json, scenario_from_args
+from advisor.cli.loading import (
+    load_catalog,
+    load_rules,
+    print_json,
+    scenario_from_args,
+    unused_flags,
+    with_warnings,
+)
 from advisor.cli.tabular import add_format_flags, chosen_format, emit, write_delimited
 from advisor.errors import InfeasibleError
 from advisor.present.sanitise import printable
@@ -63,13 +70,18 @@ def cmd_estimate(args: argparse.Namespace) -> int:
     from advisor.core.costing.estimate import estimate
 
     catalog = load_catalog(args)
-    system = args.system or "all"
+    system = "all" if args.system is None else args.system  # an empty --system is refused, not all
     scenario = scenario_from_args(args, catalog, system=system)
     workload = scenario.workload.workload(catalog)
+    notes = unused_flags(args, scenario, catalog)
     if scenario.size_to_deadline and workload.serving_rate is None:
-        print(printable(f"advisor: warning: {SIZED_NOT_HERE.format(gpus=workload.gpus)}"), file=sys.stderr)
+        notes.append(SIZED_NOT_HERE.format(gpus=workload.gpus))
+        print(printable(f"advisor: warning: {notes[-1]}"), file=sys.stderr)
     system_ids = scenario.system_ids(catalog) if system == "all" else (system,)
-    estimates = [estimate(workload, sid, catalog, scenario.assumptions) for sid in system_ids]
+    compared = len(system_ids) > 1  # one system's estimate compares it with no other
+    estimates = [
+        estimate(workload, sid, catalog, scenario.assumptions, compared=compared) for sid in system_ids
+    ]
     if system != "all" and not estimates[0].memory.fits:
         raise InfeasibleError(_memory_message(estimates[0]))
     fmt = chosen_format(args)
@@ -84,7 +96,9 @@ def cmd_estimate(args: argparse.Namespace) -> int:
         payload = []
         for est in estimates:
             spreads = input_spreads(est, workload, catalog, scenario.assumptions)
-            payload.append({**est.to_dict(), "range": estimate_range(est, spreads).to_dict()})
+            payload.append(
+                with_warnings({**est.to_dict(), "range": estimate_range(est, spreads).to_dict()}, notes)
+            )
         from advisor.schemas import listing, versioned
 
         print_json(listing("estimates", payload) if system == "all" else versioned(payload[0]))

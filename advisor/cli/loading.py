@@ -48,19 +48,51 @@ def scenario_from_args(args: argparse.Namespace, catalog: Any, *, system: str | 
         return loaded  # no flag changed the file: it is validated already
     scenario = scenario_from_data(data, args.scenario or "command line")
     scenario.check_ids(catalog)
-    warn_unused_flags(args, scenario)
+    for note in unused_flags(args, scenario, catalog):
+        print(printable(f"advisor: warning: {note}"), file=sys.stderr)
     return scenario
 
 
-def warn_unused_flags(args: argparse.Namespace, scenario: Any) -> None:
-    """Say on stderr which flags given the other answers leave unused, and why (the exit status stays)."""
+def unused_flags(args: argparse.Namespace, scenario: Any, catalog: Any) -> list[str]:
+    """`--flag is not used: why`, for each flag given that the answer does not use: one list for the
+    warnings on stderr and the `--json` output's warnings. The reasons are the inputs' declared
+    conditions (`core.unused`), and the sizing margin that a risk appetite judging the deadline at a
+    quantile (the catalog's `[risk]`) replaces."""
     from advisor.core.scenario import INPUTS
     from advisor.core.unused import unused_inputs
 
+    notes = []
     for key, why in unused_inputs(scenario).items():
         item = INPUTS[key]
         if getattr(args, item.dest, None) is not None:
-            print(printable(f"advisor: warning: {item.meta.flag} is not used: {why}"), file=sys.stderr)
+            notes.append(f"{item.meta.flag} is not used: {why}")
+    if getattr(args, "sizing_margin", None) is not None and (replaced := _margin_replaced(scenario, catalog)):
+        notes.append(f"--sizing-margin is not used: {replaced}")
+    return notes
+
+
+def _margin_replaced(scenario: Any, catalog: Any) -> str:
+    """Why the sizing margin is not applied when the risk appetite holds the deadline at a quantile (the
+    risk allowance itself), else empty."""
+    from advisor.core.analysis.time_quantile import deadline_quantile
+    from advisor.core.decision.constraints import margin_not_added
+
+    constraints = scenario.constraints
+    if constraints.deadline_days is None:
+        return ""
+    quantile = deadline_quantile(catalog, constraints.risk)
+    left_out = margin_not_added(constraints, quantile)
+    if not left_out or quantile is None:
+        return ""
+    return (
+        f"a {constraints.risk} risk appetite holds the deadline at the P{quantile * 100:g} time to result, "
+        f"which is the allowance for risk itself ({left_out})"
+    )
+
+
+def with_warnings(data: dict[str, Any], notes: list[str]) -> dict[str, Any]:
+    """JSON output `data` with `notes` first among its `warnings`."""
+    return {**data, "warnings": [*notes, *data.get("warnings", ())]} if notes else data
 
 
 def check_flag_ids(args: argparse.Namespace, catalog: Any, *, system: str | None = None) -> None:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from advisor import __version__
-from advisor.errors import AdvisorError, InfeasibleError
+from advisor.errors import AdvisorError, InfeasibleError, os_reason, shown
 from advisor.present.sanitise import printable
 
 # Global options that take a value (the value is not the command).
@@ -134,6 +134,11 @@ def _status_of(run: Callable[[list[str]], int], argv: list[str]) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return 0
+    except OSError as exc:  # the output could not be written (a full disk, /dev/full, a lost terminal)
+        where = f"{shown(exc.filename)}: " if exc.filename else "could not write the output: "
+        print(printable(f"advisor: {where}{os_reason(exc)}"), file=sys.stderr)
+        _silence_stdout()
+        return 1
 
 
 def exit_now(status: int) -> None:

@@ -16,7 +16,8 @@ from pydantic import BaseModel, ValidationError
 
 from advisor.core.model.catalog import Catalog, Economics, MfuScaling, MfuTable, ModelSpec, System
 from advisor.errors import CatalogError
-from advisor.io.paths import shipped_dir, user_config_dir
+from advisor.io.field_errors import expected
+from advisor.io.paths import not_a_folder, shipped_dir, user_config_dir
 from advisor.io.toml_read import read_toml, validation_messages
 
 
@@ -91,7 +92,7 @@ def load_catalog(
     """
     base = Path(path) if path is not None else shipped_dir("catalog")
     if not base.is_dir():
-        raise CatalogError(f"{base}: catalog folder not found")
+        raise CatalogError(not_a_folder(base, "catalog folder"))
     folders = [base]
     overlay = overlay_dir(user_dir)
     if overlay is not None:
@@ -99,7 +100,7 @@ def load_catalog(
             if user_dir is None:
                 overlay = None
             else:
-                raise CatalogError(f"{overlay}: user catalog folder not found")
+                raise CatalogError(not_a_folder(overlay, "user catalog folder"))
         if overlay is not None:
             folders.append(overlay)
     if not cache:
@@ -156,7 +157,9 @@ def _build(base: Path, folders: list[Path], overlay: Path | None) -> Catalog:
             load_warnings=tuple(warnings),
         )
     except ValidationError as exc:
-        raise CatalogError(f"{base}: " + "; ".join(e["msg"] for e in exc.errors(include_url=False))) from None
+        raise CatalogError(
+            f"{base}: " + "; ".join(expected(e) for e in exc.errors(include_url=False))
+        ) from None
 
 
 def overlay_dir(user_dir: Path | str | bool | None) -> Path | None:

@@ -9,6 +9,15 @@ CONFIG_ENV = "ADVISOR_CONFIG_DIR"
 """Set to a folder to use it instead of the platform config dir (tests do, so they never read yours)."""
 
 
+def not_a_folder(path: Path, what: str) -> str:
+    """Why `path` given as the `what` folder (`rules folder`) cannot be read: it is a file, or absent."""
+    from advisor.errors import shown
+
+    if path.exists():
+        return f"{shown(path)}: is a file, not a folder; give the {what}"
+    return f"{shown(path)}: {what} not found"
+
+
 def shipped_dir(name: str) -> Path:
     """`catalog` or `rules` as shipped: inside the installed wheel, else beside the package in a checkout."""
     package = Path(__file__).resolve().parent.parent

@@ -19,8 +19,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from advisor.core.model.catalog import RentalOffer
-from advisor.core.model.units import parse_number
+from advisor.core.model.units import DecimalCommaError, parse_number
 from advisor.errors import CatalogError, shown
+from advisor.io.field_errors import expected, problem
 from advisor.io.toml_read import MAX_DEPTH, check_bounds, key_path, read_text
 
 SKYPILOT_ACCELERATORS = {
@@ -155,10 +156,7 @@ def _offer(values: dict[str, Any], where: str) -> RentalOffer:
         problems = []
         for err in exc.errors(include_url=False):
             key = ".".join(str(part) for part in err["loc"])
-            got = err.get("input")
-            got_text = f" (got {shown(repr(got))})" if key and not isinstance(got, dict) else ""
-            message = shown(err["msg"].removeprefix("Value error, "), 400)
-            problems.append(f"{shown(key) + ': ' if key else ''}{message}{got_text}")
+            problems.append(f"{shown(key)}: {problem(err)}" if key else expected(err))
         raise PriceFileError(f"{where}: " + "; ".join(problems)) from None
 
 
@@ -172,6 +170,8 @@ def _number(text: str | None, column: str, where: str) -> float | None:
         return None
     try:
         value = parse_number(text)
+    except DecimalCommaError as exc:
+        raise PriceFileError(f"{where}: {column} {exc}") from None
     except ValueError:
         raise PriceFileError(f"{where}: {column} {shown(repr(text.strip()))} is not a number") from None
     if not value > 0:

@@ -11,7 +11,7 @@ from types import MappingProxyType
 from advisor.core.decision.rules import Rule, check_unique, parse_rule_file
 from advisor.core.decision.vocabulary import Vocabulary, parse_vocabulary
 from advisor.errors import RuleError, shown
-from advisor.io.paths import shipped_dir
+from advisor.io.paths import not_a_folder, shipped_dir
 from advisor.io.toml_read import read_toml
 
 FACTS_FILE = Path("vocabulary", "facts.toml")
@@ -56,7 +56,7 @@ def load_rules(folder: Path | str | None = None) -> tuple[Rule, ...]:
     """Every rule in `folder/*.toml` (default: the shipped rules), in file then rule order."""
     base = Path(folder) if folder is not None else shipped_dir("rules")
     if not base.is_dir():
-        raise RuleError(f"{base}: rules folder not found")
+        raise RuleError(not_a_folder(base, "rules folder"))
     files = sorted(base.glob("*.toml"))
     if not files:
         raise RuleError(f"{base}: no rule files (*.toml)")

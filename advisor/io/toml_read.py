@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from advisor.errors import os_reason, shown
+from advisor.io.field_errors import problem
 
 _HEADER = re.compile(r"^\s*(\[\[?)([^\]]*)\]\]?\s*(?:#.*)?$")
 """A `[table]` or `[[array]]` header line (no nested quantifiers, so matching is linear in the line)."""
@@ -189,15 +190,6 @@ def suggest(name: str, valid: list[str]) -> str:
     return f" (valid: {', '.join(sorted(valid))})" if valid else ""
 
 
-def _plain(value: Any) -> str:
-    """A value as it would be written in TOML: true, 1.5, "text"."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return f'"{value}"'
-    return repr(value)
-
-
 def validation_messages(
     exc: ValidationError, path: Path | str, text: str, model: type[BaseModel] | None, prefix: tuple = ()
 ) -> list[str]:
@@ -214,12 +206,7 @@ def validation_messages(
         elif err["type"] == "missing":
             msg = "missing (required)"
         else:
-            got = err.get("input")
-            quoted = (isinstance(got, str) and repr(got) in err["msg"]) or f"got {_plain(got)}" in err["msg"]
-            got_text = (
-                f" (got {shown(_plain(got))})" if not isinstance(got, dict | list) and not quoted else ""
-            )
-            msg = f"{shown(err['msg'].removeprefix('Value error, '), 400)}{got_text}"
+            msg = problem(err)
         lines.append(f"{shown(where)}: {key_path(loc)}: {msg}")
     if len(errors) > MAX_MESSAGES:
         lines.append(f"{shown(path)}: … and {len(errors) - MAX_MESSAGES:,} more problems")

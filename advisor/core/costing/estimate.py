@@ -20,12 +20,7 @@ from advisor.core.costing.energy import (
     run_energy_kwh,
     run_energy_kwh_by_part,
 )
-from advisor.core.costing.owned import (
-    Fleet,
-    blended_cost_per_gpu_hour,
-    fleet,
-    owned_cost_per_gpu_hour,
-)
+from advisor.core.costing.owned import Fleet, blended_cost_per_gpu_hour, fleet, owned_cost_per_gpu_hour
 from advisor.core.costing.purchase import purchase
 from advisor.core.costing.rental import (
     billed_rental_hours,
@@ -42,12 +37,7 @@ from advisor.core.costing.results import (
     Purchase,
     fit_message,
 )
-from advisor.core.costing.throughput import (
-    SpeedInputs,
-    Throughput,
-    run_precision,
-    training_throughput,
-)
+from advisor.core.costing.throughput import SpeedInputs, Throughput, run_precision, training_throughput
 from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import Catalog, Precision, System
 from advisor.core.model.copying import from_attributes
@@ -169,11 +159,12 @@ def _speed(
     assumptions: Assumptions,
     precision: Precision,
     warnings: list[str],
+    compared: bool = True,
 ) -> Throughput:
     """Throughput at the precision that runs (serving or training model); warns if it does not fit."""
     peak_tflops = system.compute.peak_tflops(precision)
     assert peak_tflops is not None  # run_precision falls back to BF16, which every system has
-    stage = SpeedInputs(workload, system, catalog, assumptions, precision, peak_tflops, warnings)
+    stage = SpeedInputs(workload, system, catalog, assumptions, precision, peak_tflops, warnings, compared)
     if workload.kind == "inference":
         from advisor.core.costing.serving import serving_throughput  # a training run never loads it
 
@@ -306,9 +297,15 @@ def _money(
 
 
 def estimate(
-    workload: Workload, system_id: str, catalog: Catalog, assumptions: Assumptions | None = None
+    workload: Workload,
+    system_id: str,
+    catalog: Catalog,
+    assumptions: Assumptions | None = None,
+    *,
+    compared: bool = True,
 ) -> Estimate:
-    """Time, cost and energy of `workload` on `system_id`: the cost model end to end."""
+    """Time, cost and energy of `workload` on `system_id`: the cost model end to end. `compared`: one of
+    several systems' estimates, whose MFU basis says when the others' figures are of a newer release."""
     assumptions = assumptions or _NO_ASSUMPTIONS
     system = catalog.system(system_id)
     precision, warnings = run_precision(workload, system)
@@ -316,7 +313,7 @@ def estimate(
         from advisor.core.costing.serving import sized_for_rate  # a training run never loads it
 
         workload = sized_for_rate(workload, system, catalog, precision)
-    speed = _speed(workload, system, catalog, assumptions, precision, warnings)
+    speed = _speed(workload, system, catalog, assumptions, precision, warnings, compared)
     hours = _hours(workload, system, catalog, assumptions, speed)
     money = _money(workload, system, catalog, assumptions, hours)
     warnings.extend(_purchase_warnings(workload, system, money))

@@ -30,7 +30,7 @@ from advisor.core.model.workload import Workload
 
 def serving_throughput(inputs: SpeedInputs, price_usd_per_gpu_hour: float) -> Throughput:
     """Serving speed of the layout that meets the rate and latency targets; memory from weights and KV."""
-    workload, system, catalog, assumptions, precision, peak_tflops, warnings = inputs
+    workload, system, catalog, assumptions, precision, peak_tflops, warnings, _ = inputs
     econ = catalog.economics
     if assumptions.for_system("mfu", system.id) is not None:
         warnings.append("an MFU override does not apply to inference (decode is memory-bound); ignored")

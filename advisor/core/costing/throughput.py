@@ -112,18 +112,26 @@ class SpeedInputs(NamedTuple):
     peak_tflops: float
     """The system's dense peak at that precision."""
     warnings: list[str]
+    compared: bool = True
+    """The estimate is one of several systems' (an estimate of one system compares nothing)."""
 
 
 def training_throughput(inputs: SpeedInputs) -> Throughput:
     """Training throughput from the calibrated MFU; memory from the training state."""
-    workload, system, catalog, assumptions, precision, peak_tflops, warnings = inputs
+    workload, system, catalog, assumptions, precision, peak_tflops, warnings, compared = inputs
     mfu_override = assumptions.for_system("mfu", system.id)
     if mfu_override is not None:
         mfu, basis = mfu_override, MfuBasis(exact=False, basis="set by the user", sources=(), overridden=True)
     else:
         try:
             found = resolve_mfu(
-                catalog, system.id, precision, workload.model, workload.gpus, workload.software
+                catalog,
+                system.id,
+                precision,
+                workload.model,
+                workload.gpus,
+                workload.software,
+                compared=compared,
             )
         except LookupError as exc:
             raise UsageError(str(exc)) from None

@@ -43,6 +43,8 @@ Condition = Literal[
 ALL_SYSTEMS = "*"
 """The key of a per-system map's value for every system not named."""
 _PAIR_SPACES = re.compile(r"\s*=\s*")
+_PAIR_BREAKS = re.compile(r"(?:(?<![0-9]),|,(?![0-9])|[;\s])+")
+"""What separates pairs: a comma between two digits is inside a number (`h100=2,048`), never a break."""
 
 
 @dataclass(frozen=True)
@@ -280,9 +282,9 @@ def system_pairs(value: Any) -> Any:
         return {ALL_SYSTEMS: value}
     if not isinstance(value, str | list | tuple):
         return value
-    text = ",".join(str(part) for part in value) if isinstance(value, list | tuple) else value
+    text = ", ".join(str(part) for part in value) if isinstance(value, list | tuple) else value
     pairs: dict[str, str] = {}
-    for pair in (part for part in re.split(r"[,;\s]+", _PAIR_SPACES.sub("=", text)) if part):
+    for pair in (part for part in _PAIR_BREAKS.split(_PAIR_SPACES.sub("=", text)) if part):
         system, sep, number = pair.rpartition("=")
         key = system if sep else ALL_SYSTEMS
         if (sep and not system) or not number:

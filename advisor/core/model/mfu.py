@@ -301,11 +301,15 @@ class MfuIndex:
         seq_len: int,
         gpus: int,
         software: str | None,
+        compared: bool = True,
     ) -> MfuResult:
-        """`_found`; without a `software` month, its basis says when other systems' figures of the family
-        are of a newer release (`newer_elsewhere`). `lru_cache`d per catalog as `resolve`."""
+        """`_found`; when systems are `compared` without a `software` month, its basis says when other
+        systems' figures of the family are of a newer release (`newer_elsewhere`): an estimate of one
+        system compares nothing. `lru_cache`d per catalog as `resolve`."""
         found = self._found(system_id, precision, model_id, family, params, seq_len, gpus, software)
-        return found if software is not None else newer_elsewhere(found, family, self._newest.get(family))
+        if software is not None or not compared:
+            return found
+        return newer_elsewhere(found, family, self._newest.get(family))
 
     def _found(
         self,
@@ -375,8 +379,11 @@ def resolve_mfu(
     model: ModelSpec,
     gpus: int,
     software: str | None = None,
+    *,
+    compared: bool = True,
 ) -> MfuResult:
-    """MFU of `model` on `gpus` GPUs of `system_id` at `precision` (already a precision the system runs)."""
+    """MFU of `model` on `gpus` GPUs of `system_id` at `precision` (already a precision the system runs);
+    `compared`: the estimate is one of several systems' (see `MfuIndex._resolve`)."""
     return mfu_index(catalog).resolve(
         system_id,
         precision,
@@ -386,4 +393,5 @@ def resolve_mfu(
         model.seq_len,
         gpus,
         software,
+        compared,
     )

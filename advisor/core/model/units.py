@@ -37,12 +37,20 @@ _NUMBER = re.compile(
 )
 """ASCII digits only (`١٢` and `１２` are refused, never read as 12); no two quantifiers can match the same
 characters, so a long string fails in linear time."""
+_GROUPED = re.compile(r"^[0-9]{1,3}(?:,[0-9]{3})+$", re.ASCII)
+"""Commas are thousands separators only: `2,048`, `1,000,000` (`0,1`, `1,5`, `1,0000` are refused)."""
 MAX_NUMBER_CHARS = 64
 """The longest text read as a number; longer is refused before matching (`1,000,000,000T` is 14)."""
 
 
+class DecimalCommaError(ValueError):
+    """A number with a comma that is not a thousands separator (`0,1`, `1,5`): its message says to use a
+    dot for decimals, and every surface repeats it rather than its own "not a number"."""
+
+
 def parse_number(text: str | float | int) -> float:
-    """Parse `70B`, `15T`, `1.5e12`, `$2.10`, `2,048` or `8k` into a float; raise ValueError otherwise.
+    """Parse `70B`, `15T`, `1.5e12`, `$2.10`, `2,048` or `8k` into a float; raise ValueError otherwise
+    (`DecimalCommaError` for a comma outside groups of three: `1,5` is never read as 15).
 
     Suffixes are decimal: k = 1e3, M = 1e6, B/G = 1e9, T = 1e12, P = 1e15.
     """
@@ -55,13 +63,27 @@ def parse_number(text: str | float | int) -> float:
         match = _NUMBER.match(stripped) if len(stripped) <= MAX_NUMBER_CHARS else None
         if not match:
             raise ValueError(f"{shown(repr(text))} is not a number (examples: 70B, 15T, 1.5e12, $2.10, 2048)")
-        digits = match.group("num").replace("_", "").replace(",", "")
+        number = match.group("num")
+        whole = re.split(r"[.eE]", number, maxsplit=1)[0]
+        if "," in whole and not _GROUPED.match(whole):
+            raise DecimalCommaError(_comma_problem(text, number))
+        digits = number.replace("_", "").replace(",", "")
         value = float(digits) * _SUFFIXES[match.group("suffix")]
         if match.group("sign") == "-":
             value = -value
     if not math.isfinite(value):
         raise ValueError(f"{shown(repr(text))} is not a finite number")
     return value
+
+
+def _comma_problem(text: str, number: str) -> str:
+    """Why a comma that is not a thousands separator is refused: it may be a decimal comma (`1,5`)."""
+    one_comma = number.count(",") == 1 and "_" not in number
+    decimal = f" ({shown(text.strip().replace(',', '.'))}?)" if one_comma else ""
+    return (
+        f"{shown(repr(text))}: use a dot for decimals{decimal}; a comma only separates thousands, "
+        "in groups of three (2,048 or 1,000,000)"
+    )
 
 
 def format_si(value: float, unit: str = "", digits: int = 3) -> str:

@@ -1,0 +1,47 @@
+"""A flag the answer does not use is said once, in the same words, on stderr and in `--json` warnings."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from advisor.cli.main import main
+
+RUN = ["--model", "llama3-8b", "--tokens", "1T", "--deadline-days", "30"]
+MARGIN_UNUSED = (
+    "--sizing-margin is not used: a conservative risk appetite holds the deadline at the P90 time to result, "
+    "which is the allowance for risk itself (no 20% sizing margin on top of the P90)"
+)
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("sized", [[], ["--size-to-deadline"]])
+def test_a_sizing_margin_a_conservative_answer_does_not_apply_is_said(sized, capsys):
+    argv = ["recommend", *RUN, *sized, "--risk", "conservative", "--sizing-margin", "0.2"]
+    code, _, err = run(capsys, *argv)
+    assert code in (0, 1) and f"advisor: warning: {MARGIN_UNUSED}" in err
+    code, out, _ = run(capsys, *argv, "--json")
+    assert json.loads(out)["warnings"][0] == MARGIN_UNUSED
+
+
+def test_a_sizing_margin_the_answer_applies_is_not_called_unused(capsys):
+    code, out, err = run(capsys, "recommend", *RUN, "--risk", "balanced", "--sizing-margin", "0.2", "--json")
+    assert code in (0, 1)
+    assert "sizing-margin" not in err and not any("sizing-margin" in w for w in json.loads(out)["warnings"])
+
+
+@pytest.mark.parametrize("system", ["h100", "all"])
+def test_an_estimate_s_json_warnings_say_which_flags_are_unused(system, capsys):
+    argv = ["estimate", "--model", "llama3-8b", "--tokens", "100B", "--gpus", "64", "--system", system]
+    code, out, err = run(capsys, *argv, "--pricing", "rent", "--capex-usd-per-node", "300k", "--json")
+    said = "--capex-usd-per-node is not used: it applies when buying (pricing: own)"
+    assert code == 0 and f"advisor: warning: {said}" in err
+    data = json.loads(out)
+    for estimate in data["estimates"] if system == "all" else [data]:
+        assert estimate["warnings"][0] == said
