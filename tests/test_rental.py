@@ -283,3 +283,35 @@ def test_a_derived_offers_written_range_is_held_to_the_offer_it_names():
         System.model_validate(data)
     with pytest.raises(ValidationError, match="deepest_discount needs discount_from"):
         RentalOffer.model_validate(_offer(deepest_discount=0.35))
+
+
+@pytest.mark.parametrize(
+    ("base_fields", "field"),
+    [
+        ({"low_usd_per_gpu_hour": float("inf")}, "low_usd_per_gpu_hour"),
+        ({"price_usd_per_gpu_hour": float("nan")}, "price_usd_per_gpu_hour"),
+        ({"price_usd_per_gpu_hour": 1.7e308, "high_usd_per_gpu_hour": 1.7e308}, "price_usd_per_gpu_hour"),
+        ({"price_usd_per_gpu_hour": "lots"}, "price_usd_per_gpu_hour"),
+    ],
+)
+def test_a_derived_offer_from_an_impossible_price_is_refused_by_name(base_fields, field):
+    # The fuzzer's find: a base offer's infinite low end crashed the derivation (OverflowError) before
+    # validation could name the field; now the figures are derived only from finite numbers.
+    base = H100.default_rental
+    data = H100.model_dump()
+    data["rental"] = [{**o, **base_fields} if o["offer"] == base.offer else o for o in data["rental"]] + [
+        _offer(offer="y", discount_from=base.offer, discount=0.15, deepest_discount=0.35)
+    ]
+    del data["rental"][-1]["price_usd_per_gpu_hour"]
+    with pytest.raises(ValidationError, match=field):
+        System.model_validate(data)
+
+
+def test_a_derived_offer_from_a_price_written_as_text_is_derived_as_from_the_number():
+    base = H100.default_rental
+    data = H100.model_dump()
+    data["rental"] = [
+        {**o, "price_usd_per_gpu_hour": "3.90"} if o["offer"] == base.offer else o for o in data["rental"]
+    ] + [_offer(offer="y", discount_from=base.offer, discount=0.15)]
+    del data["rental"][-1]["price_usd_per_gpu_hour"]
+    assert System.model_validate(data).rental_offer("y").price_usd_per_gpu_hour == 3.32

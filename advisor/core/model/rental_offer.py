@@ -72,7 +72,8 @@ class RentalOffer(Sourced):
 def _cents(usd: float) -> float:
     """A derived price as a provider quotes one: to the cent, half a cent up (float products such as
     2.50 x 0.85 = 2.1249999… round as the exact 2.125 does)."""
-    return math.floor(usd * 100 + 0.5 + 1e-9) / 100
+    cents = usd * 100
+    return math.floor(cents + 0.5 + 1e-9) / 100 if math.isfinite(cents) else usd
 
 
 def _derived(base: Mapping[str, Any], discount: float, deepest: float | None) -> dict[str, float]:
@@ -94,6 +95,17 @@ def _missing(offer: Mapping[str, Any], offers: list[Mapping[str, Any]]) -> str:
     )
 
 
+def _finite(value: object) -> bool:
+    """A figure a derived price can be computed from: a finite number, or text pydantic reads as one
+    (`"3.90"`); the offers' own validation names the rest."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except ValueError:
+        return False
+
+
 def derive_prices(offers: list[Any]) -> list[Any]:
     """Offers as read from a catalog file, with each derived offer's figures that the file leaves out
     computed from the offer it names (the rest are checked by `check_derived` once validated)."""
@@ -106,7 +118,12 @@ def derive_prices(offers: list[Any]) -> list[Any]:
         base = by_name.get(offer["discount_from"])
         if base is None or base is offer:
             raise ValueError(_missing(offer, [o for o in offers if isinstance(o, Mapping)]))
-        if not isinstance(offer.get("discount"), int | float) or "price_usd_per_gpu_hour" not in base:
+        read = (
+            base.get("price_usd_per_gpu_hour"),
+            base.get("low_usd_per_gpu_hour", 1.0),
+            offer.get("discount"),
+        )
+        if not all(map(_finite, (*read, offer.get("deepest_discount", 0.5)))):
             filled.append(offer)  # the offers' own validation names what is wrong
             continue
         figures = _derived(base, offer["discount"], offer.get("deepest_discount"))
