@@ -32,16 +32,28 @@ MEMORY_NOTE = (
 """Said under the table: the memory row's unit, kept out of its label so the label column stays narrow."""
 
 
-def _rows(serving: bool) -> list[Row]:
-    """The figures of every job; a serving job's in its own words, without the training-only ones."""
+def _rows(serving: bool, production: bool = False) -> list[Row]:
+    """The figures of every job; a serving job's in its own words, without the training-only ones. At
+    production efficiency the MFU and tokens/s are the reference's (what `--mfu` sets), and a row shows
+    the MFU the time to train works at, the production overhead included (the reports' `MFU (production)`)."""
+    at = ", reference" if production else ""
     rows: list[tuple[str, str, Callable[[Any], str]]] = [
         (
             "precision",
             "precision run",
             lambda e: e.precision.upper() + ("" if e.precision == e.precision_requested else " (fallback)"),
         ),
-        ("mfu", "MFU", lambda e: numbers.percent(e.mfu) + (" (published)" if e.mfu_basis.exact else "")),
-        ("tokens_per_second_per_gpu", "tokens/s per GPU", lambda e: f"{e.tokens_per_second_per_gpu:,.0f}"),
+        ("mfu", f"MFU{at}", lambda e: numbers.percent(e.mfu) + (" (published)" if e.mfu_basis.exact else "")),
+        *(
+            [("mfu_effective", "MFU, production run", lambda e: numbers.percent(e.mfu_effective))]
+            if production
+            else []
+        ),
+        (
+            "tokens_per_second_per_gpu",
+            f"tokens/s per GPU{at}",
+            lambda e: f"{e.tokens_per_second_per_gpu:,.0f}",
+        ),
         ("goodput", "goodput", lambda e: numbers.percent(e.goodput)),
         ("time_to_train_hours", "time to train", lambda e: numbers.duration(e.time_to_train_hours)),
         ("wait", "wait for capacity", lambda e: numbers.duration(e.time_breakdown_hours["wait"])),
@@ -176,7 +188,7 @@ def render_estimates(estimates: Sequence[Any], workload: Any) -> None:
         f"{escape(first.model.name)}: {_job(first, workload)}, {escape(workload.precision.upper())}, "
         + escape(workload.pricing)
     )
-    rows = _rows(first.serving is not None)
+    rows = _rows(first.serving is not None, production=first.efficiency == "production")
     if first.serving is not None:
         rows += _serving_rows(first)
     if first.purchase is not None:
