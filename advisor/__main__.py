@@ -1,5 +1,5 @@
 """`python -m advisor`: the same as the `advisor` command."""
 
-from advisor.cli.main import main
+from advisor.cli.entry import run
 
-raise SystemExit(main())
+raise SystemExit(run())

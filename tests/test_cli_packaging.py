@@ -17,7 +17,21 @@ PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["
 def test_distribution_name_is_free_and_the_command_stays_advisor():
     # `advisor` on PyPI is an unrelated 2018 project: the distribution is gpu-advisor.
     assert PROJECT["name"] == "gpu-advisor"
-    assert PROJECT["scripts"] == {"advisor": "advisor.cli.main:main"}
+    assert PROJECT["scripts"] == {"advisor": "advisor.cli.entry:run"}
+
+
+def test_ctrl_c_while_the_command_loads_is_status_130_not_a_traceback(monkeypatch):
+    # A person pressing Ctrl-C just after Enter interrupts the imports, before `main` can catch it.
+    import types
+
+    from advisor.cli import entry
+
+    class Loading(types.ModuleType):
+        def __getattr__(self, name: str) -> object:
+            raise KeyboardInterrupt
+
+    monkeypatch.setitem(sys.modules, "advisor.cli.main", Loading("advisor.cli.main"))
+    assert entry.run() == entry.INTERRUPTED
 
 
 def test_license_is_mit_in_the_repository_and_the_metadata():

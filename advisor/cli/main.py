@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from advisor import __version__
+from advisor.cli.entry import INTERRUPTED
 from advisor.errors import AdvisorError, InfeasibleError, os_reason, shown
 from advisor.present.sanitise import printable
 
@@ -130,7 +131,7 @@ def _status_of(run: Callable[[list[str]], int], argv: list[str]) -> int:
         print(printable(f"advisor: {exc}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        return 130
+        return INTERRUPTED
     except BrokenPipeError:
         _silence_stdout()
         return 0

@@ -1,0 +1,17 @@
+"""The `advisor` console script's entry: `advisor.cli.main` imported inside it, so a Ctrl-C while the
+command is still loading (its first ~0.2 s) ends as one interrupted with status 130, as it does once
+running, never as a `KeyboardInterrupt` traceback from the import."""
+
+from __future__ import annotations
+
+INTERRUPTED = 130
+"""The exit status of a command stopped by Ctrl-C (128 + SIGINT), as `main` returns it once running."""
+
+
+def run() -> int:
+    """Import the command line and run it; interrupted while importing: status 130, quietly."""
+    try:
+        from advisor.cli.main import main
+    except KeyboardInterrupt:
+        return INTERRUPTED
+    return main()
