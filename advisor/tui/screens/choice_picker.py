@@ -19,7 +19,7 @@ from advisor.tui.option_search import best_match, matching
 
 TYPE_TO_FILTER = "type to filter"
 """The list's border title before anything is typed."""
-NO_MATCH = "no option matches: Backspace"
+NO_MATCH = "no match"
 """The one line of a list filtered to nothing (it cannot be picked)."""
 
 
@@ -47,7 +47,7 @@ class ChoicePicker(ModalScreen[str | None]):
         top = max(0, min(self.near.y, self.size.height - height))
         scrollbar = 2 if len(self.options) + 2 > height else 0  # a label is never wrapped beside it
         widest = max(len(label) for label, _ in self.options) + 4 + scrollbar
-        width = min(max(self.near.width, widest, len(NO_MATCH) + 4), self.size.width)
+        width = min(max(self.near.width, widest, len(TYPE_TO_FILTER) + 6), self.size.width)  # title shown
         choices.styles.offset = (max(0, min(self.near.x, self.size.width - width)), top)  # long labels fit
         choices.styles.width = width
         choices.styles.max_height = height
