@@ -98,7 +98,7 @@ async def test_bad_input_shows_its_message_and_blocks_nothing_else():
     async with running() as (app, pilot):
         await type_into(pilot, "#input-tokens", "lots")
         row = app.main.query_one("#q-tokens", QuestionRow)
-        assert row.has_class("-invalid")
+        await until(pilot, lambda: row.has_class("-invalid"), "letters refused once the typing pauses")
         note = plain(row.query_one(".note", Static))
         assert "'lots' is not a number" in note and "must be from 1 to 1e18" in note
         assert "STALE" in plain(app.main.query_one(Headline))
@@ -116,6 +116,7 @@ async def test_bad_input_shows_its_message_and_blocks_nothing_else():
         app.main.answer("family", "moe")
         await pilot.pause()
         await type_into(pilot, "#input-active_params", "20B")  # more than the 8B total
+        await until(pilot, lambda: "active_params" in app.main.errors, "20B active of 8B refused")
         assert "must not exceed" in app.main.errors["active_params"]
         await type_into(pilot, "#input-params", "100B")
         await settle(pilot)
@@ -178,12 +179,14 @@ async def test_starting_with_a_scenario_file_and_a_corrupt_settings_file(tmp_pat
     path = tmp_path / "start.toml"
     save_scenario(LLAMA_70B, path)
     settings_path().write_text("pricing = 'lease'\n", encoding="utf-8")
-    async with running(scenario_path=path, settings=None) as (app, _pilot):
+    async with running(scenario_path=path, settings=None, settled=False) as (app, pilot):
+        # read before the notification's 10 s are up (settling can take longer on a loaded machine)
+        messages = [n.message for n in app._notifications]
+        assert any("settings ignored" in m and "pricing" in m for m in messages)
+        await settle(pilot)
         assert app.main.scenario == LLAMA_70B
         assert app.main.query_one("#input-tokens", Input).value == "15T"
         assert app.main.sub_title == f"llama3-70b ({path})"
-        messages = [n.message for n in app._notifications]
-        assert any("settings ignored" in m and "pricing" in m for m in messages)
 
 
 @pilot_test
@@ -286,11 +289,8 @@ async def test_a_bug_in_a_computation_is_reported_not_fatal(monkeypatch):
 
         monkeypatch.setattr("advisor.tui.advice.compute_advice", broken)
         await type_into(pilot, "#input-gpus", "8")
-        for _ in range(50):
-            await pilot.pause(0.02)
-            if app.main.status:
-                break
-        assert "internal error" in app.main.status and "simulated bug" in app.main.status
+        await until(pilot, lambda: "internal error" in app.main.status, "the bug reported once typing pauses")
+        assert "simulated bug" in app.main.status
         assert "STALE" in plain(app.main.query_one(Headline))  # the last result stays, marked
         assert app.main.advice is not None and app.main.advice.scenario.workload.gpus == 64
 

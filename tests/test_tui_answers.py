@@ -159,7 +159,7 @@ def test_a_refused_answer_is_retried_and_dropped_when_it_no_longer_applies(catal
     taken = take_answer(custom, catalog, {}, "active_params", "20B")  # more than the 8B total
     assert not taken.accepted and taken.scenario == custom
     assert "must not exceed" in taken.errors["active_params"]
-    assert stale_reason(taken.errors, "").startswith("Active params: not accepted")
+    assert stale_reason(taken.errors, "", {}).startswith("Active params: not accepted")
     fits = take_answer(taken.scenario, catalog, taken.refused, "params", "100B")
     assert fits.accepted and not fits.refused and not fits.errors
     assert fits.scenario.workload.custom.active_params == 20e9
@@ -169,5 +169,5 @@ def test_a_refused_answer_is_retried_and_dropped_when_it_no_longer_applies(catal
 
 
 def test_stale_reason_names_a_failure_when_nothing_was_refused():
-    assert stale_reason({}, "") == ""
-    assert stale_reason({}, "boom") == "could not compute: boom"
+    assert stale_reason({}, "", {}) == ""
+    assert stale_reason({}, "boom", {}) == "could not compute: boom"

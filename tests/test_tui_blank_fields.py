@@ -35,8 +35,8 @@ async def test_blank_serving_fields_say_the_default_that_applies_at_a_rate():
     async with running(answers={"kind": "inf"}) as (app, pilot):
         # a batch job (no rate): no TPOT limit applies, and there is no fleet to keep spare
         assert _shown(app, "tpot_limit_ms") == "none"
-        assert _shown(app, "serving_headroom") == "none: no target rate"
-        assert _shown(app, "target_tokens_per_second") == "none: a batch job"
+        assert _shown(app, "serving_headroom") == "none: no rate"
+        assert _shown(app, "target_tokens_per_second") == "none: batch job"
         assert _shown(app, "ttft_limit_ms") == "none"
         await type_into(pilot, "#input-target_tokens_per_second", "50k")
         await settle(pilot)
@@ -57,7 +57,7 @@ async def test_requests_per_second_show_the_rate_they_make():
         await type_into(pilot, "#input-requests_per_second", "100")
         await settle(pilot)
         # 100 requests/s x 500 output tokens each
-        assert _shown(app, "target_tokens_per_second") == "50k: requests × output"
+        assert _shown(app, "target_tokens_per_second") == "50k from req/s"
         assert _shown(app, "tpot_limit_ms") == "default: 100 ms"
 
 

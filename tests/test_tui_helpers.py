@@ -131,13 +131,15 @@ async def until(pilot: Pilot, condition: Callable[[], bool], what: str, seconds:
 
 
 async def settle(pilot: Pilot, *, analysis: bool = False) -> None:
-    """Wait until the advice (and, if asked, the ranges) match the answers shown."""
+    """Wait until what was typed is taken and the advice (and, if asked, the ranges) match the answers
+    shown."""
     app = pilot.app
     assert isinstance(app, AdvisorApp)
     main = app.main
     for _ in range(300):
         await pilot.pause(0.02)
-        advice_done = main.advice is not None and main.advice.scenario == main.scenario
+        typed_taken = not main.typing  # what was typed is taken once the typing pauses (SETTLE_S)
+        advice_done = typed_taken and main.advice is not None and main.advice.scenario == main.scenario
         analysis_done = main.analysis is not None and main.analysis.scenario == main.scenario
         mounted = main.form.complete and bool(main.query("#sensitivity-view"))
         if mounted and advice_done and (analysis_done or not analysis):

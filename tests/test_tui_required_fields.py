@@ -104,17 +104,18 @@ async def test_an_empty_tokens_field_of_a_training_job_does_not_show_the_serving
 @pilot_test
 async def test_every_required_field_emptied_shows_required_in_it(key):
     """Tokens emptied read "required, e.g. 15T" in the field; GPUs (and every other required field)
-    emptied stayed blank, as if blank were an answer. Each field the app refuses blank now says so."""
+    emptied stayed blank, as if blank were an answer. Each field the app refuses blank now says so, in
+    words that fit at 80 columns ("enter e.g. 2048"; `test_tui_placeholder_fit`)."""
     workload, _words = CASES[key]
     async with running(scenario=_scenario(**workload)) as (app, pilot):
         await until(pilot, lambda: key in app.main.form._rows, f"the {key} question mounted")
         await type_into(pilot, f"#input-{key}", "")
         await until(pilot, lambda: key in app.main.errors, f"{key} emptied refused")
         placeholder = str(app.main.form.row(key).control.placeholder)
-        assert placeholder.startswith("required"), placeholder
         such = examples(QUESTION_BY_KEY[key].hint)
+        assert placeholder.startswith("enter e.g. " if such or key == "tokens" else "required"), placeholder
         if such and key != "tokens":  # Tokens gives the job's own example (tested above)
-            assert placeholder == f"required, e.g. {such.split(' or ')[0]}", placeholder
+            assert placeholder == f"enter e.g. {such.split(' or ')[0]}", placeholder
 
 
 @pilot_test

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from advisor.core.model.catalog import Catalog, Precision
 from advisor.core.model.serving_plan import serving_precisions, serving_targets
+from advisor.core.model.units import format_si
 from advisor.core.model.workload import PRECISION_LABELS
 from advisor.core.scenario import Scenario
 from advisor.errors import AdvisorError
-from advisor.tui.answers import AnswerError, applicable, apply_answer, si_text
+from advisor.tui.answers import AnswerError, applicable, apply_answer
 from advisor.tui.questions import DECLARED, QUESTION_BY_KEY
 from advisor.tui.required import required_placeholder
 
@@ -26,16 +27,18 @@ def placeholders(catalog: Catalog, scenario: Scenario) -> dict[str, str]:
     }
 
 
-NO_RATE = "none: no target rate"
+NO_RATE = "none: no rate"
 """The headroom field left blank by a job without a target rate: there is no fleet to keep spare."""
-BATCH = "none: a batch job"
+MONTH_AT_RATE = "a month at rate"
+"""A blank Tokens at a target rate: a month of serving at it (the declaration's words, cut to fit)."""
+BATCH = "none: batch job"
 """A blank rate (neither tokens/s nor requests/s): the job generates its Tokens, with no fleet to size."""
 
 
 def _serving_defaults(scenario: Scenario, catalog: Catalog) -> dict[str, str]:
     """`default: 100 ms`, `default: 0.25`: what the core's `serving_targets` holds a blank TPOT limit and
     headroom to (the `[serving]` defaults of catalog/economics.toml), from the same call; the rate that
-    requests/s make; a batch job's blank rate."""
+    requests/s make (`50k from req/s`); a batch job's blank rate. Each fits the field at 80 columns."""
     spec = scenario.workload
     if spec.kind != "inference":
         return {}
@@ -50,14 +53,15 @@ def _serving_defaults(scenario: Scenario, catalog: Catalog) -> dict[str, str]:
         found["serving_headroom"] = NO_RATE
     else:
         found["serving_headroom"] = f"default: {targets.headroom:g}"
-        found["target_tokens_per_second"] = f"{si_text(rate)}: requests × output"
+        found["target_tokens_per_second"] = f"{format_si(rate)} from req/s"
+        found["tokens"] = MONTH_AT_RATE
     if targets.tpot_default and targets.tpot_s is not None:
         found["tpot_limit_ms"] = f"default: {targets.tpot_s * 1e3:g} {DECLARED['tpot_limit_ms'].meta.unit}"
     return found
 
 
 def _required(scenario: Scenario, catalog: Catalog) -> dict[str, str]:
-    """`required, e.g. 2048`: every text field that applies and that the app refuses blank, found by
+    """`enter e.g. 2048`: every text field that applies and that the app refuses blank, found by
     answering it blank (`apply_answer`, the check that refuses it), so no field is a special case."""
     found = {}
     for key, applies in applicable(scenario).items():

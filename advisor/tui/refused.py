@@ -62,8 +62,11 @@ def _errors(scenario: Scenario, catalog: Catalog, refused: Mapping[str, Answer])
     return errors
 
 
-def stale_reason(errors: Mapping[str, str], failure: str) -> str:
-    """Why the result shown does not match the answers on screen (empty when it does)."""
+def stale_reason(errors: Mapping[str, str], failure: str, typing: Mapping[str, Answer]) -> str:
+    """Why the result shown does not match the answers on screen (empty when it does): an answer being
+    typed (taken when the typing pauses), one not accepted, or a scenario the core could not compute."""
+    if typing:
+        return f"{', '.join(QUESTION_BY_KEY[key].title for key in typing)}: updating…"
     if errors:
         labels = ", ".join(QUESTION_BY_KEY[key].title for key in errors)
         return f"{labels}: not accepted; showing the result for the last valid answers"

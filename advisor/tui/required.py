@@ -52,8 +52,9 @@ def in_app_words(message: str, kind: str) -> str:
 
 
 def required_placeholder(key: str, kind: str) -> str:
-    """What an empty required field says: `required, e.g. 2048`, the first example its question gives
-    (Tokens: the job's own, `15T` to train, `300B` to generate), else `required`."""
+    """What an empty required field says: `enter e.g. 2048`, the first example its question gives
+    (Tokens: the job's own, `15T` to train, `300B` to generate), else `required`. Short enough for the
+    field at 80 columns (16 wide); the note under it says the rest."""
     such = TOKENS_EXAMPLES.get(kind, TOKENS_EXAMPLES["pretrain"])[1] if key == "tokens" else ""
     first = re.split(r",| or ", such or examples(QUESTION_BY_KEY[key].hint), maxsplit=1)[0].strip()
-    return f"required, e.g. {first}" if first else "required"
+    return f"enter e.g. {first}" if first else "required"

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from textual import on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
@@ -40,3 +41,16 @@ class ConfirmDialog(ModalScreen[bool]):
     @on(Button.Pressed, "#go")
     def _go(self) -> None:
         self.dismiss(True)
+
+
+def ask_to_discard(app: App[Any], what: str, then: Callable[[], object], *, saved: bool) -> None:
+    """Ask whether to `what` ("Quit") and lose the unsaved answers; do `then` only if the user says so.
+    `saved`: the answers were opened from or saved to a file (else they were never saved)."""
+
+    def chosen(go: bool | None) -> None:
+        if go:
+            then()
+
+    since = "they were last saved or opened" if saved else "you started, and are not saved"
+    question = f"The answers have changed since {since}. {what} and lose the changes?"
+    app.push_screen(ConfirmDialog(question, what), chosen)

@@ -31,7 +31,9 @@ from advisor.core.scenario import Scenario
 from advisor.errors import AdvisorError
 from advisor.present.sanitise import printable
 from advisor.tui.answers import Answer
+from advisor.tui.questions import QUESTION_BY_KEY
 from advisor.tui.refused import stale_reason, take_answer
+from advisor.tui.screens.screen_fit import SHORT_FOOTER_WIDTH, fit_screen
 from advisor.tui.widgets.question_row import QuestionRow
 from advisor.tui.widgets.questions_form import QuestionsForm
 from advisor.tui.widgets.results_panel import ResultsPanel
@@ -42,15 +44,13 @@ if TYPE_CHECKING:  # the core's computation loads after the first screen is draw
     from advisor.tui.widgets.comparison_view import ComparisonView
     from advisor.tui.widgets.sizing_view import SizingView
 
-MIN_WIDTH, MIN_HEIGHT = 80, 24
-COMPACT_FOOTER_WIDTH, SHORT_FOOTER_WIDTH = 120, 100
-"""Narrower than the first, the footer's key hints are drawn compact (they were cut at 80: "f2 Set");
-narrower than the second, Esc's hint is shorter and the palette's hint is left out."""
-"""Smallest terminal the layout is made for; below it the screen says so instead."""
 REST_DELAY_S = 1.0
 """The later questions and the hidden tabs are mounted once the first advice is shown, or after this."""
 ANALYSIS_DELAY_S = 0.4
 """The ranges (about 0.1 s of work) start once the answers have been still this long."""
+SETTLE_S = 0.4
+"""A text field's answer is taken once the typing has paused this long (or the field is left, or Enter
+pressed): typing "1000" is never estimated as 1, 10 and 100 on the way."""
 
 
 class MainScreen(Screen[None]):
@@ -81,15 +81,19 @@ class MainScreen(Screen[None]):
     """Why the advice shown is stale (empty when it matches the answers)."""
     selected_system: reactive[str | None] = reactive(None)
     """The system highlighted in Compare (the breakdown shows it)."""
+    typing: reactive[Mapping[str, Answer]] = reactive(dict)
+    """Answers typed in text fields and not yet taken, by question key (see SETTLE_S)."""
     scenario_path: reactive[Path | None] = reactive(None)
     """The file the scenario was opened from or saved to."""
 
     @dataclass
     class AdviceReady(Message):
-        """The worker finished computing the advice for computation number `generation`."""
+        """The worker finished computation number `generation`: the advice, or (None) why the core
+        rejected the scenario."""
 
         generation: int
-        advice: Advice
+        advice: Advice | None
+        error: str = ""
 
     @dataclass
     class AnalysisReady(Message):
@@ -97,13 +101,6 @@ class MainScreen(Screen[None]):
 
         generation: int
         analysis: ScenarioResult
-
-    @dataclass
-    class AdviceFailed(Message):
-        """The worker could not compute the advice (the core rejected the scenario)."""
-
-        generation: int
-        error: str
 
     def __init__(
         self,
@@ -127,6 +124,7 @@ class MainScreen(Screen[None]):
         self._advised_generation = -1
         self._analysis_due = False
         self._analysis_timer: Timer | None = None
+        self._typing_timer: Timer | None = None
         self._rest_mounted = False
 
     def compose(self) -> ComposeResult:
@@ -134,7 +132,7 @@ class MainScreen(Screen[None]):
         yield Header()
         with Horizontal(id="body"):
             yield QuestionsForm(self.catalog, self.scenario, id="form").data_bind(
-                MainScreen.scenario, MainScreen.errors
+                MainScreen.scenario, MainScreen.errors, MainScreen.typing
             )
             yield ResultsPanel(id="results").data_bind(
                 MainScreen.advice, MainScreen.analysis, MainScreen.status, MainScreen.selected_system
@@ -171,6 +169,7 @@ class MainScreen(Screen[None]):
 
     def load(self, scenario: Scenario, path: Path | None) -> None:
         """Replace every answer (a file opened, or a new scenario)."""
+        self.typing = {}
         self._refused = {}
         self.errors = {}
         self.scenario = scenario
@@ -191,18 +190,13 @@ class MainScreen(Screen[None]):
 
     def confirm_discard(self, what: str, then: Callable[[], object]) -> None:
         """Do `then` at once if nothing is unsaved, else only once the user says to discard the changes."""
+        self.take_typed()
         if not self.unsaved:
             then()
             return
-        from advisor.tui.screens.confirm_dialog import ConfirmDialog
+        from advisor.tui.screens.confirm_dialog import ask_to_discard
 
-        def chosen(go: bool | None) -> None:
-            if go:
-                then()
-
-        since = "they were last saved or opened" if self.scenario_path else "you started, and are not saved"
-        question = f"The answers have changed since {since}. {what} and lose the changes?"
-        self.app.push_screen(ConfirmDialog(question, what), chosen)
+        ask_to_discard(self.app, what, then, saved=self.scenario_path is not None)
 
     def watch_scenario(self) -> None:
         self._recompute()
@@ -243,13 +237,13 @@ class MainScreen(Screen[None]):
 
         worker = get_current_worker()
         try:
-            advice = compute_advice(scenario, self.catalog, self.rules, self.today)
+            ready = self.AdviceReady(
+                generation, compute_advice(scenario, self.catalog, self.rules, self.today)
+            )
         except (AdvisorError, ValueError) as exc:
-            if not worker.is_cancelled:
-                self.post_message(self.AdviceFailed(generation, str(exc)))
-            return
+            ready = self.AdviceReady(generation, None, str(exc))
         if not worker.is_cancelled:
-            self.post_message(self.AdviceReady(generation, advice))
+            self.post_message(ready)
 
     @work(thread=True, exclusive=True, group="analysis", exit_on_error=False)
     def _analyse_in_thread(self, generation: int, advice: Advice) -> None:
@@ -268,24 +262,18 @@ class MainScreen(Screen[None]):
     def _advice_ready(self, message: AdviceReady) -> None:
         if message.generation != self._generation:
             return
-        self._failure = ""
-        self.advice = message.advice
-        self._advised_generation = message.generation
+        self._failure = message.error
+        if message.advice is not None:
+            self.advice = message.advice
+            self._advised_generation = message.generation
+            self._start_analysis()
         self._update_status()
-        self._start_analysis()
         self.call_after_refresh(self._mount_rest)  # the first answer is painted: the rest follows
 
     @on(AnalysisReady)
     def _analysis_ready(self, message: AnalysisReady) -> None:
         if message.generation == self._generation:
             self.analysis = message.analysis
-
-    @on(AdviceFailed)
-    def _advice_failed(self, message: AdviceFailed) -> None:
-        if message.generation == self._generation:
-            self._failure = message.error
-            self._update_status()
-            self.call_after_refresh(self._mount_rest)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A bug in a computation is reported, not fatal: the app keeps working with the last result."""
@@ -295,15 +283,39 @@ class MainScreen(Screen[None]):
             self.notify(self._failure, severity="error", timeout=10)
 
     def _update_status(self) -> None:
-        self.status = stale_reason(self.errors, self._failure)
+        self.status = stale_reason(self.errors, self._failure, self.typing)
 
     @on(QuestionRow.Answered)
     def _answered(self, message: QuestionRow.Answered) -> None:
-        self.answer(message.key, message.answer)
+        """A choice or a tick is taken at once; a text field's answer once the typing settles."""
+        if QUESTION_BY_KEY[message.key].control != "text":
+            self.answer(message.key, message.answer)
+            return
+        self.typing = {**self.typing, message.key: message.answer}
+        self._update_status()
+        if self._typing_timer is not None:
+            self._typing_timer.stop()  # the pause is counted from the last key
+        self._typing_timer = self.set_timer(SETTLE_S, self.take_typed)
+
+    def on_descendant_blur(self, _event: events.DescendantBlur) -> None:
+        """A field was left: what was typed in it is taken now."""
+        self.take_typed()
+
+    def take_typed(self) -> None:
+        """Take the answers typed and not yet taken (the typing paused, the field was left, Enter, a save)."""
+        if self._typing_timer is not None:
+            self._typing_timer.stop()
+        typed, self.typing = self.typing, {}
+        for key, answer in typed.items():
+            self._take(key, answer)
 
     def answer(self, key: str, answer: Answer, *then: tuple[str, Answer]) -> bool:
-        """Take one answer (and any `then` after it, as one change): a new scenario if the core accepts
-        them, else an error on the field refused only; the ones after a refused answer are not taken."""
+        """Take one answer (and any `then` after it, as one change) after those typed: a new scenario if
+        the core accepts them, else an error on the field refused only (and those after it not taken)."""
+        self.take_typed()
+        return self._take(key, answer, *then)
+
+    def _take(self, key: str, answer: Answer, *then: tuple[str, Answer]) -> bool:
         assert self.scenario is not None
         taken = take_answer(self.scenario, self.catalog, self._refused, key, answer)
         for next_key, next_answer in then:
@@ -347,6 +359,7 @@ class MainScreen(Screen[None]):
         focused = self.focused
         if not isinstance(focused, Input) or self.form not in focused.ancestors:
             raise SkipAction()
+        self.take_typed()
         self.focus_next()
 
     def action_switch_pane(self, _width: str = "") -> None:
@@ -360,38 +373,25 @@ class MainScreen(Screen[None]):
     # --- files ---------------------------------------------------------------------------------------
 
     def action_save(self) -> None:
-        from advisor.tui.screens import file_actions  # the dialogs load when first used
+        from advisor.tui.screens.file_actions import save  # the dialogs load when first used
 
-        file_actions.save(self)
+        self.take_typed()
+        save(self)
 
     def action_open(self) -> None:
-        from advisor.tui.screens import file_actions
+        from advisor.tui.screens.file_actions import open_file
 
-        self.confirm_discard("Open another", lambda: file_actions.open_file(self))
+        self.confirm_discard("Open another", lambda: open_file(self))
 
     def action_export(self) -> None:
-        from advisor.tui.screens import file_actions
+        from advisor.tui.screens.file_actions import export
 
-        file_actions.export(self, self.today)
+        self.take_typed()
+        export(self, self.today)
 
     def on_resize(self, event: events.Resize) -> None:
         """Below the smallest size, a message instead of a squeezed layout."""
-        width, height = event.size
-        too_small = width < MIN_WIDTH or height < MIN_HEIGHT
-        for widget in self.query("#body, Header, Footer"):
-            widget.display = not too_small
-        # narrow: the key hints lose their padding, then the palette's hint (Ctrl+P, also the header's ⭘
-        # and in Help) and Esc says less, so every hint fits at 80 and 100 columns
-        footer = self.query_one(Footer)
-        footer.compact = width < COMPACT_FOOTER_WIDTH
-        footer.show_command_palette = width >= SHORT_FOOTER_WIDTH
-        self.refresh_bindings()
-        message = self.query_one("#too-small", Static)
-        message.display = too_small
-        message.update(
-            f"advisor needs a terminal of at least {MIN_WIDTH} × {MIN_HEIGHT}; "
-            f"this one is {width} × {height}.\nMake the window larger, or press Ctrl+Q to quit."
-        )
+        fit_screen(self, *event.size)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Esc has a long hint for a wide footer and a short one for a narrow footer; one shows."""

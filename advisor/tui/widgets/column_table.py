@@ -3,17 +3,34 @@ that never shows a column cut at its edges."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import accumulate, pairwise
 
 from rich.segment import Segment
 from textual.strip import Strip
 from textual.widgets import DataTable
+from textual.widgets.data_table import RowKey
 
 MORE_LEFT, MORE_RIGHT = "◂", "▸"
 """Drawn in the header over the space a cut column leaves, while there are columns beyond it."""
 
 
-class ColumnTable(DataTable[str]):
+class WholeCellTable(DataTable[str]):
+    """A DataTable whose cells are redrawn once their columns are measured (never left cut)."""
+
+    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
+        """Measure the new rows, and drop what was drawn at the old widths. Textual's DataTable sizes
+        new rows' columns when idle but keeps the cells drawn before then: painted between `add_row`
+        and idle (a loaded machine), the cells stayed cut at the header's width (`gb300-` for
+        gb300-nvl72, `$2.6` for $2.62M) until the table was next filled."""
+        widths = [column.content_width for column in self.ordered_columns]
+        super()._update_dimensions(new_rows)
+        if widths != [column.content_width for column in self.ordered_columns]:
+            self._clear_caches()
+            self.refresh()
+
+
+class ColumnTable(WholeCellTable):
     """A DataTable whose ←/→ scroll sideways by whole columns (a plain row table moves one cell).
 
     A column the width left beside the fixed columns cannot show whole is left blank until scrolled in

@@ -17,6 +17,7 @@ from advisor.tui.answers import (
     CUSTOM,
     JOB_QUESTIONS,
     NOT_ASKED_BECAUSE,
+    Answer,
     applicable,
     read_answers,
     same_answer,
@@ -49,6 +50,8 @@ class QuestionsForm(VerticalScroll):
     """The scenario as last accepted (bound to the screen's)."""
     errors: reactive[Mapping[str, str]] = reactive(dict)
     """Rejected answers: question key to the reason (bound to the screen's)."""
+    typing: reactive[Mapping[str, Answer]] = reactive(dict)
+    """Answers typed and not yet taken (bound to the screen's): never rewritten from the scenario."""
 
     def __init__(self, catalog: Catalog, first: Scenario, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
@@ -119,7 +122,7 @@ class QuestionsForm(VerticalScroll):
         answers = read_answers(scenario, self.catalog)
         for row in self.rows:
             key = row.question.key
-            if key in self.errors or (keep_focused and row.editing):
+            if key in self.errors or key in self.typing or (keep_focused and row.editing):
                 continue
             if not same_answer(key, row.answer, answers[key]):
                 row.show(answers[key])

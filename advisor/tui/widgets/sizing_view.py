@@ -13,6 +13,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from advisor.present import numbers
+from advisor.tui.widgets.column_table import WholeCellTable
 from advisor.tui.widgets.drawn_when_shown import AdviceView
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ class SizingView(AdviceView, Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(NO_DEADLINE, id="sizing-note")
-        table: DataTable[str] = DataTable(id="sizing-table", cursor_type="row")
+        table: DataTable[str] = WholeCellTable(id="sizing-table", cursor_type="row")
         for label in ("system", "GPUs", "to result", "cost", "how"):
             table.add_column(label, key=label)
         yield table
