@@ -79,6 +79,7 @@ class Assumptions(Frozen):
             "Electricity",
             "USD per kWh; default: the catalog's (see Assumptions)",
             "USD/kWh",
+            applies=("own",),
         ),
     ] = None
     rental_offer: Annotated[
