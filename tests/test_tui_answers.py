@@ -87,6 +87,8 @@ def test_an_accepted_answer_reads_back(catalog, start, key, answer, shown):
         ("owned_gpus", "h100=", "'h100=' is not SYSTEM=VALUE"),
         ("owned_gpus", "h100=8, h100=16", "'h100' is given twice"),
         ("owned_gpus", "h100=lots", "h100: 'lots' is not a number"),
+        ("tokens", "1,5T", "use a dot for decimals (1.5T?)"),
+        ("pue", "1,3", "use a dot for decimals (1.3?)"),
         ("params", "70B", "choose Custom size first"),
         ("model", "gpt-9", "unknown model 'gpt-9'"),
         ("size_to_deadline", True, "give a deadline first"),

@@ -22,7 +22,7 @@ from advisor.core.model.inputs import (
     system_pairs,
     unnamed_system,
 )
-from advisor.core.model.units import format_si
+from advisor.core.model.units import DecimalCommaError, format_si
 from advisor.core.scenario import INPUTS, Scenario
 from advisor.core.unused import CONDITIONS, unused_inputs
 from advisor.errors import AdvisorError
@@ -207,6 +207,8 @@ def _number(text: str, limits: Limits, *, integer: bool = False, optional: bool 
         raise BlankAnswer(limits.describe(integer))
     try:
         value = parse_amount(text)
+    except DecimalCommaError as exc:  # '1,5T': say to use a dot, as every other surface does
+        raise AnswerError(f"{exc}; {span}") from None
     except ValueError:
         raise AnswerError(f"{text!r} is not a number (try 70B, 15T, 1.5e12, $2.10); {span}") from None
     if not limits.allows(value) or (integer and not value.is_integer()):

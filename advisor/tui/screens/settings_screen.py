@@ -15,7 +15,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 from advisor.core.model.assumptions import ElectricityUsdPerKwh, PueRatio
 from advisor.core.model.economics import Economics
 from advisor.core.model.inputs import format_bound, limits_of
-from advisor.core.model.units import parse_number
+from advisor.core.model.units import DecimalCommaError, parse_number
 from advisor.tui.settings import Settings
 
 NUMBERS = {
@@ -97,6 +97,8 @@ class SettingsScreen(ModalScreen[Settings | None]):
         span = f"must be {limits.describe()}"
         try:
             value = parse_number(text)
+        except DecimalCommaError as exc:
+            raise ValueError(f"{label}: {exc}; {span}") from None
         except ValueError:
             raise ValueError(f"{label}: {text!r} is not a number; {span}") from None
         if not limits.allows(value):
