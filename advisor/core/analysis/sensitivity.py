@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -29,6 +29,7 @@ from advisor.core.analysis.uncertainty import (
     sample_inputs,
     sampled_outputs,
 )
+from advisor.core.costing.results import served_after_deadline
 from advisor.core.decision.advise import advise
 from advisor.core.decision.gaps import objective_metric
 from advisor.core.decision.headline import settled_headline
@@ -116,19 +117,30 @@ def sample_winners(
     outputs = {sid: rows for sid, rows in sampled.items() if sid in feasible}
     factors = {c.system: c.rule_factor for c in rec.candidates if c.system in feasible}
     samples = len(next(iter(sampled.values()))) if sampled else 0
-    deadline, budget = rec.constraints.deadline_days, rec.constraints.budget_usd
+    budget = rec.constraints.budget_usd
+    late = _late(rec)
     winners: list[str | None] = []
     for i in range(samples):
         best, best_score = None, float("inf")
         for sid, rows in outputs.items():
             hours, cost, kwh = rows[i]
-            if (deadline is not None and hours > deadline * 24) or (budget is not None and cost > budget):
+            if late(sid, hours) or (budget is not None and cost > budget):
                 continue
             score = objective_metric(rec.objective, hours, cost, kwh) * factors[sid]
             if score < best_score:
                 best, best_score = sid, score
         winners.append(best)
     return winners
+
+
+def _late(rec: Recommendation) -> Callable[[str, float], bool]:
+    """Whether a system's sampled time to result misses the deadline, judged as its constraint is
+    (serving at a target rate: when serving starts, the month served not counted)."""
+    deadline = rec.constraints.deadline_days
+    after = {c.system: served_after_deadline(c.estimate) for c in rec.candidates if c.estimate is not None}
+    if deadline is None:
+        return lambda system, hours: False
+    return lambda system, hours: hours - after.get(system, 0.0) > deadline * 24
 
 
 def robustness(
@@ -157,7 +169,8 @@ def robustness(
     share = shares.get(rec.winner, 0.0)
     on_time = None
     if deadline is not None and samples and rec.winner in wins and rec.winner in sampled:
-        on_time = sum(row[0] <= deadline * 24 for row in sampled[rec.winner]) / samples
+        late = _late(rec)
+        on_time = sum(not late(rec.winner, row[0]) for row in sampled[rec.winner]) / samples
     if share >= ROBUST:
         verdict = f"{rec.winner} wins across the range ({fmt.percent(share, 0)} of {samples:,} samples)"
     elif share >= LIKELY:

@@ -289,3 +289,10 @@ def capacity_message(est: Estimate) -> str | None:
         f"beyond what can be rented: {est.gpus_paid:,} {est.system} GPUs > the {est.capacity_gpus:,} in one "
         "provider's largest reserved cluster (availability.reserved_max_gpus)"
     )
+
+
+def served_after_deadline(est: Estimate) -> float:
+    """The hours of `est`'s time to result that a deadline does not count: serving at a target rate, the
+    month served (its deadline is when serving starts); else none."""
+    serving_to_rate = est.serving is not None and est.serving.target_tokens_per_second is not None
+    return est.time_to_train_hours if serving_to_rate else 0.0

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from advisor.core import fmt
-from advisor.core.costing.results import Estimate, capacity_message, fit_message
+from advisor.core.costing.results import Estimate, capacity_message, fit_message, served_after_deadline
 from advisor.core.decision.recommendation import Reason
 from advisor.core.model.catalog import Catalog
 from advisor.core.model.units import HOURS_PER_DAY
@@ -120,7 +120,7 @@ def _deadline_message(est: Estimate, deadline: float | None, basis: DeadlineBasi
         return None
     # Durations as everywhere else (`125.1 years`, not `45664.1 days`); the deadline stays in days.
     if _serving_to_rate(est):
-        hours = est.time_to_result_hours - est.time_to_train_hours
+        hours = est.time_to_result_hours - served_after_deadline(est)
         text = f"misses the deadline: serving starts after {fmt.duration(hours)} > {deadline:g} days"
     elif basis is None:
         hours = est.time_to_result_hours

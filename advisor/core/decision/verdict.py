@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from advisor.core import fmt
-from advisor.core.costing.results import Estimate
+from advisor.core.costing.results import Estimate, served_after_deadline
 from advisor.core.decision.gaps import OBJECTIVE_NOUN, gap, lead_on_other, margin_sentence
 from advisor.core.model.maturity import MATURITY_LEVELS
 
@@ -310,7 +310,8 @@ def judge_verdict(
     run = ranked[1]
     edge, why = margin_sentence(objective, win.metric, run.metric, win.estimate, run.estimate)
     if deadline_days is not None:
-        why += f", both within the {deadline_days:g}-day deadline"
+        start = "start serving " if served_after_deadline(win.estimate) else ""
+        why += f", both {start}within the {deadline_days:g}-day deadline"
     if abs(run.rule_factor - win.rule_factor) > 1e-9:
         weights = (
             f"{run.estimate.system} x{run.rule_factor:.2f}, {win.estimate.system} x{win.rule_factor:.2f}"
