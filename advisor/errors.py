@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import errno
 
+INTERRUPTED = 130
+"""The exit status of a command stopped by Ctrl-C (128 + SIGINT), while loading or running."""
+
 
 class AdvisorError(Exception):
     """Base class for every error the advisor reports to a user (never shown as a traceback)."""

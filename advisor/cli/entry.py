@@ -4,8 +4,7 @@ running, never as a `KeyboardInterrupt` traceback from the import."""
 
 from __future__ import annotations
 
-INTERRUPTED = 130
-"""The exit status of a command stopped by Ctrl-C (128 + SIGINT), as `main` returns it once running."""
+from advisor.errors import INTERRUPTED
 
 
 def run() -> int:

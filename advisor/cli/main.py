@@ -16,8 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from advisor import __version__
-from advisor.cli.entry import INTERRUPTED
-from advisor.errors import AdvisorError, InfeasibleError, os_reason, shown
+from advisor.errors import INTERRUPTED, AdvisorError, InfeasibleError, os_reason, shown
 from advisor.present.sanitise import printable
 
 # Global options that take a value (the value is not the command).
