@@ -45,3 +45,31 @@ def test_an_estimate_s_json_warnings_say_which_flags_are_unused(system, capsys):
     data = json.loads(out)
     for estimate in data["estimates"] if system == "all" else [data]:
         assert estimate["warnings"][0] == said
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (
+            ["--pricing", "rent", "--electricity-usd-per-kwh", "0.3"],
+            "--electricity-usd-per-kwh is not used: it applies when buying (pricing: own)",
+        ),
+        (
+            ["--precision", "bf16", "--no-fp8-stack"],
+            "--no-fp8-stack is not used: it applies at FP8 or FP4 (precision: fp8 or fp4); BF16 needs no FP8 "
+            "support",
+        ),
+        (["--pricing", "own", "--electricity-usd-per-kwh", "0.3"], None),
+        (["--precision", "fp8", "--no-fp8-stack"], None),
+    ],
+)
+def test_a_flag_that_cannot_change_the_answer_is_said_to_be_unused(argv, said, capsys):
+    # Renting, the hourly price pays for the power (the cost did not move from 0.05 to 0.30 $/kWh); at
+    # BF16 the stack's FP8 support changes nothing.
+    job = ["--model", "llama3-8b", "--tokens", "1T", "--gpus", "64", "--system", "h100"]
+    _, out, err = run(capsys, "estimate", *job, *argv, "--json")
+    warnings = json.loads(out)["warnings"]
+    if said is None:
+        assert "is not used" not in err and not any("is not used" in w for w in warnings)
+    else:
+        assert f"advisor: warning: {said}" in err and said in warnings

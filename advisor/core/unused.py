@@ -44,6 +44,10 @@ CONDITIONS: dict[Condition, tuple[Callable[[Scenario], bool], str]] = {
         lambda s: not s.size_to_deadline,
         "sizing to the deadline gives each system its own GPU count",
     ),
+    "low_precision": (
+        lambda s: s.workload.precision != "bf16",
+        "it applies at FP8 or FP4 (precision: fp8 or fp4); BF16 needs no FP8 support",
+    ),
     "no_wait": (
         lambda s: not s.assumptions.wait_hours,
         "the wait for capacity is set, and it says when the GPUs are yours",

@@ -38,6 +38,7 @@ Condition = Literal[
     "deadline",
     "fixed_gpus",
     "no_wait",
+    "low_precision",
 ]
 """What another answer must be for an input to be used (`advisor.core.unused` says what each means)."""
 ALL_SYSTEMS = "*"

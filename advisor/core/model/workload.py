@@ -117,6 +117,7 @@ class WorkloadInputs(Frozen):
             flag="--no-fp8-stack",
             check_label="we support FP8",
             fact=True,
+            applies=("low_precision",),
         ),
     ] = True
     finetune_method: Annotated[
