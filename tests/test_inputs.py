@@ -55,6 +55,7 @@ WHEN: dict[str, dict[str, dict[str, Any]]] = {
     "deadline": {"constraints": {"deadline_days": 30}},
     "fixed_gpus": {},
     "no_wait": {},
+    "low_precision": {"workload": {"precision": "fp8"}},
 }
 """A scenario meeting each declared condition (`Input(applies=...)`) on top of BASE."""
 
