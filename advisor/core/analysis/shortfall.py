@@ -110,8 +110,9 @@ def _mixed(on_owned: Estimate, rental: Estimate, owned: int, basis: DeadlineBasi
     """The two estimates combined: the run's hours on all the GPUs (`on_owned`, every one owned), the
     owned share of its marginal cost, and the rental's price over those hours (`rental`)."""
     billed = on_owned.time_to_train_hours
-    term = rental.price_offer.term_days * HOURS_PER_DAY if rental.price_offer else 0.0
-    rented_usd = sum(run_cost_usd(rental.cost_parts, max(billed, term), rental.gpus, rental.gpus).values())
+    rented_usd = sum(
+        run_cost_usd(rental.cost_parts, max(billed, rental.term_hours), rental.gpus, rental.gpus).values()
+    )
     owned_usd = sum(run_cost_usd(on_owned.cost_parts, billed, owned, owned).values())
     wait = rental.time_breakdown_hours["wait"]
     return OwnedPlusRented(

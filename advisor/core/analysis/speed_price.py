@@ -13,26 +13,21 @@ from itertools import pairwise
 from advisor.core import fmt
 from advisor.core.costing.results import Estimate
 from advisor.core.decision.recommendation import Recommendation
+from advisor.core.model.units import HOURS_PER_DAY
 
 FAR = 1e6
 """The largest run, in multiples of this one, the crossover is looked for within."""
 
 
-def _term_hours(est: Estimate) -> float:
-    """The reservation's term in hours (0 on demand or owning)."""
-    offer = est.price_offer
-    return offer.term_days * 24 if offer is not None and offer.reserved else 0.0
-
-
 def pays_idle_term(est: Estimate) -> bool:
     """A rental paying a reservation's whole term, longer than its run."""
-    return _term_hours(est) > est.time_to_train_hours
+    return est.term_hours > est.time_to_train_hours
 
 
 def scaled_cost_usd(est: Estimate, scale: float) -> float:
     """The cost of a run of `scale` times the tokens: the setup stays, the rest of the run scales, and a
     reservation still pays at least its term."""
-    term = _term_hours(est)
+    term = est.term_hours
     return est.cost_usd * max(term, _run_hours(est, scale)) / max(term, est.time_to_train_hours)
 
 
@@ -40,7 +35,7 @@ def _kinks(est: Estimate) -> list[float]:
     """The run scale at which `est`'s run fills its reservation's term (none without one)."""
     setup = est.time_breakdown_hours.get("setup", 0.0)
     varying = est.time_to_train_hours - setup
-    term = _term_hours(est)
+    term = est.term_hours
     return [(term - setup) / varying] if term > setup and varying > 0 else []
 
 
@@ -65,7 +60,7 @@ def cost_crossover(a: Estimate, b: Estimate) -> tuple[float | None, float | None
 
 def _term(est: Estimate) -> str:
     """'30-day' or '1-year': the reservation's term as a price page names it."""
-    days = _term_hours(est) / 24
+    days = est.term_hours / HOURS_PER_DAY
     return f"{days / 365:g}-year" if days >= 365 and days % 365 == 0 else f"{days:g}-day"
 
 

@@ -36,7 +36,6 @@ from advisor.core.costing.energy import run_energy_kwh
 from advisor.core.costing.results import Estimate, JsonFields, MfuBasis
 from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import Catalog
-from advisor.core.model.units import HOURS_PER_DAY
 from advisor.core.model.workload import Workload
 
 SEED = 20250820
@@ -263,7 +262,7 @@ class _Basis(NamedTuple):
 
     @classmethod
     def of(cls, est: Estimate) -> _Basis:
-        term = est.price_offer.term_days * HOURS_PER_DAY if est.price_offer else 0.0
+        term = est.term_hours
         paid = max(est.time_to_train_hours, term)
         usd = run_cost_usd(est.cost_parts, paid, est.gpus, est.gpus_paid)
         share = capital_usd_share(est.cost_parts, usd)

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from advisor.core.costing.cost import CostPart, run_cost_usd
 from advisor.core.costing.energy import PowerDraw
 from advisor.core.model.catalog import Precision
-from advisor.core.model.units import HOURS_PER_MONTH
+from advisor.core.model.units import HOURS_PER_DAY, HOURS_PER_MONTH
 
 # Computed results are plain frozen dataclasses: built from already-checked values, fast to make.
 
@@ -244,6 +244,11 @@ class Estimate(JsonFields):
     power_draw: PowerDraw = field(repr=False)
     """The typed parts behind `power_breakdown_w`; not in JSON."""
     serving: ServingSummary | None = None
+
+    @property
+    def term_hours(self) -> float:
+        """A reservation's term in hours, paid in full however short the run (0 on demand or owning)."""
+        return self.price_offer.term_days * HOURS_PER_DAY if self.price_offer is not None else 0.0
 
 
 def _plain(value: Any) -> Any:
