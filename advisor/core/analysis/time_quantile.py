@@ -79,7 +79,7 @@ def run_factor_quantile(spreads: Mapping[str, Spread], q: float) -> float:
 def quantile_hours(est: Estimate, spreads: Mapping[str, Spread], q: float) -> float:
     """`est`'s time to result at its `q` quantile: the wait and setup, plus the run's hours times the
     `q` quantile of their factor (as `uncertainty._outputs` draws them)."""
-    if est.serving is not None and est.serving.target_tokens_per_second is not None:
+    if est.serves_a_rate:
         return est.time_to_result_hours  # a fleet at a target rate serves its month at any speed
     hours = est.time_breakdown_hours
     run = (hours["compute"] + hours["overhead"]) / est.goodput

@@ -297,7 +297,7 @@ def _outputs(
     )
     pue = values["pue"] if "pue" in spreads else None
     kwh = run_energy_kwh(est.power_draw, billed, est.gpus, pue)
-    if est.serving is not None and est.serving.target_tokens_per_second is not None:
+    if est.serves_a_rate:
         # A fleet at a target rate serves its month at any speed: a slower one is more GPUs, not longer.
         return hours["wait"] + basis.billed_hours, cost, kwh
     return hours["wait"] + billed, cost, kwh

@@ -246,6 +246,11 @@ class Estimate(JsonFields):
     serving: ServingSummary | None = None
 
     @property
+    def serves_a_rate(self) -> bool:
+        """Serving at a target rate: a month of serving, the fleet sized to the rate (not a batch job)."""
+        return self.serving is not None and self.serving.target_tokens_per_second is not None
+
+    @property
     def term_hours(self) -> float:
         """A reservation's term in hours, paid in full however short the run (0 on demand or owning)."""
         return self.price_offer.term_days * HOURS_PER_DAY if self.price_offer is not None else 0.0
@@ -299,5 +304,4 @@ def capacity_message(est: Estimate) -> str | None:
 def served_after_deadline(est: Estimate) -> float:
     """The hours of `est`'s time to result that a deadline does not count: serving at a target rate, the
     month served (its deadline is when serving starts); else none."""
-    serving_to_rate = est.serving is not None and est.serving.target_tokens_per_second is not None
-    return est.time_to_train_hours if serving_to_rate else 0.0
+    return est.time_to_train_hours if est.serves_a_rate else 0.0

@@ -327,7 +327,7 @@ def _relaxations(est: Estimate, blockers: set[str | None], request: AdviceReques
     appetite's quantile of the time to result, as it is judged)."""
     parts, constraints, basis = [], request.constraints, request.deadline_basis
     if "deadline" in blockers and constraints.deadline_days is not None:
-        serving = est.serving is not None and est.serving.target_tokens_per_second is not None
+        serving = est.serves_a_rate
         days = est.time_to_result_hours - est.time_to_train_hours if serving else judged_hours(est, basis)
         what = "serving may start after" if serving else "the run may take"
         at = f" at {basis.label}" if basis is not None and not serving else ""

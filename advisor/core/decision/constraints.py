@@ -93,7 +93,7 @@ def constraint_reasons(
     if (late := _deadline_message(est, constraints.deadline_days, basis)) is not None:
         reasons.append(Reason("infeasible", late, constraint="deadline"))
     if constraints.budget_usd is not None and est.cost_usd > constraints.budget_usd:
-        a_month = " a month" if _serving_to_rate(est) else ""
+        a_month = " a month" if est.serves_a_rate else ""
         text = f"over budget: {fmt.money(est.cost_usd)}{a_month} > {fmt.money(constraints.budget_usd)}"
         reasons.append(Reason("infeasible", text, constraint="budget"))
     wait_days = est.time_breakdown_hours["wait"] / HOURS_PER_DAY
@@ -109,17 +109,12 @@ def constraint_reasons(
     return reasons
 
 
-def _serving_to_rate(est: Estimate) -> bool:
-    """Serving at a target rate: a month of serving, whose deadline is when it starts."""
-    return est.serving is not None and est.serving.target_tokens_per_second is not None
-
-
 def _deadline_message(est: Estimate, deadline: float | None, basis: DeadlineBasis | None) -> str | None:
     """Why `est` misses the deadline (serving at a target rate: it starts too late), or None."""
     if deadline is None:
         return None
     # Durations as everywhere else (`125.1 years`, not `45664.1 days`); the deadline stays in days.
-    if _serving_to_rate(est):
+    if est.serves_a_rate:
         hours = est.time_to_result_hours - served_after_deadline(est)
         text = f"misses the deadline: serving starts after {fmt.duration(hours)} > {deadline:g} days"
     elif basis is None:

@@ -21,8 +21,7 @@ def range_line(advice: Advice, analysis: ScenarioResult | None) -> Text | None:
     winner = advice.winner
     if analysis is None or winner is None or analysis.scenario != advice.scenario:
         return headline.COMPUTING_RANGES if winner is not None else None
-    serving = winner.estimate.serving if winner.estimate else None
-    per_month = serving is not None and serving.target_tokens_per_second is not None
+    per_month = winner.estimate is not None and winner.estimate.serves_a_rate
     return headline.range_line(analysis.sensitivity, winner.system, per_month=per_month)
 
 
