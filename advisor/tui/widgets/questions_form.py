@@ -173,8 +173,10 @@ class QuestionsForm(VerticalScroll):
         row = self._rows.get(key)
         if row is None:
             return
-        row.scroll_visible()
         if row.disabled:
+            # Centred after any scroll a focus change has queued, as Textual scrolls a focused widget:
+            # scrolled at once, a greyed row was left off screen when the focus had just moved.
+            self.screen.call_later(self.screen.scroll_to_center, row, origin_visible=True)
             why = self._not_asked_because(key)
             self.notify(f"{row.question.label} is not asked now: {why}.", title="Not asked now")
             return
