@@ -87,7 +87,7 @@ def test_the_estimate_is_the_fleet_for_the_rate_for_a_month(system):
     assert est.cost_per_million_tokens_usd == pytest.approx(est.cost_usd / MONTH_TOKENS * 1e6)
 
 
-@pytest.mark.parametrize("system", ["gb300-nvl72", "mi355x"])
+@pytest.mark.parametrize("system", ["gb300-nvl72", "h200"])
 def test_owning_the_month_of_serving_pays_for_the_idle_gpus_of_the_rack_or_node_bought(system):
     # A fleet of 6 GPUs bought as a whole 72-GPU rack (or an 8-GPU node): its $/month is what the ranking
     # pays, the whole rack's share, not 6 GPUs at the hourly price (the serving table showed $10.5k for a

@@ -1,10 +1,11 @@
-"""Published serving points held out of the serving fit, and the gaps they show: MoE on H100; and the MI300X
-gap the serving-stack factor closes.
+"""Published serving points held out of the serving fit, and the gaps they show: MoE prompt processing; and
+the MI300X gap the serving-stack factor closes.
 
 The held-out points are in `catalog/evidence/serving/held-out/` (one TOML each, read by `advisor validate
 --serving-evidence`): TensorRT-LLM 1.0's Llama 3.1 405B FP8 TP8 at AMD's 128 / 2,048 shape on H100 and H200
-(the control: the model is within 10% there) and MoE rows (Llama 4 Maverick, Qwen3-235B-A22B) the model puts
-up to 3x too fast, on H100 above all. The six MI300X points (AMD's 'Performance results with AMD ROCm
+(the control: the model is within 10% there) and Qwen3-235B-A22B's prefill-heavy rows, which the model puts
+1.4-1.8x too fast. Its other MoE rows (Llama 4 Maverick, Qwen3-235B-A22B 128 / 2,048), up to 3.3x too fast
+until the model represented their layout, are fitted on now (tests/test_serving_moe.py). The six MI300X points (AMD's 'Performance results with AMD ROCm
 software' vLLM table, Docker release of 2025-11-03; Oracle's OCI blog post of 2024-10-10) were held out here
 until the vLLM-on-ROCm stack factor was fitted on them (tests/test_serving_stack.py); the tests below pin
 the gap they showed without it, so the factor keeps its reason.
@@ -65,7 +66,7 @@ def test_the_mi300x_points_name_their_source():
 
 def test_the_held_out_points_are_not_fitted_on():
     assert all(p.system not in {"mi300x", "mi325x", "mi355x"} for p in HELD)
-    assert not {p.id for p in NVIDIA} & {p.id for p in FITTED} and len(NVIDIA) == len(HELD) == 10
+    assert not {p.id for p in NVIDIA} & {p.id for p in FITTED} and len(NVIDIA) == len(HELD) == 4
     for point in NVIDIA:
         assert point.published.url.startswith("https://") and point.published.quote, point.id
 
@@ -108,13 +109,11 @@ def test_the_nvidia_control_at_amds_shape_is_within_ten_percent(nvidia, ratios):
     assert amd < 0.6 * nvidia["trtllm10-llama3-405b-h100-fp8-tp8-128-2048"]
 
 
-# MoE on H100 is where the model sits far above the published figure: Llama 4 Maverick FP8 TP8 128 / 2,048,
-# 10,829 tok/s published (1,354 per GPU), 4,406 per GPU modelled; Qwen3-235B-A22B 19,658 (2,457 per GPU)
-# vs 4,779. On H200, with 60 GB more per GPU for the KV cache, the decode-heavy MoE rows are within 10%.
-def test_moe_on_h100_is_far_slower_than_modelled(nvidia):
-    assert nvidia["trtllm10-llama4-maverick-h100-fp8-tp8-128-2048"] == pytest.approx(0.31, abs=0.04)
-    assert nvidia["trtllm10-qwen3-235b-a22b-h100-fp8-tp8-128-2048"] == pytest.approx(0.51, abs=0.05)
-    moe_h100 = [r for pid, r in nvidia.items() if "-h100-" in pid and "405b" not in pid]
-    assert len(moe_h100) == 5 and max(moe_h100) < 0.6
-    assert nvidia["trtllm10-qwen3-235b-a22b-h200-fp8-tp8-128-2048"] == pytest.approx(1, abs=0.1)
-    assert nvidia["trtllm10-llama4-maverick-h200-fp8-tp8-5000-500"] == pytest.approx(1, abs=0.1)
+# What is left: Qwen3-235B-A22B FP8 TP8 at 5,000 / 500, 3,225 tok/s on 8 H100 and 3,623 on 8 H200 published
+# (403 and 453 per GPU), modelled 582 and 792. Memory does not set the H200 run (141 GB per GPU): its prompt
+# processing, 128 experts of 1,536 wide with 8 per token, runs below the dense prefill MFU. Llama 4
+# Maverick's 5,000 / 500 rows, with coarse experts, are within 25% leave-one-out.
+def test_fine_grained_moe_prompt_processing_is_still_slower_than_modelled(nvidia):
+    assert nvidia["trtllm10-qwen3-235b-a22b-h100-fp8-tp8-5000-500"] == pytest.approx(0.69, abs=0.05)
+    assert nvidia["trtllm10-qwen3-235b-a22b-h200-fp8-tp8-5000-500"] == pytest.approx(0.57, abs=0.05)
+    assert nvidia["trtllm10-qwen3-235b-a22b-h200-fp8-tp8-5000-500"] < CATALOG.economics.inference.spread_low

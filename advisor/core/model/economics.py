@@ -162,6 +162,7 @@ class InferenceModel(Sourced):
     tp_exponent: float = Field(ge=0, le=1, description="Iteration time grows as tp^x beyond the all-reduces.")
     scale_out_gb_per_s_per_gpu: Positive = Field(description="Per-GPU bandwidth between scale-up domains.")
     max_batch: PositiveInt = Field(description="Most requests one replica decodes together.")
+    kv_head_dim: PositiveInt = Field(description="Values per KV head: kv_dim / (2 x it) KV heads.")
     early_fp8_factor: Fraction = Field(description="FP8 serving speed on releases before `early_fp8_before`.")
     early_fp8_before: str = Field(
         pattern=r"^[0-9]{4}-[0-9]{2}$", description="First release with full FP8 speed."

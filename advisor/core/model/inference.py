@@ -18,7 +18,16 @@ The stack factor is the speed of the system's serving software as a share of the
 first token, since the published points of the other stack do not separate its compute from its memory time.
 
 A MoE replica reads the shared weights and only the experts the batch's tokens touch: with `experts` per
-layer and `experts_per_token` chosen per token, a batch of B touches E (1 - (1 - k/E)^B) of them. The
+layer and `experts_per_token` chosen per token, a batch of B touches E (1 - (1 - k/E)^B) of them. Across
+more than one GPU it runs attention data parallel with the experts split over the GPUs (TensorRT-LLM's
+published MoE configuration, `enable_attention_dp` with `--ep`): every GPU holds and reads its own copy of
+the weights outside the routed experts (attention, shared experts, dense layers, embeddings).
+
+The batch is what fits in memory with each request's KV cache reserved for its whole sequence, prompt plus
+all its output (TensorRT-LLM's default scheduler admits a request only when its whole output is sure to
+fit), and at least one KV head per GPU of the replica (trtllm-bench sizes the batch so: a model with fewer
+KV heads than GPUs has its KV heads copied); an iteration reads what the requests hold on average, the
+prompt plus half the output. The
 iteration time is the time per output token (TPOT); time to first token (TTFT) is one prompt's prefill
 alone on the replica plus one iteration. The efficiencies and the overlap are fitted on published serving
 benchmarks (`catalog/evidence/serving/`, `advisor.core.analysis.serving_fit`).
@@ -61,6 +70,8 @@ class ServingConstants:
     """Per-GPU bandwidth across scale-up domains (a replica spanning nodes)."""
     max_batch: int
     """Most requests one replica decodes together (the serving engine's limit)."""
+    kv_head_dim: int = 128
+    """Values per KV head (K or V): a model's KV heads are its `kv_dim` / (2 x this)."""
     early_fp8_factor: float = 1.0
     """Speed of FP8 serving on releases before `early_fp8_before`, as a share of later ones."""
     early_fp8_before: str = "2025-01"
@@ -140,13 +151,45 @@ def weight_bytes(model: ModelSpec, precision: Precision) -> float:
     return model.params_total * BYTES_PER_VALUE[precision]
 
 
-def params_read_per_step(model: ModelSpec, batch: int) -> float:
-    """Parameters one decode step reads: all for a dense model; shared ones plus touched experts for MoE."""
+def _expert_split(model: ModelSpec) -> tuple[float, float] | None:
+    """Parameters outside the routed experts, and per routed expert; None for a model without routing."""
     experts, chosen = model.experts, model.experts_per_token
     if model.family != "moe" or not experts or not chosen or chosen >= experts:
-        return model.params_total
+        return None
     per_expert = (model.params_total - model.params_active) / (experts - chosen)
-    shared = model.params_active - chosen * per_expert
+    return model.params_active - chosen * per_expert, per_expert
+
+
+def attention_data_parallel(model: ModelSpec, tp: int) -> bool:
+    """True when a `tp`-GPU replica of `model` runs attention data parallel with the experts split (MoE)."""
+    return tp > 1 and _expert_split(model) is not None
+
+
+def replicated_params(model: ModelSpec, tp: int) -> float:
+    """Parameters a `tp`-GPU replica holds beyond one copy of the weights: the copies of the weights outside
+    the routed experts that attention data parallelism puts on every GPU (0 for tensor parallelism)."""
+    split = _expert_split(model)
+    return (tp - 1) * split[0] if split is not None and tp > 1 else 0.0
+
+
+def replica_weight_bytes(model: ModelSpec, precision: Precision, tp: int) -> float:
+    """Bytes of weights a `tp`-GPU replica holds, the copies attention data parallelism makes included."""
+    return (model.params_total + replicated_params(model, tp)) * BYTES_PER_VALUE[precision]
+
+
+def kv_copies(model: ModelSpec, tp: int, head_dim: int) -> float:
+    """How many times a `tp`-GPU replica stores each KV value: at least one KV head per GPU."""
+    kv_dim = model.kv_dim if model.kv_dim is not None else 2 * model.hidden / GQA_GROUP
+    return max(1.0, tp / (kv_dim / (2 * head_dim)))
+
+
+def params_read_per_step(model: ModelSpec, batch: int) -> float:
+    """Parameters one decode step reads: all for a dense model; shared ones plus touched experts for MoE."""
+    split = _expert_split(model)
+    if split is None or not model.experts or not model.experts_per_token:
+        return model.params_total
+    shared, per_expert = split
+    experts, chosen = model.experts, model.experts_per_token
     touched = experts * (1 - (1 - chosen / experts) ** batch)
     return shared + per_expert * touched
 
@@ -174,14 +217,15 @@ class Replica:
 
 
 def max_batch_in_memory(r: Replica) -> int:
-    """Most concurrent requests whose KV cache (prompt plus half the output each) fits beside the weights."""
+    """Most concurrent requests whose KV cache, reserved for the whole sequence (prompt plus all the output)
+    with at least one KV head per GPU, fits beside the replica's weights."""
     model, hw, precisions = r.model, r.hw, r.precisions
-    free = r.tp * usable_hbm_bytes(hw.hbm_gb, hw.usable_hbm_fraction) - weight_bytes(
-        model, precisions.weights
+    free = r.tp * usable_hbm_bytes(hw.hbm_gb, hw.usable_hbm_fraction) - replica_weight_bytes(
+        model, precisions.weights, r.tp
     )
-    held_per_request = r.prompt_tokens + r.output_tokens / 2
-    per_request = kv_cache_bytes_per_token(model, precisions.kv_cache) * held_per_request
-    return max(0, math.floor(free / per_request))
+    reserved_per_request = r.prompt_tokens + r.output_tokens
+    per_token = kv_cache_bytes_per_token(model, precisions.kv_cache) * kv_copies(model, r.tp, r.c.kv_head_dim)
+    return max(0, math.floor(free / (per_token * reserved_per_request)))
 
 
 def _allreduce_s(values: float, tp: int, hw: Hardware, c: ServingConstants, act_bytes: float) -> float:
@@ -200,7 +244,8 @@ def iteration(r: Replica, batch: int) -> Iteration:
     kv_read = (
         batch * kv_cache_bytes_per_token(model, precisions.kv_cache) * (prompt_tokens + output_tokens / 2)
     )
-    weights_read = params_read_per_step(model, batch) * BYTES_PER_VALUE[precisions.weights]
+    read = params_read_per_step(model, batch) + replicated_params(model, tp)
+    weights_read = read * BYTES_PER_VALUE[precisions.weights]
     memory_s = (weights_read + kv_read) / bandwidth
     peak = tp * hw.peak_tflops * 1e12
     joining = batch / output_tokens

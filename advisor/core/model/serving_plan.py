@@ -26,7 +26,7 @@ from advisor.core.model.inference import (
     kv_cache_bytes_per_token,
     max_batch_in_memory,
     prefill_flops,
-    weight_bytes,
+    replica_weight_bytes,
 )
 from advisor.core.model.sourced import Precision
 from advisor.core.model.workload import Workload
@@ -265,5 +265,5 @@ def kv_bytes(model: ModelSpec, step: Iteration, precisions: Precisions, shape: t
 def serving_memory_bytes(
     model: ModelSpec, step: Iteration, precisions: Precisions, shape: tuple[int, int]
 ) -> float:
-    """Weights plus the batch's KV cache of one replica."""
-    return weight_bytes(model, precisions.weights) + kv_bytes(model, step, precisions, shape)
+    """Weights (with the copies attention data parallelism makes) plus the batch's KV cache of one replica."""
+    return replica_weight_bytes(model, precisions.weights, step.tp) + kv_bytes(model, step, precisions, shape)
