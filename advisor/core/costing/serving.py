@@ -9,7 +9,15 @@ from advisor.core.costing.results import MemorySummary, MfuBasis, ServingSummary
 from advisor.core.costing.throughput import SpeedInputs, Throughput
 from advisor.core.model.catalog import Catalog, Precision, System
 from advisor.core.model.goodput import fixed_goodput
-from advisor.core.model.inference import TP_SIZES, Iteration, Precisions, Replica, iteration, weight_bytes
+from advisor.core.model.inference import (
+    TP_SIZES,
+    Iteration,
+    Precisions,
+    Replica,
+    attention_data_parallel,
+    iteration,
+    replica_weight_bytes,
+)
 from advisor.core.model.memory import usable_hbm_bytes
 from advisor.core.model.serving_plan import (
     Layout,
@@ -28,6 +36,13 @@ from advisor.core.model.units import BYTES_PER_GIB, HOURS_PER_MONTH, SECONDS_PER
 from advisor.core.model.workload import Workload
 
 
+def _parallelism(workload: Workload, tp: int) -> str:
+    """How a replica of `tp` GPUs splits the model, as the serving model has it."""
+    if attention_data_parallel(workload.model, tp):
+        return "attention data parallel, experts split"
+    return "tensor-parallel"
+
+
 def serving_throughput(inputs: SpeedInputs, price_usd_per_gpu_hour: float) -> Throughput:
     """Serving speed of the layout that meets the rate and latency targets; memory from weights and KV."""
     workload, system, catalog, assumptions, precision, peak_tflops, warnings, _ = inputs
@@ -44,8 +59,9 @@ def serving_throughput(inputs: SpeedInputs, price_usd_per_gpu_hour: float) -> Th
     per_gpu = _delivered_per_gpu(workload, step, replicas)
     per_token = serving_flops_per_token(workload.model, *shape)
     basis = (
-        f"serving model: replicas of {step.tp} GPU(s) (tensor-parallel), batch {step.batch} set by "
-        f"{layout.binding}, {step.seconds * 1e3:.1f} ms per output token, {step.bound}-bound"
+        f"serving model: replicas of {step.tp} GPU(s) ({_parallelism(workload, step.tp)}), "
+        f"batch {step.batch} set by {layout.binding}, {step.seconds * 1e3:.1f} ms per output token, "
+        f"{step.bound}-bound"
     )
     basis += f"; {note}" if (note := stack_note(system, econ)) else ""
     usable_gib = usable_hbm_bytes(system.memory.hbm_gb, econ.memory.usable_hbm_fraction) / BYTES_PER_GIB
@@ -61,7 +77,7 @@ def serving_throughput(inputs: SpeedInputs, price_usd_per_gpu_hour: float) -> Th
             available_gib=usable_gib * workload.gpus,
             min_gpus=step.tp,
             fits=replicas >= 1 and layout.binding != "no fit",
-            state_gib=weight_bytes(workload.model, precisions.weights) / BYTES_PER_GIB,
+            state_gib=replica_weight_bytes(workload.model, precisions.weights, step.tp) / BYTES_PER_GIB,
             activation_gib_per_gpu=kv_bytes(workload.model, step, precisions, shape)
             / step.tp
             / BYTES_PER_GIB,
