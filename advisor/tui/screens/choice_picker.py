@@ -54,12 +54,17 @@ class ChoicePicker(ModalScreen[str | None]):
         choices.border_title = TYPE_TO_FILTER
         choices.focus()
 
-    def on_key(self, event: events.Key) -> None:
-        """Type to filter; Backspace takes back the last character typed."""
+    async def on_key(self, event: events.Key) -> None:
+        """Type to filter; Backspace takes back the last character typed. The list opens as Enter arrives,
+        before it has the focus: a key of the list's (Enter, ↑, ↓) typed meanwhile reaches the screen, and
+        is the list's."""
+        choices = self.query_one("#choices", OptionList)
         if event.key == "backspace" and self.typed:
             self._filter(self.typed[:-1])
         elif event.is_printable and event.character and (event.character != " " or self.typed):
             self._filter(self.typed + event.character)
+        elif self.focused is not choices and (action := _list_action(event.key)):
+            await choices.run_action(action)
         else:
             return
         event.stop()
@@ -85,3 +90,9 @@ class ChoicePicker(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def _list_action(key: str) -> str | None:
+    """The option list's action for `key` (`enter`: select), if it binds one."""
+    bindings = (binding for binding in OptionList.BINDINGS if isinstance(binding, Binding))
+    return next((binding.action for binding in bindings if key in binding.key.split(",")), None)

@@ -30,7 +30,9 @@ class ChoiceField(Widget, can_focus=True):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "step(-1)", "Previous", show=False),
         Binding("right", "step(1)", "Next", show=False),
-        Binding("enter,space", "open_list", "Choose", show=False),
+        # The list opens as the key arrives (priority), so the keys typed next go to it: opened later,
+        # when this field's turn came, it lost the first letters typed after a quick Enter.
+        Binding("enter,space", "open_list", "Choose", show=False, priority=True),
     ]
 
     value: reactive[str] = reactive("")
