@@ -91,13 +91,23 @@ class WorkloadInputs(Frozen):
             "Job",
             "Pretrain, fine-tune, or serve (inference: tokens generated)",
             choice_labels={"finetune": "fine-tune"},
+            choice_words={
+                "pretrain": "training pre-training from scratch",
+                "finetune": "fine-tuning finetuning SFT adapt",
+                "inference": "serving serve deploy generate",
+            },
             fact=True,
         ),
     ] = "pretrain"
     pricing: Annotated[
         Pricing,
         Field(description="Rent by the GPU-hour, or own the hardware (total cost of ownership)."),
-        Input("Rent or own", "Rent by the GPU-hour, or buy and own (TCO)", fact=True),
+        Input(
+            "Rent or own",
+            "Rent by the GPU-hour, or buy and own (TCO)",
+            choice_words={"rent": "cloud hire lease hourly", "own": "buy purchase TCO on-premises"},
+            fact=True,
+        ),
     ] = "rent"
     software: Annotated[
         Release | None,
@@ -127,6 +137,7 @@ class WorkloadInputs(Frozen):
             "Fine-tune how",
             "Fine-tune: all weights, or LoRA adapters (1% trainable)",
             choice_labels={"lora": "LoRA"},
+            choice_words={"full": "all weights", "lora": "adapters PEFT low-rank"},
             applies=("finetune",),
         ),
     ] = "full"

@@ -1,9 +1,11 @@
 """The list a choice field opens: every option, the current one highlighted; Enter picks, Esc keeps.
-Typing filters the list to the options whose words start with what is typed (`70`: every 70B model),
+Typing filters the list to the options whose words (or the other words declared for them: `serving` for
+inference) start with what is typed (`70`: every 70B model),
 the query shown in the list's border; Backspace takes a character back (`option_search.py`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
 from textual import events, on
@@ -28,9 +30,17 @@ class ChoicePicker(ModalScreen[str | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Keep")]
 
-    def __init__(self, options: tuple[tuple[str, str], ...], value: str, near: Region) -> None:
+    def __init__(
+        self,
+        options: tuple[tuple[str, str], ...],
+        value: str,
+        near: Region,
+        words: Mapping[str, str] | None = None,
+    ) -> None:
         super().__init__(classes="picker")
         self.options = options
+        self.words = words or {}
+        """Other words that find an option (value: words): `serving` finds `inference`."""
         self.value = value
         self.near = near
         self.typed = ""
@@ -74,7 +84,7 @@ class ChoicePicker(ModalScreen[str | None]):
         """Show the options that match `typed`, the best of them highlighted (`best_match`)."""
         self.typed = typed
         choices = self.query_one("#choices", OptionList)
-        found = matching(self.options, typed)
+        found = matching(self.options, typed, self.words)
         choices.clear_options()
         if found:
             choices.add_options([Option(self.options[i][0], id=self.options[i][1]) for i in found])
