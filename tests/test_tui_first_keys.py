@@ -61,3 +61,20 @@ async def test_a_key_of_the_list_reaching_it_before_its_focus_is_the_lists(key):
         if key == "down":
             await pilot.press("enter")
         await until(pilot, lambda: picked == [expected], f"{expected} picked")
+
+
+@pilot_test
+async def test_a_question_picked_just_after_a_new_scenario_keeps_the_focus():
+    # app30: Ctrl+N then the palette's "Go to question: Job" at once, and Enter opened the model's list:
+    # the new scenario's deferred focus on the first question came after the palette's
+    async with running() as (app, pilot):
+        app.main.form.focus_question("gpus")
+        await pilot.pause()
+        app.action_new_scenario()
+        app.main.form.focus_question("kind")  # as the palette does, before the screen is refreshed
+        await pilot.pause(0.3)
+        assert app.focused is app.main.form.row("kind").control
+        app.main.form.focus_question("gpus")
+        await pilot.pause()
+        app.action_new_scenario()  # nothing picked after it: the focus starts again at the top
+        await until(pilot, lambda: app.focused is app.main.form.row("model").control, "the model focused")

@@ -67,6 +67,8 @@ class QuestionsForm(VerticalScroll):
         self._label_column = LABEL_COLUMN
         self.complete = False
         """Every section is mounted (the later ones follow the first screen)."""
+        self.focus_moves = 0
+        """How many times a question was asked to take the focus."""
 
     def compose(self) -> ComposeResult:
         yield from self._sections(range(FIRST_SECTIONS), self.first)
@@ -191,8 +193,15 @@ class QuestionsForm(VerticalScroll):
         found = next((why for path, why in reasons.items() if path.rsplit(".", 1)[-1] == key), "")
         return found or NOT_ASKED_BECAUSE.get(key, "it does not apply to the answers given")
 
+    def focus_top_unless_moved(self, moves_before: int) -> None:
+        """Focus the first question, unless a question was focused since `focus_moves` was
+        `moves_before`: one picked in the palette just after Ctrl+N is where the keys typed next go."""
+        if self.focus_moves == moves_before:
+            self.focus_question("model")
+
     def focus_question(self, key: str) -> None:
         """Move the focus to a question (from the command palette)."""
+        self.focus_moves += 1
         row = self._rows.get(key)
         if row is None:
             return
