@@ -110,12 +110,11 @@ async def test_markup_typed_in_a_list_is_shown_as_typed():
     ("key", "typed", "expected"),
     [
         ("kind", "serv", "inference"),  # app30, item 2: serving is inference
-        ("kind", "deploy", "inference"),
+        ("kind", "serving", "inference"),
         ("kind", "sft", "finetune"),
         ("kind", "train", "pretrain"),
         ("pricing", "buy", "own"),
         ("pricing", "cloud", "rent"),
-        ("finetune_method", "adapt", "lora"),
         ("objective", "cheap", "cost"),
         ("objective", "fast", "time"),
     ],

@@ -33,6 +33,8 @@ async def test_letters_typed_right_after_enter_filter_the_list(settled):
             pilot, lambda: getattr(app.screen, "typed", "") == "llama", "'llama' in the list's filter"
         )
         assert isinstance(app.screen, ChoicePicker)
+        await pilot.press("escape")
+        await settle(pilot)  # the start-up finishes before the app closes
 
 
 @pilot_test
