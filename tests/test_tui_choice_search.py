@@ -10,6 +10,7 @@ import pytest
 from textual.widgets import OptionList
 
 from advisor.tui.option_search import best_match, matching
+from advisor.tui.questions import QUESTION_BY_KEY, QUESTIONS
 from advisor.tui.screens.choice_picker import NO_MATCH, ChoicePicker
 from tests.conftest import shipped_catalog
 from tests.test_tui_helpers import fewer_collections, no_ranges, pilot_test, running, settle, until
@@ -103,3 +104,35 @@ async def test_markup_typed_in_a_list_is_shown_as_typed():
         assert title is not None and title.plain.startswith("[b]x[/]")
         await pilot.press("escape")
         assert app.main.scenario.workload.model == "llama3-8b"
+
+
+@pytest.mark.parametrize(
+    ("key", "typed", "expected"),
+    [
+        ("kind", "serv", "inference"),  # app30, item 2: serving is inference
+        ("kind", "serving", "inference"),
+        ("kind", "sft", "finetune"),
+        ("kind", "train", "pretrain"),
+        ("pricing", "buy", "own"),
+        ("pricing", "cloud", "rent"),
+        ("objective", "cheap", "cost"),
+        ("objective", "fast", "time"),
+    ],
+)
+def test_a_choice_is_found_by_the_words_declared_for_it(key, typed, expected):
+    question = QUESTION_BY_KEY[key]
+    found = matching(question.choices, typed, question.choice_words)
+    assert [question.choices[index][1] for index in found] == [expected]
+
+
+def test_every_declared_choice_word_names_a_choice_of_its_question():
+    for question in QUESTIONS:
+        values = {value for _, value in question.choices}
+        assert set(question.choice_words) <= values, f"{question.key}: {set(question.choice_words) - values}"
+
+
+@pytest.mark.usefixtures(fewer_collections.__name__, no_ranges.__name__)
+@pilot_test
+async def test_typing_serv_in_the_job_list_picks_inference():
+    async with running(size=(80, 24), answers={"kind": "serv"}) as (app, _pilot):
+        assert app.main.scenario.workload.kind == "inference"

@@ -252,3 +252,18 @@ async def test_a_bad_setting_is_named_as_the_dialog_labels_it(field, typed, said
         await until(pilot, lambda: bool(plain(error).strip()), "the error under the fields")
         assert plain(error).strip().startswith(said), plain(error)
         assert "_" not in plain(error) and "Input should" not in plain(error)
+
+
+@pilot_test
+async def test_settings_open_on_their_first_field():
+    # app30: the dialog opened with the focus on its scrolling frame, so F2 Tab Tab reached Pricing, and
+    # the electricity price typed there went into the pricing list
+    async with running() as (app, pilot):
+        await pilot.press("f2")
+        await until(pilot, lambda: bool(app.screen.query("#electricity")), "the Settings dialog")
+        await pilot.pause()
+        assert app.focused is app.screen.query_one("#theme")
+        await pilot.press("tab", "tab", *"0.12", "enter")
+        await until(
+            pilot, lambda: app.settings.electricity_usd_per_kwh == 0.12, "the electricity price saved"
+        )

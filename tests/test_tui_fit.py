@@ -136,3 +136,36 @@ async def test_scores_and_rule_weights_read_as_words():
         weights = "\n".join(details)
         assert "penalize 0." not in weights and "prefer 0." not in weights
         assert re.search(r"(penalty|bonus) \d+(\.\d)?%", weights), "a rule's weight reads as a percentage"
+
+
+def _wrapped_labels(app) -> list[str]:  # type: ignore[no-untyped-def]
+    """The labels shown on more than one line, or with no space before their field."""
+    found = []
+    for row in app.main.form.rows:
+        if not row.display or row.has_class("-wide"):
+            continue
+        label = row.query_one(".question-label", Label)
+        field = row.control
+        if label.size.height > 1 or label.region.x + len(row.question.title) >= field.region.x:
+            found.append(f"{row.question.title} ({label.size.height} lines, field at {field.region.x})")
+    return found
+
+
+@pytest.mark.parametrize("size", [(160, 45), (200, 50)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pilot_test
+async def test_no_label_wraps_in_a_wide_terminal(size):
+    # app30, item 3: "Electricity ($/kWh)" took two lines at 160 columns, its column fixed at 16
+    async with running(size=size) as (app, pilot):
+        assert _wrapped_labels(app) == []
+        app.main.answer("kind", "inference")  # the serving questions too
+        await settle(pilot)
+        assert _wrapped_labels(app) == []
+
+
+@pytest.mark.parametrize("size", [*SIZES, (120, 40)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pilot_test
+async def test_in_a_narrower_form_a_long_label_takes_two_lines_beside_a_field_it_never_touches(size):
+    async with running(size=size) as (app, _pilot):
+        wrapped = _wrapped_labels(app)
+        assert any(item.startswith("Needed within (days) (2 lines,") for item in wrapped), wrapped
+        assert all(" (2 lines," in item for item in wrapped), wrapped

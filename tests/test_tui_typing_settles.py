@@ -113,3 +113,17 @@ async def test_a_refused_answer_is_said_once_typed():
         await pilot.press("tab")
         await until(pilot, lambda: "gpus" in app.main.errors, "letters refused once the field is left")
         assert app.main.form.row("gpus").control.value == "abc", "what was typed stays to be corrected"
+
+
+@pytest.mark.usefixtures(long_pause.__name__)
+@pytest.mark.parametrize(("key", "arrives_at"), [("tab", "size_to_deadline"), ("shift+tab", "gpus")])
+@pilot_test
+async def test_tab_moves_on_through_the_questions_the_answer_typed_brings_in(key, arrives_at):
+    # app30: a deadline typed, then Tab, skipped Size to it and Sizing margin (greyed until a deadline
+    # is taken) and landed on Rent or own: Tab moved on before the answer was taken
+    async with running() as (app, pilot):
+        await _type(pilot, "deadline_days", "30")
+        await pilot.press(key)
+        await settle(pilot)
+        assert app.focused is app.main.form.row(arrives_at).control
+        assert app.main.scenario.constraints.deadline_days == 30

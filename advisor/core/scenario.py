@@ -171,6 +171,7 @@ class Scenario(Frozen):
         Input(
             "Optimise for",
             "What the ranking minimises; balanced = cost and time together",
+            choice_words={"cost": "cheapest money price", "time": "fastest speed", "energy": "power"},
         ),
     ] = "cost"
     systems: Annotated[tuple[str, ...], BeforeValidator(_id_list)] = Field(

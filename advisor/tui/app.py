@@ -133,6 +133,17 @@ class AdvisorApp(App[None]):
         self.theme = settings.theme
         self.notify("Settings saved; pricing, electricity and PUE apply to new scenarios (Ctrl+N)")
 
+    def action_focus_next(self) -> None:
+        """Tab: what is typed is taken first, so a question it brings in comes next (a deadline typed
+        brings in Size to it; moving on before it was taken skipped it)."""
+        self.main.take_typed()
+        super().action_focus_next()
+
+    def action_focus_previous(self) -> None:
+        """Shift+Tab: as Tab, what is typed taken first."""
+        self.main.take_typed()
+        super().action_focus_previous()
+
     def action_toggle_dark(self) -> None:
         self.theme = LIGHT_THEME if self.current_theme.dark else DARK_THEME
 

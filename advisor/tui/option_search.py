@@ -6,7 +6,7 @@ highlighted is the current option if it matches, else the match nearest the curr
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 _WORDS = re.compile(r"[\s(),]+")
 _PARTS = re.compile(r"[\s(),\-_/]+")
@@ -22,23 +22,31 @@ def words(label: str) -> set[str]:
     return {word for word in (*_WORDS.split(folded), *_PARTS.split(folded)) if word}
 
 
-def matches(label: str, value: str, typed: str) -> bool:
-    """Whether an option is what `typed` asks for: each typed word starts a word of its label
-    (`llama 3 70` finds Llama 3 70B, `70` every 70B), or the label or value starts with what is typed,
-    spaces and punctuation ignored (`llama3-70` finds the model whose id is `llama3-70b`)."""
+def matches(label: str, value: str, typed: str, other_words: str = "") -> bool:
+    """Whether an option is what `typed` asks for: each typed word starts a word of its label or of its
+    `other_words` (`llama 3 70` finds Llama 3 70B, `70` every 70B, `serv` inference declared with the
+    word `serving`), or the label or value starts with what is typed, spaces and punctuation ignored
+    (`llama3-70` finds the model whose id is `llama3-70b`)."""
     query = typed.casefold().split()
     if not query:
         return True
-    label_words = words(label)
+    label_words = words(label) | words(other_words)
     if all(any(word.startswith(part) for word in label_words) for part in query):
         return True
     short = _compact(typed)
     return bool(short) and (_compact(label).startswith(short) or _compact(value).startswith(short))
 
 
-def matching(options: Sequence[tuple[str, str]], typed: str) -> list[int]:
-    """The indices of the options that match `typed`, in the list's order."""
-    return [index for index, (label, value) in enumerate(options) if matches(label, value, typed)]
+def matching(
+    options: Sequence[tuple[str, str]], typed: str, other_words: Mapping[str, str] | None = None
+) -> list[int]:
+    """The indices of the options that match `typed` (with `other_words` by value), in the list's order."""
+    more = other_words or {}
+    return [
+        index
+        for index, (label, value) in enumerate(options)
+        if matches(label, value, typed, more.get(value, ""))
+    ]
 
 
 def _shared_words(label: str, other: str) -> int:

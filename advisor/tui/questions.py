@@ -7,7 +7,8 @@ the answers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Literal
 
 from advisor.core.model.inputs import DeclaredInput, field_limits
@@ -49,6 +50,8 @@ class Question:
     control: Control = "text"
     choices: tuple[tuple[str, str], ...] = ()
     """(label, value) pairs of a choice; the model question takes its choices from the catalog."""
+    choice_words: Mapping[str, str] = field(default_factory=dict)
+    """Other words that find a choice when typed in its list (value: words), as declared."""
     placeholder: str = ""
     check_label: str = ""
     """A checkbox's label: what ticking it says."""
@@ -155,7 +158,8 @@ def question_of(item: DeclaredInput, section: int) -> Question:
         choices = item.choice_pairs()
         if item.optional:  # unset is an answer too: say so rather than show a blank
             choices = ((meta.blank or "default (see the hint)", DEFAULT_CHOICE), *choices)
-        return Question(item.name, section, meta.label, meta.hint, "choice", choices=choices)
+        words = meta.choice_words
+        return Question(item.name, section, meta.label, meta.hint, "choice", choices, choice_words=words)
     hint = meta.hint
     if item.kind in ("number", "integer"):
         hint = f"{hint} ({item.limits.describe(item.kind == 'integer')})"

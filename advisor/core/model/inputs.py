@@ -61,6 +61,9 @@ class Input:
     choice_labels: Mapping[str, str] = field(default_factory=dict)
     """How the app shows a choice's values (value: label); a value not listed shows as itself.
     A label written `value: explanation` explains the choice (the CLI's help repeats it)."""
+    choice_words: Mapping[str, str] = field(default_factory=dict)
+    """Other words a user may type to find a choice in the app's list (value: words): `serving` finds
+    `inference`."""
     check_label: str = ""
     """A checkbox's label in the app: what ticking it says."""
     blank: str = ""

@@ -39,6 +39,8 @@ SERVING_PERIOD_HOURS = HOURS_PER_MONTH
 """A serving job at a target rate is costed for a month (730 hours, a twelfth of 365 days)."""
 PRECISION_LABELS = {"bf16": "BF16", "fp8": "FP8", "fp4": "FP4"}
 """Each number format as a choice is shown (the training precision and the three of serving)."""
+RENT_OWN = {"rent": "cloud hire lease hourly", "own": "buy purchase TCO on-premises"}
+"""Other words that find renting or owning in the app's list (`buy`: own)."""
 
 
 class WorkloadInputs(Frozen):
@@ -91,13 +93,14 @@ class WorkloadInputs(Frozen):
             "Job",
             "Pretrain, fine-tune, or serve (inference: tokens generated)",
             choice_labels={"finetune": "fine-tune"},
+            choice_words={"pretrain": "training", "finetune": "SFT finetuning", "inference": "serving"},
             fact=True,
         ),
     ] = "pretrain"
     pricing: Annotated[
         Pricing,
         Field(description="Rent by the GPU-hour, or own the hardware (total cost of ownership)."),
-        Input("Rent or own", "Rent by the GPU-hour, or buy and own (TCO)", fact=True),
+        Input("Rent or own", "Rent by the GPU-hour, or buy and own (TCO)", fact=True, choice_words=RENT_OWN),
     ] = "rent"
     software: Annotated[
         Release | None,

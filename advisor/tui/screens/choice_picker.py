@@ -1,9 +1,11 @@
 """The list a choice field opens: every option, the current one highlighted; Enter picks, Esc keeps.
-Typing filters the list to the options whose words start with what is typed (`70`: every 70B model),
+Typing filters the list to the options whose words (or the other words declared for them: `serving` for
+inference) start with what is typed (`70`: every 70B model),
 the query shown in the list's border; Backspace takes a character back (`option_search.py`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
 from textual import events, on
@@ -28,9 +30,17 @@ class ChoicePicker(ModalScreen[str | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Keep")]
 
-    def __init__(self, options: tuple[tuple[str, str], ...], value: str, near: Region) -> None:
+    def __init__(
+        self,
+        options: tuple[tuple[str, str], ...],
+        value: str,
+        near: Region,
+        words: Mapping[str, str] | None = None,
+    ) -> None:
         super().__init__(classes="picker")
         self.options = options
+        self.words = words or {}
+        """Other words that find an option (value: words): `serving` finds `inference`."""
         self.value = value
         self.near = near
         self.typed = ""
@@ -54,12 +64,17 @@ class ChoicePicker(ModalScreen[str | None]):
         choices.border_title = TYPE_TO_FILTER
         choices.focus()
 
-    def on_key(self, event: events.Key) -> None:
-        """Type to filter; Backspace takes back the last character typed."""
+    async def on_key(self, event: events.Key) -> None:
+        """Type to filter; Backspace takes back the last character typed. The list opens as Enter arrives,
+        before it has the focus: a key of the list's (Enter, ↑, ↓) typed meanwhile reaches the screen, and
+        is the list's."""
+        choices = self.query_one("#choices", OptionList)
         if event.key == "backspace" and self.typed:
             self._filter(self.typed[:-1])
         elif event.is_printable and event.character and (event.character != " " or self.typed):
             self._filter(self.typed + event.character)
+        elif self.focused is not choices and (action := _list_action(event.key)):
+            await choices.run_action(action)
         else:
             return
         event.stop()
@@ -69,7 +84,7 @@ class ChoicePicker(ModalScreen[str | None]):
         """Show the options that match `typed`, the best of them highlighted (`best_match`)."""
         self.typed = typed
         choices = self.query_one("#choices", OptionList)
-        found = matching(self.options, typed)
+        found = matching(self.options, typed, self.words)
         choices.clear_options()
         if found:
             choices.add_options([Option(self.options[i][0], id=self.options[i][1]) for i in found])
@@ -85,3 +100,9 @@ class ChoicePicker(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def _list_action(key: str) -> str | None:
+    """The option list's action for `key` (`enter`: select), if it binds one."""
+    bindings = (binding for binding in OptionList.BINDINGS if isinstance(binding, Binding))
+    return next((binding.action for binding in bindings if key in binding.key.split(",")), None)

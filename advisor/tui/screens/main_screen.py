@@ -181,7 +181,7 @@ class MainScreen(Screen[None]):
         self._title()
         # the question that had the focus may now be hidden (a serving one): start again at the top,
         # once the dialog that asked is gone (the screen gives its old focus back when it closes)
-        self.call_after_refresh(self.form.focus_question, "model")
+        self.call_after_refresh(self.form.focus_top_unless_moved, self.form.focus_moves)
 
     @property
     def unsaved(self) -> bool:

@@ -30,6 +30,8 @@ class SettingsScreen(ModalScreen[Settings | None]):
     """Edit the settings; dismiss with the new settings, or None when cancelled."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    AUTO_FOCUS = "#theme"
+    """The first field has the focus (not the scrolling dialog around it): Tab Tab reaches electricity."""
 
     def __init__(self, settings: Settings, themes: list[str], economics: Economics) -> None:
         super().__init__()

@@ -3,6 +3,7 @@ click opens the full list. Much lighter than a Select (a form of twenty fields s
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -30,7 +31,9 @@ class ChoiceField(Widget, can_focus=True):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "step(-1)", "Previous", show=False),
         Binding("right", "step(1)", "Next", show=False),
-        Binding("enter,space", "open_list", "Choose", show=False),
+        # The list opens as the key arrives (priority), so the keys typed next go to it: opened later,
+        # when this field's turn came, it lost the first letters typed after a quick Enter.
+        Binding("enter,space", "open_list", "Choose", show=False, priority=True),
     ]
 
     value: reactive[str] = reactive("")
@@ -47,9 +50,18 @@ class ChoiceField(Widget, can_focus=True):
         def control(self) -> ChoiceField:
             return self.field
 
-    def __init__(self, options: tuple[tuple[str, str], ...], value: str, **kwargs: object) -> None:
+    def __init__(
+        self,
+        options: tuple[tuple[str, str], ...],
+        value: str,
+        *,
+        words: Mapping[str, str] | None = None,
+        **kwargs: object,
+    ) -> None:
+        """`words`: other words that find an option in the list (value: words)."""
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.options = options
+        self.words = dict(words or {})
         self.set_reactive(ChoiceField.value, value)
 
     @property
@@ -81,7 +93,7 @@ class ChoiceField(Widget, can_focus=True):
         self.choose(values[(index + step) % len(values)])
 
     def action_open_list(self) -> None:
-        picker = ChoicePicker(self.options, self.value, self.region)
+        picker = ChoicePicker(self.options, self.value, self.region, self.words)
         self.app.push_screen(picker, lambda value: self.choose(value) if value is not None else None)
 
     def on_click(self, event: events.Click) -> None:

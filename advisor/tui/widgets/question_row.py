@@ -58,7 +58,7 @@ class QuestionRow(Widget):
         yield label
         control: Widget
         if q.control == "choice":
-            control = ChoiceField(self.choices, str(answer), id=f"input-{q.key}")
+            control = ChoiceField(self.choices, str(answer), words=q.choice_words, id=f"input-{q.key}")
         elif q.control == "check":
             control = TickBox(q.check_label, bool(answer), id=f"input-{q.key}")
         else:

@@ -41,6 +41,12 @@ def model_choices(catalog: Catalog) -> tuple[tuple[str, str], ...]:
 
 FIRST_SECTIONS = 2
 """Sections composed with the screen; the others are mounted right after it is first drawn."""
+LABEL_COLUMN = 16
+"""The label column's width in a narrow form; a longer label takes two lines ("Electricity", "($/kWh)")."""
+FIELD_ROOM = 22
+"""The least a field keeps beside its label when the label column widens in a wider form."""
+LONGEST_LABEL = max(len(q.title) for q in QUESTIONS)
+"""The longest label, with its unit (`Wait for capacity (hours)`)."""
 
 
 class QuestionsForm(VerticalScroll):
@@ -58,8 +64,11 @@ class QuestionsForm(VerticalScroll):
         self.catalog = catalog
         self.first = first
         self._rows: dict[str, QuestionRow] = {}
+        self._label_column = LABEL_COLUMN
         self.complete = False
         """Every section is mounted (the later ones follow the first screen)."""
+        self.focus_moves = 0
+        """How many times a question was asked to take the focus."""
 
     def compose(self) -> ComposeResult:
         yield from self._sections(range(FIRST_SECTIONS), self.first)
@@ -73,13 +82,16 @@ class QuestionsForm(VerticalScroll):
             for q in QUESTIONS:
                 if q.section == index:
                     model = q.key == "model"
-                    yield QuestionRow(
+                    row = QuestionRow(
                         q,
                         answers[q.key],
                         choices=choices if model else (),
                         placeholder=greyed.get(q.key, ""),
                         wide=model,
                     )
+                    if not model:
+                        row.styles.grid_columns = f"{self._label_column} 1fr"
+                    yield row
 
     @property
     def rows(self) -> list[QuestionRow]:
@@ -91,6 +103,19 @@ class QuestionsForm(VerticalScroll):
     def on_mount(self) -> None:
         self._rows = {row.question.key: row for row in self.query(QuestionRow)}
         self._enable(self.first)
+
+    def on_resize(self) -> None:
+        """Where the form has room (a wide terminal), the label column is as wide as the longest label
+        and a space, so no label wraps; in a narrow form it stays LABEL_COLUMN wide. A widened column
+        keeps a space after each label (`-roomy`): a label that filled it would touch its field."""
+        room = self.scrollable_content_region.width - 1 - FIELD_ROOM  # a row's left padding
+        width = max(LABEL_COLUMN, min(LONGEST_LABEL + 1, room))
+        self.set_class(width > LABEL_COLUMN, "-roomy")
+        if width != self._label_column:
+            self._label_column = width
+            for row in self.query(QuestionRow):
+                if not row.has_class("-wide"):
+                    row.styles.grid_columns = f"{width} 1fr"
 
     async def mount_later_sections(self) -> None:
         """The sections below the first screen (the screen mounts them once it is drawn: a faster start)."""
@@ -168,8 +193,15 @@ class QuestionsForm(VerticalScroll):
         found = next((why for path, why in reasons.items() if path.rsplit(".", 1)[-1] == key), "")
         return found or NOT_ASKED_BECAUSE.get(key, "it does not apply to the answers given")
 
+    def focus_top_unless_moved(self, moves_before: int) -> None:
+        """Focus the first question, unless a question was focused since `focus_moves` was
+        `moves_before`: one picked in the palette just after Ctrl+N is where the keys typed next go."""
+        if self.focus_moves == moves_before:
+            self.focus_question("model")
+
     def focus_question(self, key: str) -> None:
         """Move the focus to a question (from the command palette)."""
+        self.focus_moves += 1
         row = self._rows.get(key)
         if row is None:
             return

@@ -1,0 +1,82 @@
+"""Pilot tests: keys typed as soon as the screen shows are never lost (app30, item 1). In a terminal,
+`Enter l l a m a` typed quickly into the model question right after start-up lost its first letters:
+Textual routes a key to the widget focused when the key arrives, and the list was opened only when the
+choice field's turn came to handle the Enter, so the letters typed meanwhile went to the field, which
+ignores them. The list now opens as Enter arrives (a priority binding), and the keys of the list typed
+before it has the focus (Enter, the arrows) are the list's."""
+
+from __future__ import annotations
+
+import pytest
+from textual import events
+
+from advisor.tui.app import AdvisorApp
+from advisor.tui.screens.choice_picker import ChoicePicker
+from tests.test_tui_helpers import fewer_collections, no_ranges, pilot_test, running, settle, until
+
+pytestmark = pytest.mark.usefixtures(fewer_collections.__name__, no_ranges.__name__)
+
+
+def _typed_at_once(app: AdvisorApp, *keys: str) -> None:
+    """Keys as a terminal delivers them when typed fast: each queued on arrival, none waiting for the
+    one before to be handled (`pilot.press` waits for the app to be idle after every key)."""
+    for key in keys:
+        app.post_message(events.Key(key, key if len(key) == 1 else None))
+
+
+@pytest.mark.parametrize("settled", [False, True], ids=["at-start-up", "after-start-up"])
+@pilot_test
+async def test_letters_typed_right_after_enter_filter_the_list(settled):
+    async with running(settled=settled) as (app, pilot):
+        _typed_at_once(app, "enter", *"llama")
+        await until(
+            pilot, lambda: getattr(app.screen, "typed", "") == "llama", "'llama' in the list's filter"
+        )
+        assert isinstance(app.screen, ChoicePicker)
+        await pilot.press("escape")
+        await settle(pilot)  # the start-up finishes before the app closes
+
+
+@pilot_test
+async def test_enter_typed_before_the_list_has_the_focus_picks_the_match():
+    async with running(settled=False) as (app, pilot):
+        _typed_at_once(app, "enter", "4", "0", "5", "enter")
+        await until(pilot, lambda: app.main.scenario.workload.model == "llama3-405b", "Llama 3 405B chosen")
+        await settle(pilot)
+        assert not isinstance(app.screen, ChoicePicker)
+
+
+@pytest.mark.parametrize("key", ["enter", "down"])
+@pilot_test
+async def test_a_key_of_the_list_reaching_it_before_its_focus_is_the_lists(key):
+    """The moment between the list opening and its focus landing, held open: the key is not lost."""
+    async with running() as (app, pilot):
+        picked: list[str | None] = []
+        options = app.main.form.row("model").control.options
+        values = [value for _, value in options]
+        expected = values[values.index("llama3-8b") + (key == "down")]
+        picker = ChoicePicker(options, "llama3-8b", app.main.region)
+        await app.push_screen(picker, picked.append)
+        await pilot.pause()
+        picker.set_focus(None)
+        await pilot.press(key)
+        if key == "down":
+            await pilot.press("enter")
+        await until(pilot, lambda: picked == [expected], f"{expected} picked")
+
+
+@pilot_test
+async def test_a_question_picked_just_after_a_new_scenario_keeps_the_focus():
+    # app30: Ctrl+N then the palette's "Go to question: Job" at once, and Enter opened the model's list:
+    # the new scenario's deferred focus on the first question came after the palette's
+    async with running() as (app, pilot):
+        app.main.form.focus_question("gpus")
+        await pilot.pause()
+        app.action_new_scenario()
+        app.main.form.focus_question("kind")  # as the palette does, before the screen is refreshed
+        await pilot.pause(0.3)
+        assert app.focused is app.main.form.row("kind").control
+        app.main.form.focus_question("gpus")
+        await pilot.pause()
+        app.action_new_scenario()  # nothing picked after it: the focus starts again at the top
+        await until(pilot, lambda: app.focused is app.main.form.row("model").control, "the model focused")
