@@ -122,3 +122,18 @@ def test_the_estimate_says_the_layout():
 
     assert "(attention data parallel, experts split)" in basis("qwen3-235b-a22b")
     assert "(tensor-parallel)" in basis("llama3-70b")
+
+
+# gpt-oss-120b caches 8 KV heads of 64 (config.json head_dim 64, kv_dim 1,024). Read with the 128 assumed for
+# models that do not declare a head size, it had 4 KV heads, so on 8 GPUs every head was held twice and the
+# batch halved. It declares kv_head_dim = 64 in catalog/models/gpt-oss-120b.toml.
+def test_a_model_with_heads_of_64_has_one_kv_copy_on_8_gpus():
+    head = CATALOG.economics.inference.kv_head_dim
+    oss = CATALOG.model("gpt-oss-120b")
+    assumed = oss.model_copy(update={"kv_head_dim": None})
+    assert oss.kv_head_dim == 64 and head == 128
+    assert kv_copies(oss, 8, head) == 1 and kv_copies(assumed, 8, head) == 2
+    assert kv_copies(QWEN3, 8, head) == 2  # declares no head size: the assumption, 4 KV heads of 128
+    declared = max_batch_in_memory(_replica(oss, "h100", 8, 8000, 1000))
+    undeclared = max_batch_in_memory(_replica(assumed, "h100", 8, 8000, 1000))
+    assert declared == pytest.approx(2 * undeclared, abs=1)
