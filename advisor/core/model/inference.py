@@ -222,6 +222,15 @@ class Replica:
     """The system's serving stack (None: the reference stack)."""
 
 
+def kv_reserved_bytes(
+    model: ModelSpec, tp: int, kv_precision: Precision, shape: tuple[int, int], head_dim: int
+) -> float:
+    """KV cache one request reserves on a `tp`-GPU replica: its whole sequence (prompt plus all the output,
+    `shape`), with at least one KV head per GPU (`head_dim`: see `kv_copies`)."""
+    per_token = kv_cache_bytes_per_token(model, kv_precision) * kv_copies(model, tp, head_dim)
+    return per_token * (shape[0] + shape[1])
+
+
 def max_batch_in_memory(r: Replica) -> int:
     """Most concurrent requests whose KV cache, reserved for the whole sequence (prompt plus all the output)
     with at least one KV head per GPU, fits beside the replica's weights."""
@@ -229,9 +238,9 @@ def max_batch_in_memory(r: Replica) -> int:
     free = r.tp * usable_hbm_bytes(hw.hbm_gb, hw.usable_hbm_fraction) - replica_weight_bytes(
         model, precisions.weights, r.tp
     )
-    reserved_per_request = r.prompt_tokens + r.output_tokens
-    per_token = kv_cache_bytes_per_token(model, precisions.kv_cache) * kv_copies(model, r.tp, r.c.kv_head_dim)
-    return max(0, math.floor(free / (per_token * reserved_per_request)))
+    shape = (r.prompt_tokens, r.output_tokens)
+    per_request = kv_reserved_bytes(model, r.tp, precisions.kv_cache, shape, r.c.kv_head_dim)
+    return max(0, math.floor(free / per_request))
 
 
 def _allreduce_s(values: float, tp: int, hw: Hardware, c: ServingConstants, act_bytes: float) -> float:
