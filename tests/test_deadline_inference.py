@@ -171,7 +171,7 @@ def test_kv_cache_matches_published_attention(model, bytes_per_token):
 def test_replica_holds_weights_and_kv_cache():
     est = estimate(serve("llama3-70b", serving_batch=32), "h100", CATALOG)
     weights = 2 * 70.55e9
-    kv = 327_680 * 750 * 32  # each request holds its 500-token prompt and half its 500-token output
+    kv = 327_680 * 1000 * 32  # each request reserves its whole sequence: 500-token prompt plus 500 output
     assert est.memory.required_gib == pytest.approx((weights + kv) / 2**30)
     assert est.serving.batch == 32 and est.serving.binding_limit == "batch limit"
     assert est.serving.replica_gpus == 2  # 141 GB of weights: 2 x 80 GiB x 0.9 usable hold them

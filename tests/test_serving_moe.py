@@ -17,6 +17,7 @@ from advisor.core.analysis import serving_fit as F
 from advisor.core.model.inference import (
     Precisions,
     Replica,
+    kv_cache_bytes_per_token,
     kv_copies,
     max_batch_in_memory,
     replica_weight_bytes,
@@ -122,3 +123,47 @@ def test_the_estimate_says_the_layout():
 
     assert "(attention data parallel, experts split)" in basis("qwen3-235b-a22b")
     assert "(tensor-parallel)" in basis("llama3-70b")
+
+
+# gpt-oss-120b caches 8 KV heads of 64 (config.json head_dim 64, kv_dim 1,024). Read with the 128 assumed for
+# models that do not declare a head size, it had 4 KV heads, so on 8 GPUs every head was held twice and the
+# batch halved. It declares kv_head_dim = 64 in catalog/models/gpt-oss-120b.toml.
+def test_a_model_with_heads_of_64_has_one_kv_copy_on_8_gpus():
+    head = CATALOG.economics.inference.kv_head_dim
+    oss = CATALOG.model("gpt-oss-120b")
+    assumed = oss.model_copy(update={"kv_head_dim": None})
+    assert oss.kv_head_dim == 64 and head == 128
+    assert kv_copies(oss, 8, head) == 1 and kv_copies(assumed, 8, head) == 2
+    assert kv_copies(QWEN3, 8, head) == 2  # declares no head size: the assumption, 4 KV heads of 128
+    declared = max_batch_in_memory(_replica(oss, "h100", 8, 8000, 1000))
+    undeclared = max_batch_in_memory(_replica(assumed, "h100", 8, 8000, 1000))
+    assert declared == pytest.approx(2 * undeclared, abs=1)
+
+
+# The memory an estimate reports is what its batch was sized on: when memory sets the batch, the weights
+# (copies included) and the KV cache reserved for whole sequences fill the replicas to within one request.
+# It counted each request's prompt plus half its output, and one KV copy: DeepSeek-V3 on 8 H200 at
+# 1,000/1,000 reported 792 of 1,015 GiB with its batch "set by memory".
+@pytest.mark.parametrize(("model", "system"), [("deepseek-v3", "h200"), ("llama4-maverick", "h100")])
+def test_the_memory_reported_is_the_memory_the_batch_is_sized_on(model: str, system: str):
+    from advisor.core.costing.estimate import estimate
+    from advisor.core.model.workload import Workload
+
+    spec = CATALOG.model(model)
+    w = Workload(
+        model=spec,
+        tokens=1e9,
+        kind="inference",
+        precision="fp8",
+        gpus=8,
+        prompt_tokens=1000,
+        output_tokens=1000,
+    )
+    result = estimate(w, system, CATALOG)
+    assert "set by memory" in result.mfu_basis.basis and "replicas of 8 GPU(s)" in result.mfu_basis.basis
+    replica = _replica(spec, system, 8, 1000, 1000)
+    head = CATALOG.economics.inference.kv_head_dim
+    one_request_gib = kv_cache_bytes_per_token(spec, "fp8") * kv_copies(spec, 8, head) * 2000 / 2**30
+    assert max_batch_in_memory(replica) >= 1
+    assert result.memory.available_gib - one_request_gib <= result.memory.required_gib
+    assert result.memory.required_gib <= result.memory.available_gib

@@ -65,6 +65,7 @@ def serving_throughput(inputs: SpeedInputs, price_usd_per_gpu_hour: float) -> Th
     )
     basis += f"; {note}" if (note := stack_note(system, econ)) else ""
     usable_gib = usable_hbm_bytes(system.memory.hbm_gb, econ.memory.usable_hbm_fraction) / BYTES_PER_GIB
+    head_dim = econ.inference.kv_head_dim
     return Throughput(
         flops_per_token=per_token,
         tokens_per_s_per_gpu=per_gpu,
@@ -73,12 +74,13 @@ def serving_throughput(inputs: SpeedInputs, price_usd_per_gpu_hour: float) -> Th
         mfu_basis=MfuBasis(exact=False, basis=basis, sources=(econ.inference.source,), overridden=False),
         goodput=fixed_goodput(assumptions.goodput_for(system.id) or 1.0),
         memory=MemorySummary(
-            required_gib=serving_memory_bytes(workload.model, step, precisions, shape) / BYTES_PER_GIB,
+            required_gib=serving_memory_bytes(workload.model, step, precisions, shape, head_dim)
+            / BYTES_PER_GIB,
             available_gib=usable_gib * workload.gpus,
             min_gpus=step.tp,
             fits=replicas >= 1 and layout.binding != "no fit",
             state_gib=replica_weight_bytes(workload.model, precisions.weights, step.tp) / BYTES_PER_GIB,
-            activation_gib_per_gpu=kv_bytes(workload.model, step, precisions, shape)
+            activation_gib_per_gpu=kv_bytes(workload.model, step, precisions, shape, head_dim)
             / step.tp
             / BYTES_PER_GIB,
         ),

@@ -215,6 +215,9 @@ class ModelSpec(Frozen):
     kv_dim: PositiveInt | None = Field(
         None, description="Values the KV cache holds per token per layer (K and V together)."
     )
+    kv_head_dim: PositiveInt | None = Field(
+        None, description="Values per KV head, config.json head_dim (None: the serving model's assumption)."
+    )
     source: str = ""
     url: str = Field("", pattern=r"^(https?://\S+)?$")
     as_of: str = ""

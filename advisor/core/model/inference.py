@@ -71,7 +71,8 @@ class ServingConstants:
     max_batch: int
     """Most requests one replica decodes together (the serving engine's limit)."""
     kv_head_dim: int = 128
-    """Values per KV head (K or V): a model's KV heads are its `kv_dim` / (2 x this)."""
+    """Values per KV head (K or V) of a model that does not declare its own: its KV heads are its `kv_dim` /
+    (2 x this)."""
     early_fp8_factor: float = 1.0
     """Speed of FP8 serving on releases before `early_fp8_before`, as a share of later ones."""
     early_fp8_before: str = "2025-01"
@@ -140,10 +141,14 @@ class Iteration:
         return max(parts, key=lambda name: parts[name])
 
 
+def _kv_dim(model: ModelSpec) -> float:
+    """Values cached per token per layer: the model's `kv_dim`, else grouped-query attention's share."""
+    return model.kv_dim if model.kv_dim is not None else 2 * model.hidden / GQA_GROUP
+
+
 def kv_cache_bytes_per_token(model: ModelSpec, kv_precision: Precision = "bf16") -> float:
     """Bytes of KV cache per token: every layer's cached values (`kv_dim`) at the cache's precision."""
-    kv_dim = model.kv_dim if model.kv_dim is not None else 2 * model.hidden / GQA_GROUP
-    return model.layers * kv_dim * BYTES_PER_VALUE[kv_precision]
+    return model.layers * _kv_dim(model) * BYTES_PER_VALUE[kv_precision]
 
 
 def weight_bytes(model: ModelSpec, precision: Precision) -> float:
@@ -178,9 +183,10 @@ def replica_weight_bytes(model: ModelSpec, precision: Precision, tp: int) -> flo
 
 
 def kv_copies(model: ModelSpec, tp: int, head_dim: int) -> float:
-    """How many times a `tp`-GPU replica stores each KV value: at least one KV head per GPU."""
-    kv_dim = model.kv_dim if model.kv_dim is not None else 2 * model.hidden / GQA_GROUP
-    return max(1.0, tp / (kv_dim / (2 * head_dim)))
+    """How many times a `tp`-GPU replica stores each KV value: at least one KV head per GPU. The model's
+    own head size (`kv_head_dim`, from its config) when it declares one, else `head_dim` (an assumption)."""
+    size = model.kv_head_dim if model.kv_head_dim is not None else head_dim
+    return max(1.0, tp / (_kv_dim(model) / (2 * size)))
 
 
 def params_read_per_step(model: ModelSpec, batch: int) -> float:
@@ -216,6 +222,15 @@ class Replica:
     """The system's serving stack (None: the reference stack)."""
 
 
+def kv_reserved_bytes(
+    model: ModelSpec, tp: int, kv_precision: Precision, shape: tuple[int, int], head_dim: int
+) -> float:
+    """KV cache one request reserves on a `tp`-GPU replica: its whole sequence (prompt plus all the output,
+    `shape`), with at least one KV head per GPU (`head_dim`: see `kv_copies`)."""
+    per_token = kv_cache_bytes_per_token(model, kv_precision) * kv_copies(model, tp, head_dim)
+    return per_token * (shape[0] + shape[1])
+
+
 def max_batch_in_memory(r: Replica) -> int:
     """Most concurrent requests whose KV cache, reserved for the whole sequence (prompt plus all the output)
     with at least one KV head per GPU, fits beside the replica's weights."""
@@ -223,9 +238,9 @@ def max_batch_in_memory(r: Replica) -> int:
     free = r.tp * usable_hbm_bytes(hw.hbm_gb, hw.usable_hbm_fraction) - replica_weight_bytes(
         model, precisions.weights, r.tp
     )
-    reserved_per_request = r.prompt_tokens + r.output_tokens
-    per_token = kv_cache_bytes_per_token(model, precisions.kv_cache) * kv_copies(model, r.tp, r.c.kv_head_dim)
-    return max(0, math.floor(free / (per_token * reserved_per_request)))
+    shape = (r.prompt_tokens, r.output_tokens)
+    per_request = kv_reserved_bytes(model, r.tp, precisions.kv_cache, shape, r.c.kv_head_dim)
+    return max(0, math.floor(free / per_request))
 
 
 def _allreduce_s(values: float, tp: int, hw: Hardware, c: ServingConstants, act_bytes: float) -> float:

@@ -23,7 +23,7 @@ from advisor.core.model.inference import (
     Replica,
     ServingConstants,
     iteration,
-    kv_cache_bytes_per_token,
+    kv_reserved_bytes,
     max_batch_in_memory,
     prefill_flops,
     replica_weight_bytes,
@@ -256,14 +256,17 @@ def serving_flops_per_token(model: ModelSpec, prompt_tokens: int, output_tokens:
     return 2 * model.params_active + prefill_flops(model, prompt_tokens) / output_tokens
 
 
-def kv_bytes(model: ModelSpec, step: Iteration, precisions: Precisions, shape: tuple[int, int]) -> float:
-    """KV cache of the replica's batch, each request holding its prompt and half its output."""
-    prompt, output = shape
-    return step.batch * kv_cache_bytes_per_token(model, precisions.kv_cache) * (prompt + output / 2)
+def kv_bytes(
+    model: ModelSpec, step: Iteration, precisions: Precisions, shape: tuple[int, int], head_dim: int
+) -> float:
+    """KV cache the replica's batch reserves, as its batch is sized: each request's whole sequence, with at
+    least one KV head per GPU (`head_dim`: the serving constants' `kv_head_dim`)."""
+    return step.batch * kv_reserved_bytes(model, step.tp, precisions.kv_cache, shape, head_dim)
 
 
 def serving_memory_bytes(
-    model: ModelSpec, step: Iteration, precisions: Precisions, shape: tuple[int, int]
+    model: ModelSpec, step: Iteration, precisions: Precisions, shape: tuple[int, int], head_dim: int
 ) -> float:
     """Weights (with the copies attention data parallelism makes) plus the batch's KV cache of one replica."""
-    return replica_weight_bytes(model, precisions.weights, step.tp) + kv_bytes(model, step, precisions, shape)
+    weights = replica_weight_bytes(model, precisions.weights, step.tp)
+    return weights + kv_bytes(model, step, precisions, shape, head_dim)
