@@ -48,6 +48,13 @@ CONDITIONS: dict[Condition, tuple[Callable[[Scenario], bool], str]] = {
         lambda s: s.workload.precision != "bf16",
         "it applies at FP8 or FP4 (precision: fp8 or fp4); BF16 needs no FP8 support",
     ),
+    "release_month": (
+        lambda s: (
+            s.workload.kind != "inference" or (s.workload.weight_precision or s.workload.precision) == "fp8"
+        ),
+        "it applies to training, and to serving FP8 weights (early FP8 releases served slower); these "
+        "weights are not FP8",
+    ),
     "no_wait": (
         lambda s: not s.assumptions.wait_hours,
         "the wait for capacity is set, and it says when the GPUs are yours",

@@ -42,6 +42,7 @@ Condition = Literal[
     "fixed_gpus",
     "no_wait",
     "low_precision",
+    "release_month",
 ]
 """What another answer must be for an input to be used (`advisor.core.unused` says what each means)."""
 ALL_SYSTEMS = "*"
