@@ -73,3 +73,21 @@ def test_an_odd_numeral_is_refused_naming_the_flag_the_value_and_what_is_accepte
 def test_an_unusual_but_exact_numeral_is_read_as_written(argv, key, value, capsys):
     code, out, _ = run(capsys, *argv)
     assert code == 0 and json.loads(out)[key] == value
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--mfu", "h100=0.5", "--mfu", "h100=0.6"], "--mfu gives 'h100' twice (0.5 and 0.6): give it once"),
+        (["--mfu", "0.5", "--mfu", "h100=0.4"], "--mfu gives 'h100' twice (0.5 and 0.4)"),  # --system h100
+    ],
+)
+def test_a_system_given_twice_in_a_repeated_flag_is_refused_not_the_last_kept(argv, said, capsys):
+    # The last value was kept silently (MFU 0.6, the 0.5 dropped).
+    code, out, err = run(capsys, "--tokens", "1T", *argv)
+    assert code == 2 and not out and said in err
+
+
+def test_a_repeated_flag_for_different_systems_adds_them(capsys):
+    code, out, _ = run(capsys, "--tokens", "1T", "--mfu", "b200=0.4", "--mfu", "h100=0.5")
+    assert code == 0 and json.loads(out)["mfu"] == 0.5

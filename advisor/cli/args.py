@@ -205,13 +205,24 @@ def _overlay_inputs(args: argparse.Namespace, data: dict[str, Any], system: str 
             continue
         table = data[item.table] if item.table else data
         if item.kind == "per_system":
-            merged = dict(table.get(item.name, {}))
-            for given in value:
-                merged |= {
-                    system or ALL_SYSTEMS if key == ALL_SYSTEMS else key: v for key, v in given.items()
-                }
-            value = merged
+            value = dict(table.get(item.name, {})) | _flag_pairs(item, value, system)
         table[item.name] = (not item.default) if item.kind == "check" else value
+
+
+def _flag_pairs(item: DeclaredInput, given: list[dict[str, Any]], system: str | None) -> dict[str, Any]:
+    """A repeated per-system flag's pairs as one map; a system given twice (`--mfu h100=0.5 --mfu
+    h100=0.6`) is refused rather than the last value kept."""
+    pairs: dict[str, Any] = {}
+    for found in given:
+        for key, v in found.items():
+            key = system or ALL_SYSTEMS if key == ALL_SYSTEMS else key
+            if key in pairs:
+                what = "one value for every system" if key == ALL_SYSTEMS else f"{key!r}"
+                raise UsageError(
+                    f"{item.meta.flag} gives {what} twice ({pairs[key]:g} and {v:g}): give it once"
+                )
+            pairs[key] = v
+    return pairs
 
 
 def scenario_data_from_args(
