@@ -95,3 +95,13 @@ def test_a_file_s_range_reads_as_the_command_line_and_the_app_write_it(value):
     from advisor.io.field_errors import bound
 
     assert bound(value) == format_bound(value)
+
+
+def test_a_table_s_own_check_is_not_followed_by_got_a_table(capsys):
+    # "... is 1e+14 tokens/s, more than the 1e+11 a serving rate may be (got a table)".
+    from advisor.cli.main import main
+
+    argv = ["estimate", "--model", "llama3-8b", "--kind", "inference", "--system", "h100"]
+    assert main([*argv, "--requests-per-second", "1e7", "--output-tokens", "10M"]) == 2
+    err = capsys.readouterr().err
+    assert "more than the" in err and "got a table" not in err

@@ -104,4 +104,6 @@ def problem(err: ErrorDetails) -> str:
     got = err["input"]
     if (isinstance(got, str) and repr(got) in message) or f"got {plain(got)}" in message:
         return message
+    if isinstance(got, dict) and err["type"] in ("value_error", "assertion_error"):
+        return message  # a table's own check names the values it judged; "(got a table)" adds nothing
     return f"{message} (got {shown(plain(got))})"
