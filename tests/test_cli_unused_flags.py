@@ -97,3 +97,18 @@ def test_sizing_to_a_deadline_at_a_target_rate_is_said_to_be_unused(capsys):
     for flag in ("--size-to-deadline", "--sizing-margin"):
         said = f"{flag} is not used: {rate}"
         assert f"advisor: warning: {said}" in err and said in json.loads(out)["warnings"]
+
+
+def test_a_rental_price_beside_a_purchase_with_a_deadline_is_not_called_unused(capsys):
+    # Buying misses a 20-day deadline, and the answer offers the rental that meets it at the price
+    # given ($7,450 at $2, $33.53k at $9), while the warning said the price was not used.
+    job = ["recommend", "--model", "llama3-8b", "--tokens", "100B", "--gpus", "64", "--pricing", "own"]
+    answers = []
+    for price in ("2", "9"):
+        code, out, err = run(capsys, *job, "--deadline-days", "20", "--price-per-gpu-hour", price, "--json")
+        assert code in (0, 1) and "--price-per-gpu-hour is not used" not in err
+        answers.append(json.loads(out)["what_would_change"])
+    assert answers[0] != answers[1]
+    _, _, err = run(capsys, *job, "--price-per-gpu-hour", "2", "--json")
+    said = "--price-per-gpu-hour is not used: it applies when renting (pricing: rent), or beside a purchase"
+    assert said in err
