@@ -97,17 +97,22 @@ def _answer(data: dict[str, Any]) -> str:
     inputs echoed back, which change with any input)."""
     advice = advise_scenario(Scenario.model_validate(data), shipped_catalog(), RULES, today=TODAY)
     rec = advice.recommendation
-    told: list[Any] = [advice.sizing, rec.winner, rec.warnings, rec.what_would_change, rec.headline]
+    sizing = [
+        (s.system, s.gpus, s.sized_gpus, s.reason, s.binding, _numbers(s.estimate)) for s in advice.sizing
+    ]
+    told: list[Any] = [sizing, rec.winner, rec.warnings, rec.what_would_change, rec.headline]
     told.append(sorted(fired.id for fired in rec.rules_fired))
     for c in rec.candidates:
-        e = c.estimate
-        numbers = None
-        if e is not None:
-            numbers = (e.gpus, e.cost_usd, e.time_to_result_hours, e.energy_kwh, e.memory, e.warnings)
-        told.append(
-            (c.system, c.feasible, c.score, c.rule_factor, [(r.kind, r.text) for r in c.reasons], numbers)
-        )
+        reasons = [(r.kind, r.text) for r in c.reasons]
+        told.append((c.system, c.feasible, c.score, c.rule_factor, reasons, _numbers(c.estimate)))
     return repr(told)
+
+
+def _numbers(e: Any) -> Any:
+    """An estimate's figures a user reads (None without one), not the inputs it echoes."""
+    if e is None:
+        return None
+    return (e.gpus, e.cost_usd, e.time_to_result_hours, e.energy_kwh, e.memory, e.warnings)
 
 
 RULES = load_rules(None)
