@@ -106,7 +106,7 @@ def test_the_command_list_is_the_parsers():
 def test_negative_amount_is_out_of_range_not_a_missing_argument(capsys, value):
     code, _, err = run(capsys, "estimate", "--model", "llama3-8b", "--tokens", value)
     assert code == 2
-    assert f"argument --tokens: {value!r} is out of range: must be >= 1" in err
+    assert f"argument --tokens: {value!r} is out of range" in err and "must be from 1 to 1e18" in err
 
 
 @pytest.mark.parametrize("command", ["recommend", "sensitivity"])
@@ -161,7 +161,7 @@ def test_huge_values_read_as_numbers_not_digit_strings(capsys):
 
 def test_tokens_beyond_the_physical_range_are_refused_by_name(capsys):
     code, _, err = run(capsys, "estimate", "--model", "llama3-8b", "--tokens", "1e30", "--system", "h100")
-    assert code == 2 and "--tokens" in err and "1e+18" in err
+    assert code == 2 and "--tokens" in err and "from 1 to 1e18" in err
 
 
 @pytest.mark.parametrize(

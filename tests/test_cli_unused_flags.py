@@ -59,6 +59,18 @@ def test_an_estimate_s_json_warnings_say_which_flags_are_unused(system, capsys):
             "--no-fp8-stack is not used: it applies at FP8 or FP4 (precision: fp8 or fp4); BF16 needs no FP8 "
             "support",
         ),
+        # Serving: the training sequence length, and the software month at BF16 changed nothing and
+        # were not said to be unused.
+        (
+            ["--kind", "inference", "--seq-len", "4096"],
+            "--seq-len is not used: it applies to training (job: pretrain or finetune)",
+        ),
+        (
+            ["--kind", "inference", "--software", "2024-01"],
+            "--software is not used: it applies to training, and to serving FP8 weights (early FP8 releases "
+            "served slower); these weights are not FP8",
+        ),
+        (["--kind", "inference", "--precision", "fp8", "--software", "2024-01"], None),
         (["--pricing", "own", "--electricity-usd-per-kwh", "0.3"], None),
         (["--precision", "fp8", "--no-fp8-stack"], None),
     ],
@@ -73,3 +85,30 @@ def test_a_flag_that_cannot_change_the_answer_is_said_to_be_unused(argv, said, c
         assert "is not used" not in err and not any("is not used" in w for w in warnings)
     else:
         assert f"advisor: warning: {said}" in err and said in warnings
+
+
+def test_sizing_to_a_deadline_at_a_target_rate_is_said_to_be_unused(capsys):
+    # A fleet serving at a rate is sized to the rate: --size-to-deadline changed nothing, unsaid.
+    serve = ["--model", "llama3-8b", "--kind", "inference", "--target-tokens-per-second", "5k"]
+    argv = ["recommend", *serve, "--deadline-days", "30", "--size-to-deadline", "--sizing-margin", "0.2"]
+    code, out, err = run(capsys, *argv, "--json")
+    assert code in (0, 1)
+    rate = "a target rate sizes the fleet, and the job is a month of serving at that rate"
+    for flag in ("--size-to-deadline", "--sizing-margin"):
+        said = f"{flag} is not used: {rate}"
+        assert f"advisor: warning: {said}" in err and said in json.loads(out)["warnings"]
+
+
+def test_a_rental_price_beside_a_purchase_with_a_deadline_is_not_called_unused(capsys):
+    # Buying misses a 20-day deadline, and the answer offers the rental that meets it at the price
+    # given ($7,450 at $2, $33.53k at $9), while the warning said the price was not used.
+    job = ["recommend", "--model", "llama3-8b", "--tokens", "100B", "--gpus", "64", "--pricing", "own"]
+    answers = []
+    for price in ("2", "9"):
+        code, out, err = run(capsys, *job, "--deadline-days", "20", "--price-per-gpu-hour", price, "--json")
+        assert code in (0, 1) and "--price-per-gpu-hour is not used" not in err
+        answers.append(json.loads(out)["what_would_change"])
+    assert answers[0] != answers[1]
+    _, _, err = run(capsys, *job, "--price-per-gpu-hour", "2", "--json")
+    said = "--price-per-gpu-hour is not used: it applies when renting (pricing: rent), or beside a purchase"
+    assert said in err

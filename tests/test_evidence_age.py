@@ -46,7 +46,7 @@ def test_warnings_notes_and_dated_texts_are_left_as_written():
         == "little headroom"
     )
     penalty = _rule("new-system-conservative")
-    named = "mi355x has no published training run at scale as of Jun 2026"
+    named = "mi355x is not proven at scale (no published run at scale as of Jun 2026)"
     assert dated_because(penalty, named, TODAY, stale_after_days(RULES)) == named
     assert (
         dated_because(penalty, "x is new", TODAY, stale_after_days(RULES))
@@ -66,7 +66,10 @@ def test_the_cli_shows_the_evidence_date_on_a_weighted_reason(capsys):
     assert main(["recommend", *args]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert "H100's time savings compound over a long run (an assumption of 2024)" in out
-    assert "mi355x has no published training run at scale as of Jun 2026, and the team is conservative" in out
+    assert (
+        "mi355x is not proven at scale (no published run at scale as of Jun 2026), and the team is conservative"
+        in out
+    )
     assert (
         "no published training run at scale as of Jun 2026, and the team is conservative (evidence" not in out
     )

@@ -56,6 +56,7 @@ WHEN: dict[str, dict[str, dict[str, Any]]] = {
     "fixed_gpus": {},
     "no_wait": {},
     "low_precision": {"workload": {"precision": "fp8"}},
+    "release_month": {},
 }
 """A scenario meeting each declared condition (`Input(applies=...)`) on top of BASE."""
 

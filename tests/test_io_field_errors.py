@@ -39,7 +39,7 @@ class Sample(BaseModel):
         ({"power_w": -700}, "power_w: must be above 0 (got -700)"),
         ({"gpus": 8.5}, "gpus: expected a whole number (got 8.5)"),
         ({"gpus": "eight"}, 'gpus: expected a whole number (got "eight")'),
-        ({"gpus": 2_000_000}, "gpus: must be at most 1,000,000 (got 2000000)"),
+        ({"gpus": 2_000_000}, "gpus: must be at most 1M (got 2000000)"),
         ({"objective": "cheap"}, "objective: must be 'cost' or 'time' (got \"cheap\")"),
         ({"name": ""}, 'name: must not be empty (got "")'),
         ({"name": "x" * 11}, "name: too long (at most 10 characters)"),
@@ -86,3 +86,22 @@ def test_a_bad_price_in_an_imported_file_is_said_in_the_same_words(row, said, ca
     assert main(["--catalog", str(tmp_path / "overlay"), "prices", "import", str(prices)]) == 2
     err = capsys.readouterr().err
     assert said in err and "should" not in err
+
+
+@pytest.mark.parametrize("value", [1_000_000, 10_000_000, 36_500, 0.5, 1e13, 1e18, 3_600_000])
+def test_a_file_s_range_reads_as_the_command_line_and_the_app_write_it(value):
+    # A scenario file said "at most 1,000,000" where --gpus and the app said "up to 1M": one writer now.
+    from advisor.core.model.inputs import format_bound
+    from advisor.io.field_errors import bound
+
+    assert bound(value) == format_bound(value)
+
+
+def test_a_table_s_own_check_is_not_followed_by_got_a_table(capsys):
+    # "... is 1e+14 tokens/s, more than the 1e+11 a serving rate may be (got a table)".
+    from advisor.cli.main import main
+
+    argv = ["estimate", "--model", "llama3-8b", "--kind", "inference", "--system", "h100"]
+    assert main([*argv, "--requests-per-second", "1e7", "--output-tokens", "10M"]) == 2
+    err = capsys.readouterr().err
+    assert "more than the" in err and "got a table" not in err

@@ -255,7 +255,7 @@ def test_the_report_says_already_owned(tmp_path, capsys):
     [
         ("h1000=5", "--owned 'h1000': unknown system"),
         ("h1=5", "--owned 'h1': unknown system (did you mean 'h100'?)"),
-        ("h100=-1", "argument --owned: h100: '-1' is out of range: must be >= 0"),
+        ("h100=-1", "argument --owned: h100: '-1' is out of range: must be a whole number from 0 to 1M"),
         ("h100=1.5", "argument --owned: h100: '1.5' must be a whole number"),
         ("h100=lots", "argument --owned: h100: 'lots' is not a number"),
         ("h100", "argument --owned: 'h100' is not SYSTEM=N"),

@@ -264,7 +264,13 @@ CASES = {
         {"kind": "finetune"},
     ),
     "a100-budget-first": ((*S7, "a100"), {"budget": 1e6}, (*S7, "a100"), {"budget": 1e6, "deadline": 30}),
-    "a100-without-fp8": ((*S7, "a100"), {"fp8_stack": False}, (*S7, "a100"), {}),
+    # At BF16 the stack's FP8 support changes nothing: the rule fired there, preferring A100 for it.
+    "a100-without-fp8": (
+        (*S7, "a100"),
+        {"fp8_stack": False, "precision": "fp8"},
+        (*S7, "a100"),
+        {"fp8_stack": False},
+    ),
     "a100-guaranteed-availability": ((*S7, "a100"), {"guaranteed": True}, (*S7, "a100"), {}),
     "a100-short-jobs": ((*S7, "a100"), {}, (*S13, "a100"), {}),
     "h200-only-for-70b-plus": ((*S13, "h200"), {}, ("llama2-70b", 1e10, 64, "h200"), {}),

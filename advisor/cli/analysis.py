@@ -11,6 +11,7 @@ from advisor.cli.args import add_scenario_inputs, number
 from advisor.cli.command import add_command
 from advisor.cli.tabular import add_format_flags, chosen_format, write_delimited
 from advisor.core.analysis import SAMPLES
+from advisor.core.model.inputs import Limits
 from advisor.present.sanitise import printable
 
 
@@ -24,11 +25,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = add_command(sub, cmd_sensitivity)
     add_scenario_inputs(p)
     p.add_argument(
-        "--widen", type=number("--widen", high=10), default=1.0, help="scale every input's range (default 1)"
+        "--widen",
+        type=number("--widen", Limits(0, 10, above=True)),
+        default=1.0,
+        help="scale every input's range (default 1)",
     )
     p.add_argument(
         "--samples",
-        type=number("--samples", low=10, inclusive_low=True, high=100_000, integer=True),
+        type=number("--samples", Limits(10, 100_000), integer=True),
         default=SAMPLES,
         help=f"samples for P10-P90 and the winner's robustness (default {SAMPLES:,})",
     )

@@ -18,7 +18,9 @@ from advisor.core.model.inputs import (
     ALL_SYSTEMS,
     DeclaredInput,
     Limits,
+    UnreadNumber,
     field_limits,
+    format_bound,
     limits_of,
     parse_amount,
     system_pairs,
@@ -30,47 +32,35 @@ from advisor.errors import UsageError, shown
 
 
 def number(
-    flag: str,
-    *,
-    low: float = 0.0,
-    high: float = float("inf"),
-    inclusive_low: bool = False,
-    integer: bool = False,
-    example: str = "",
+    flag: str, limits: Limits, *, integer: bool = False, example: str = ""
 ) -> Callable[[str], float | int]:
-    """An argparse `type` that reads human numbers (70B, 15T, $2.10) and checks the range."""
+    """An argparse `type` that reads human numbers (70B, 15T, $2.10) and checks the range; a refusal
+    says what the flag accepts, in the words the app uses (`a whole number from 1 to 1M`)."""
+    accepted = limits.describe(integer)
+    large = limits.high is None or limits.high >= 1e3
+    written = f", e.g. {example}" if example else ", written like 70B, 15T, 1.5e12 or 2,048" if large else ""
 
     def convert(text: str) -> float | int:
+        given = shown(repr(text))
         try:
             value = parse_amount(text)
         except DecimalCommaError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{shown(repr(text))} is not a number{f' (e.g. {example})' if example else ''}"
-            ) from None
-        too_low = value < low if inclusive_low else value <= low
-        if too_low or value > high:
-            lower = f">= {low:g}" if inclusive_low else f"> {low:g}"
-            upper = f" and <= {high:g}" if high != float("inf") else ""
-            raise argparse.ArgumentTypeError(f"{shown(repr(text))} is out of range: must be {lower}{upper}")
+        except ValueError as exc:
+            why = str(exc) if isinstance(exc, UnreadNumber) else f"{given} is not a number"
+            raise argparse.ArgumentTypeError(f"{why}; must be {accepted}{written}") from None
+        if not limits.allows(value):
+            reads = format_bound(value)
+            said = "" if reads == text.strip() else f" (it reads as {reads})"
+            raise argparse.ArgumentTypeError(f"{given} is out of range{said}: must be {accepted}")
         if integer:
             if not float(value).is_integer():
-                raise argparse.ArgumentTypeError(f"{shown(repr(text))} must be a whole number")
+                raise argparse.ArgumentTypeError(f"{given} must be {accepted}")
             return int(value)
         return value
 
     convert.__name__ = flag
     return convert
-
-
-def bounded(
-    flag: str, limits: Limits, *, integer: bool = False, example: str = ""
-) -> Callable[[str], float | int]:
-    """`number` for a declared range."""
-    low = -float("inf") if limits.low is None else limits.low
-    high = float("inf") if limits.high is None else limits.high
-    return number(flag, low=low, high=high, inclusive_low=not limits.above, integer=integer, example=example)
 
 
 def validated(flag: str, annotation: Any) -> Callable[[str], Any]:
@@ -92,7 +82,7 @@ def validated(flag: str, annotation: Any) -> Callable[[str], Any]:
 
 def per_system(item: DeclaredInput) -> Callable[[str], dict[str, float | int]]:
     """An argparse `type` for a per-system map: `h100=1024, b200=72`, or one value for every system."""
-    check = bounded(item.meta.flag, item.limits, integer=item.value_kind == "integer")
+    check = number(item.meta.flag, item.limits, integer=item.value_kind == "integer")
 
     def convert(text: str) -> dict[str, float | int]:
         try:
@@ -147,7 +137,7 @@ def add_input_flag(group: argparse._ArgumentGroup, item: DeclaredInput) -> None:
             flag, dest=item.dest, type=per_system(item), action="append", metavar=metavar, help=_help(item)
         )
     else:
-        convert = bounded(flag, item.limits, integer=item.kind == "integer")
+        convert = number(flag, item.limits, integer=item.kind == "integer")
         group.add_argument(flag, dest=item.dest, type=convert, help=_help(item))
 
 
@@ -179,24 +169,24 @@ def add_workload_flags(parser: argparse.ArgumentParser) -> None:
     size = field_limits(CustomModel, "params")
     g.add_argument(
         "--params",
-        type=bounded("--params", size, example="13e9"),
+        type=number("--params", size, example="13e9"),
         help="custom model: total parameters (e.g. 13e9, 70B)",
     )
     g.add_argument(
         "--active-params",
-        type=bounded("--active-params", size),
+        type=number("--active-params", size),
         help="custom MoE model: active parameters per token",
     )
     for name, what in (("layers", "layers"), ("hidden", "hidden size")):
         limits = field_limits(CustomModel, name)
         g.add_argument(
-            f"--{name}", type=bounded(f"--{name}", limits, integer=True), help=f"custom model: {what}"
+            f"--{name}", type=number(f"--{name}", limits, integer=True), help=f"custom model: {what}"
         )
     _add_declared(g, ("workload",))
     a = parser.add_argument_group("assumption overrides")
     fraction = limits_of(SetEfficiency)
     a.add_argument(
-        "--goodput", type=bounded("--goodput", fraction), help="fixed goodput in [0.001, 1]; 1 = no downtime"
+        "--goodput", type=number("--goodput", fraction), help="fixed goodput in [0.001, 1]; 1 = no downtime"
     )
     _add_declared(a, ("assumptions",))
 
@@ -215,13 +205,24 @@ def _overlay_inputs(args: argparse.Namespace, data: dict[str, Any], system: str 
             continue
         table = data[item.table] if item.table else data
         if item.kind == "per_system":
-            merged = dict(table.get(item.name, {}))
-            for given in value:
-                merged |= {
-                    system or ALL_SYSTEMS if key == ALL_SYSTEMS else key: v for key, v in given.items()
-                }
-            value = merged
+            value = dict(table.get(item.name, {})) | _flag_pairs(item, value, system)
         table[item.name] = (not item.default) if item.kind == "check" else value
+
+
+def _flag_pairs(item: DeclaredInput, given: list[dict[str, Any]], system: str | None) -> dict[str, Any]:
+    """A repeated per-system flag's pairs as one map; a system given twice (`--mfu h100=0.5 --mfu
+    h100=0.6`) is refused rather than the last value kept."""
+    pairs: dict[str, Any] = {}
+    for found in given:
+        for key, v in found.items():
+            key = system or ALL_SYSTEMS if key == ALL_SYSTEMS else key
+            if key in pairs:
+                what = "one value for every system" if key == ALL_SYSTEMS else f"{key!r}"
+                raise UsageError(
+                    f"{item.meta.flag} gives {what} twice ({pairs[key]:g} and {v:g}): give it once"
+                )
+            pairs[key] = v
+    return pairs
 
 
 def scenario_data_from_args(

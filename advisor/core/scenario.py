@@ -83,6 +83,7 @@ class WorkloadSpec(WorkloadInputs):
             "Training sequence length; default: the model's",
             "tokens",
             asked_in_app=False,
+            applies=("training",),
         ),
     ] = None
 
@@ -184,7 +185,7 @@ class Scenario(Frozen):
             "Size to it",
             "Each system gets the smallest GPU count that meets the deadline",
             check_label="per system",
-            applies=("deadline",),
+            applies=("deadline", "no_rate"),
         ),
     ] = False
     workload: WorkloadSpec

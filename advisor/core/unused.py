@@ -37,7 +37,11 @@ CONDITIONS: dict[Condition, tuple[Callable[[Scenario], bool], str]] = {
         lambda s: s.workload.target_tokens_per_second is None,
         "the target tokens/s is set, and it is the rate served (requests/s are not added to it)",
     ),
-    "rent": (lambda s: s.workload.pricing == "rent", "it applies when renting (pricing: rent)"),
+    "rent": (
+        lambda s: s.workload.pricing == "rent" or (s.constraints.deadline_days is not None and not _rate(s)),
+        "it applies when renting (pricing: rent), or beside a purchase with a deadline (the rental that "
+        "meets it)",
+    ),
     "own": (lambda s: s.workload.pricing == "own", "it applies when buying (pricing: own)"),
     "deadline": (lambda s: s.constraints.deadline_days is not None, "it applies with a deadline"),
     "fixed_gpus": (
@@ -47,6 +51,13 @@ CONDITIONS: dict[Condition, tuple[Callable[[Scenario], bool], str]] = {
     "low_precision": (
         lambda s: s.workload.precision != "bf16",
         "it applies at FP8 or FP4 (precision: fp8 or fp4); BF16 needs no FP8 support",
+    ),
+    "release_month": (
+        lambda s: (
+            s.workload.kind != "inference" or (s.workload.weight_precision or s.workload.precision) == "fp8"
+        ),
+        "it applies to training, and to serving FP8 weights (early FP8 releases served slower); these "
+        "weights are not FP8",
     ),
     "no_wait": (
         lambda s: not s.assumptions.wait_hours,

@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic_core import ErrorDetails
 
+from advisor.core.model.inputs import format_bound
 from advisor.errors import shown
 
 TINY = 1e-6
@@ -38,9 +39,9 @@ _EXPECTED = {
 
 
 def bound(value: Any) -> str:
-    """A range's end as people write it: 1000000 as 1,000,000, 0.5 as 0.5."""
+    """A range's end in the words every surface uses (`format_bound`: 1M, 36,500, 0.5), or as given."""
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return f"{int(value):,}" if float(value).is_integer() and abs(value) < 1e15 else f"{value:g}"
+        return format_bound(float(value))
     return str(value)
 
 
@@ -103,4 +104,6 @@ def problem(err: ErrorDetails) -> str:
     got = err["input"]
     if (isinstance(got, str) and repr(got) in message) or f"got {plain(got)}" in message:
         return message
+    if isinstance(got, dict) and err["type"] in ("value_error", "assertion_error"):
+        return message  # a table's own check names the values it judged; "(got a table)" adds nothing
     return f"{message} (got {shown(plain(got))})"

@@ -185,15 +185,14 @@ CO2_PER_TOKEN = Column(
 )
 TOTALS = frozenset({"time_to_train_hours", "time_to_result_hours", "cost_usd", "energy_kwh", "co2_tonnes"})
 """Figures that grow with the work: their changes mean nothing when the scenarios' work differs."""
-
+PER_SYSTEM_ONLY = frozenset({"price_usd_per_gpu_hour", "mfu_effective", "goodput"})
 MATRIX_COLUMNS: tuple[Column, ...] = tuple(
     next(c for c in COLUMNS if c.json_key == key)
     for key in ("cost_usd", "time_to_result_hours", "energy_kwh")
 )
 """Figures shown for every system in every scenario (per 1M tokens instead when the work differs)."""
 PER_TOKEN_MATRIX_COLUMNS: tuple[Column, ...] = (PER_TOKEN, MATRIX_COLUMNS[1], ENERGY_PER_TOKEN)
-
-OUTCOME_COLUMNS: tuple[Column, ...] = (*COLUMNS[:6], CO2)
+OUTCOME_COLUMNS: tuple[Column, ...] = (*(c for c in COLUMNS if c.json_key not in PER_SYSTEM_ONLY), CO2)
 """Figures of each scenario's recommended system, as rows of the outcome table."""
 PER_WORK_COLUMNS: tuple[Column, ...] = (ENERGY_PER_TOKEN, CO2_PER_TOKEN)
 """Rows added when the scenarios' work differs, so that energy and CO2 compare per token too."""

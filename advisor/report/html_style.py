@@ -63,6 +63,18 @@ SCROLL_CUE = """
 covers move with the table (`local`) and hide a shadow (fixed to the box) at the table's own edge; the
 cells' backgrounds are translucent so the shadow shows through them."""
 
+COMPACT_PX = 1100
+"""At or below this window width the tables of figures (a column per figure, ten or more) tighten their type
+and padding, so that on a laptop's half screen (900 px) they fit the page instead of scrolling."""
+
+COMPACT = f"""
+@media screen and (max-width: {COMPACT_PX}px) {{
+  table {{ font-size: .8rem; }}
+  th, td {{ padding: .3rem .25rem; }}
+  .tag {{ padding: 0 .25rem; }}
+}}
+"""
+
 STYLE = (
     """
 :root { --ink: #1b1f24; --muted: #59636e; --line: #d8dde3; --accent: #0b5cad; --warn: #7a4d00; }
@@ -117,6 +129,7 @@ svg.chart text.tick { fill: var(--muted); font-size: 11px; }
 footer { margin-top: 2.5rem; padding-top: .6rem; border-top: 1px solid var(--line); color: var(--muted);
   font-size: .85rem; }
 """
+    + COMPACT
     + STACKED
     + f"@media (max-width: {PHONE_PX}px) {{"
     + """

@@ -23,6 +23,8 @@ def input_rows(report: ReportData) -> list[tuple[str, str]]:
     s: Scenario = report.scenario
     w = s.workload
     model = report.model
+    unused = unused_inputs(s)
+    no_stack = "workload.fp8_stack" in unused  # at BF16 the stack's FP8 support changes nothing
     rows = [
         ("Scenario", s.name),
         ("Objective", s.objective),
@@ -31,7 +33,10 @@ def input_rows(report: ReportData) -> list[tuple[str, str]]:
         ("Sequence length", f"{model.seq_len:,}"),
         ("Tokens", _tokens_text(w)),
         ("GPUs", _gpus_text(report)),
-        ("Precision", w.precision.upper() + ("" if w.fp8_stack else " (software stack without FP8)")),
+        (
+            "Precision",
+            w.precision.upper() + ("" if w.fp8_stack or no_stack else " (software stack without FP8)"),
+        ),
         ("Job", _job(w)),
         ("Pricing", "rent by the GPU-hour" if w.pricing == "rent" else "own (total cost of ownership)"),
         ("Software release", w.software or "latest published"),
@@ -42,7 +47,17 @@ def input_rows(report: ReportData) -> list[tuple[str, str]]:
         rows.append(("Serving", _serving_text(w)))
     c = s.constraints
     deadline = f"{c.deadline_days:g} days" if c.deadline_days is not None else "none"
-    rows.append(("Deadline", deadline + (", each system sized to meet it" if s.size_to_deadline else "")))
+    rows.append(
+        (
+            "Deadline",
+            deadline
+            + (
+                ", each system sized to meet it"
+                if s.size_to_deadline and "size_to_deadline" not in unused
+                else ""
+            ),
+        )
+    )
     if c.deadline_days is not None:  # a margin of no deadline does not apply
         margin = f"{c.sizing_margin:.0%} of the deadline kept as slack when sizing to it"
         rows.append(("Sizing margin", margin))
@@ -59,7 +74,16 @@ def input_rows(report: ReportData) -> list[tuple[str, str]]:
     own_row = {"model", *PER_SYSTEM_ROWS}  # these have rows of their own
     overrides = [a for a in report.assumptions if a.set_by_user and own_row.isdisjoint((a.subject, a.topic))]
     rows.append(("Assumption overrides", "; ".join(override_text(a) for a in overrides) or "none"))
-    return rows
+    return [row for row in rows if ROW_INPUTS.get(row[0]) not in unused]
+
+
+ROW_INPUTS = {
+    "Sequence length": "workload.seq_len",
+    "Software release": "workload.software",
+    "Sizing margin": "constraints.sizing_margin",
+}
+"""The rows above that show one declared input: left out where the other answers leave it unused, as
+`declared_rows` leaves out the rest (a serving job's training sequence length)."""
 
 
 def _gpus_text(report: ReportData) -> str:

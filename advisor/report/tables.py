@@ -49,7 +49,13 @@ COLUMNS: tuple[Column, ...] = (
     Column("Time to result", lambda e: e.time_to_result_hours, numbers.duration, "time_to_result_hours"),
     Column("Cost", lambda e: e.cost_usd, numbers.money, "cost_usd"),
     Column(
-        "$/GPU-hour",
+        "Price $/GPU-hour",
+        lambda e: e.price_usd_per_gpu_hour,
+        numbers.price_per_gpu_hour,
+        "price_usd_per_gpu_hour",
+    ),
+    Column(
+        "Effective $/GPU-hour",
         lambda e: e.effective_price_usd_per_gpu_hour,
         numbers.price_per_gpu_hour,
         "effective_price_usd_per_gpu_hour",
@@ -115,9 +121,18 @@ SERVING_BLURB = (
 )
 
 
+PRICE_BLURB = (
+    "Price $/GPU-hour is the rental offer's (renting) or the cost of ownership's (owning); Effective "
+    "$/GPU-hour is the cost over the GPU-hours the job runs, above the price when a reservation's term or "
+    "GPUs bought are paid for but idle."
+)
+"""Which of the two prices per GPU-hour is which: a buyer compares quotes with the first."""
+
+
 def comparison_blurb(rec: Recommendation) -> str:
-    """What the comparison ranks by; for a serving job with a target rate, what its GPUs are."""
-    blurb = f"{ranking_sentence(rec)}; a dash where a system could not be estimated."
+    """What the comparison ranks by and which price is which; for a serving job with a target rate, what
+    its GPUs are."""
+    blurb = f"{ranking_sentence(rec)}; a dash where a system could not be estimated. {PRICE_BLURB}"
     job_gpus = job_gpus_note(rec, "the GPUs for target in the Serving section")
     return blurb if job_gpus is None else f"{blurb} {job_gpus}."
 

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 JOB_VERBS = {"pretrain": "train", "finetune": "fine-tune", "inference": "serve"}
 """The job (`kind`) as rule texts say it: `to {job}`."""
+JOB_NOUNS = {"pretrain": "the run", "finetune": "the fine-tune", "inference": "the serving job"}
+"""The job (`kind`) as rule texts name it: `before {run} starts` (a serving plan has no run)."""
 PRICE_BASES = {"rent": "rental", "own": "TCO"}
 """The pricing as rule texts say it: `per {price_basis} dollar`."""
 FactType = Literal["number", "bool", "text"]
@@ -63,6 +65,7 @@ CHOICE_LISTS: dict[str, tuple[str, ...]] = {
     "maturity": choices_of(MaturityBasis, "level"),
     "objective": get_args(Objective),
     "job": tuple(JOB_VERBS.values()),
+    "run": tuple(JOB_NOUNS.values()),
     "price_basis": tuple(PRICE_BASES.values()),
 }
 """The choice lists a text fact may take its values from, by name (`choices = "precision"` in the
@@ -86,6 +89,7 @@ def workload_facts(
         "has_budget": constraints.budget_usd is not None,
         "objective": objective,
         "job": JOB_VERBS[workload.kind],
+        "run": JOB_NOUNS[workload.kind],
         "price_basis": PRICE_BASES[workload.pricing],
         "owned_fleet_fits": owned_fleet_fits,
     }

@@ -21,8 +21,11 @@ import annotated_types
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from advisor.core.model.units import format_si, parse_number
+from advisor.core.model.units import UnreadNumber, format_si, parse_number
+from advisor.errors import shown
 
+_PREFIXED = re.compile(r"^[-+]?0[xob][0-9a-f_]+$", re.IGNORECASE)
+"""A hexadecimal, octal or binary literal (`0x10`): refused, never read as a product (0 x 10 = 0)."""
 _PRODUCT = re.compile(r"^(?P<data>[^x×*]+?)\s*[x×*]\s*(?P<times>[^x×*]+)$", re.IGNORECASE)
 InputKind = Literal["number", "integer", "choice", "check", "text", "per_system"]
 Condition = Literal[
@@ -39,6 +42,7 @@ Condition = Literal[
     "fixed_gpus",
     "no_wait",
     "low_precision",
+    "release_month",
 ]
 """What another answer must be for an input to be used (`advisor.core.unused` says what each means)."""
 ALL_SYSTEMS = "*"
@@ -289,7 +293,11 @@ def system_pairs(value: Any) -> Any:
     text = ", ".join(str(part) for part in value) if isinstance(value, list | tuple) else value
     pairs: dict[str, str] = {}
     for pair in (part for part in _PAIR_BREAKS.split(_PAIR_SPACES.sub("=", text)) if part):
-        system, sep, number = pair.rpartition("=")
+        system, sep, number = pair.partition("=") if "=" in pair else ("", "", pair)
+        if "=" in number:
+            raise ValueError(
+                f"{pair!r} has more than one '=': give SYSTEM=VALUE (e.g. h100=2.1) for each system"
+            )
         key = system if sep else ALL_SYSTEMS
         if (sep and not system) or not number:
             raise ValueError(f"{pair!r} is not SYSTEM=VALUE (e.g. h100=2.1) or one value for every system")
@@ -312,6 +320,10 @@ def declared_inputs(model: type[BaseModel], table: str = "") -> dict[str, Declar
 
 def parse_amount(text: str) -> float:
     """A human number (`15T`, `$2.10`), or a product of two (`5T x 3`: dataset tokens times epochs)."""
+    if _PREFIXED.match(text.strip()):
+        raise UnreadNumber(
+            f"{shown(repr(text))} is not read as hexadecimal, octal or binary: write it in decimal"
+        )
     match = _PRODUCT.match(text.strip())
     if match:
         return parse_number(match["data"]) * parse_number(match["times"])

@@ -39,8 +39,15 @@ _NUMBER = re.compile(
 characters, so a long string fails in linear time."""
 _GROUPED = re.compile(r"^[0-9]{1,3}(?:,[0-9]{3})+$", re.ASCII)
 """Commas are thousands separators only: `2,048`, `1,000,000` (`0,1`, `1,5`, `1,0000` are refused)."""
+_UNDERSCORED = re.compile(r"^[0-9]{1,3}(?:_[0-9]{3})+$", re.ASCII)
+"""Underscores likewise: `1_000`, `2_048` (`1__0`, `8_0` are refused, never read as 10 or 80)."""
 MAX_NUMBER_CHARS = 64
 """The longest text read as a number; longer is refused before matching (`1,000,000,000T` is 14)."""
+
+
+class UnreadNumber(ValueError):
+    """A number written in a form that is refused rather than guessed at (`0x10`, `1__0`): its message
+    says why, and every surface repeats it rather than its own "not a number"."""
 
 
 class DecimalCommaError(ValueError):
@@ -67,6 +74,10 @@ def parse_number(text: str | float | int) -> float:
         whole = re.split(r"[.eE]", number, maxsplit=1)[0]
         if "," in whole and not _GROUPED.match(whole):
             raise DecimalCommaError(_comma_problem(text, number))
+        if "_" in whole and not _UNDERSCORED.match(whole):
+            raise UnreadNumber(
+                f"{shown(repr(text))}: an underscore only separates thousands, in groups of three (1_000)"
+            )
         digits = number.replace("_", "").replace(",", "")
         value = float(digits) * _SUFFIXES[match.group("suffix")]
         if match.group("sign") == "-":

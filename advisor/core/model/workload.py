@@ -109,6 +109,7 @@ class WorkloadInputs(Frozen):
             "Software release",
             "Software release month for MFU, e.g. 2024-01; default: the latest published",
             asked_in_app=False,
+            applies=("release_month",),
         ),
     ] = None
     fp8_stack: Annotated[
@@ -347,7 +348,7 @@ class Constraints(Frozen):
             "Sizing margin",
             "Sizing to the deadline keeps this share of it as slack: 0.1 finishes by 90%",
             "fraction",
-            applies=("deadline",),
+            applies=("deadline", "no_rate"),
         ),
     ] = 0.1
     budget_usd: Annotated[
