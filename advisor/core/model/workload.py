@@ -8,12 +8,7 @@ from pydantic import BeforeValidator, Field, model_validator
 
 from advisor.core.model.catalog import Frozen, ModelSpec, Precision
 from advisor.core.model.inputs import Input
-from advisor.core.model.serving_rate import (
-    MAX_TOKENS,
-    MAX_TOKENS_PER_SECOND,
-    given_number,
-    target_rate,
-)
+from advisor.core.model.serving_rate import MAX_TOKENS, MAX_TOKENS_PER_SECOND, given_number, target_rate
 from advisor.core.model.sourced import Release
 from advisor.core.model.units import HOURS_PER_MONTH, SECONDS_PER_HOUR, human_integer, human_number
 
