@@ -70,7 +70,7 @@ class ServingConstants:
     """Per-GPU bandwidth across scale-up domains (a replica spanning nodes)."""
     max_batch: int
     """Most requests one replica decodes together (the serving engine's limit)."""
-    kv_head_dim: int = 128
+    kv_head_dim: int
     """Values per KV head (K or V) of a model that does not declare its own: its KV heads are its `kv_dim` /
     (2 x this)."""
     early_fp8_factor: float = 1.0
