@@ -80,3 +80,15 @@ async def test_a_question_picked_just_after_a_new_scenario_keeps_the_focus():
         await pilot.pause()
         app.action_new_scenario()  # nothing picked after it: the focus starts again at the top
         await until(pilot, lambda: app.focused is app.main.form.row("model").control, "the model focused")
+
+
+@pilot_test
+async def test_a_greyed_question_picked_just_after_a_new_scenario_leaves_the_focus_at_the_top():
+    # a greyed question takes no focus: the new scenario's focus on the first question still comes, where
+    # counting the pick as a move left no question focused and the keys typed next went nowhere
+    async with running() as (app, pilot):
+        app.main.form.focus_question("gpus")
+        await pilot.pause()
+        app.action_new_scenario()
+        app.main.form.focus_question("electricity_usd_per_kwh")  # greyed when renting, the default
+        await until(pilot, lambda: app.focused is app.main.form.row("model").control, "the model focused")

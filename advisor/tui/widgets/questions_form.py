@@ -68,7 +68,7 @@ class QuestionsForm(VerticalScroll):
         self.complete = False
         """Every section is mounted (the later ones follow the first screen)."""
         self.focus_moves = 0
-        """How many times a question was asked to take the focus."""
+        """How many times a question took the focus (a greyed one picked does not)."""
 
     def compose(self) -> ComposeResult:
         yield from self._sections(range(FIRST_SECTIONS), self.first)
@@ -201,7 +201,6 @@ class QuestionsForm(VerticalScroll):
 
     def focus_question(self, key: str) -> None:
         """Move the focus to a question (from the command palette)."""
-        self.focus_moves += 1
         row = self._rows.get(key)
         if row is None:
             return
@@ -212,4 +211,5 @@ class QuestionsForm(VerticalScroll):
             why = self._not_asked_because(key)
             self.notify(f"{row.question.label} is not asked now: {why}.", title="Not asked now")
             return
+        self.focus_moves += 1
         row.control.focus()
