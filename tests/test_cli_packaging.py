@@ -28,7 +28,11 @@ def test_ctrl_c_while_the_command_loads_is_status_130_not_a_traceback(monkeypatc
 
     class Loading(types.ModuleType):
         def __getattr__(self, name: str) -> object:
-            raise KeyboardInterrupt
+            # Only the name the entry point imports: any other lookup (tools walking sys.modules for
+            # `__spec__`, `__file__`) is a plain miss, or the interrupt escapes into them.
+            if name == "main":
+                raise KeyboardInterrupt
+            raise AttributeError(name)
 
     monkeypatch.setitem(sys.modules, "advisor.cli.main", Loading("advisor.cli.main"))
     assert entry.run() == entry.INTERRUPTED
