@@ -6,7 +6,15 @@ from typing import Annotated, ClassVar, Literal, Self
 
 from pydantic import Field, model_validator
 
-from advisor.core.model.sourced import Fraction, Frozen, NonNegative, Positive, PositiveInt, Sourced
+from advisor.core.model.sourced import (
+    Fraction,
+    Frozen,
+    NonNegative,
+    Positive,
+    PositiveInt,
+    Precision,
+    Sourced,
+)
 
 
 class Electricity(Sourced):
@@ -164,6 +172,9 @@ class InferenceModel(Sourced):
     max_batch: PositiveInt = Field(description="Most requests one replica decodes together.")
     kv_head_dim: PositiveInt = Field(description="Values per KV head: kv_dim / (2 x it) KV heads.")
     early_fp8_factor: Fraction = Field(description="FP8 serving speed on releases before `early_fp8_before`.")
+    fp4_weight_only_precision: Precision = Field(
+        description="The precision FP4 weights are multiplied at on a GPU without FP4 matrix units."
+    )
     early_fp8_before: str = Field(
         pattern=r"^[0-9]{4}-[0-9]{2}$", description="First release with full FP8 speed."
     )

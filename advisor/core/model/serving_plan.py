@@ -48,6 +48,15 @@ def serving_hardware(system: System, usable_hbm_fraction: float, activations: Pr
     )
 
 
+def compute_precision(system: System, precisions: Precisions, fp4_weight_only: Precision) -> Precision:
+    """The precision `system` runs the matrix products at: the activations', except that FP4 weights on a GPU
+    without FP4 matrix units are dequantised in the kernel and multiplied at `fp4_weight_only` (weight-only
+    quantisation: TensorRT-LLM serves MXFP4 gpt-oss on Hopper with BF16 activations)."""
+    if precisions.weights == "fp4" and system.compute.peak_tflops("fp4") is None:
+        return fp4_weight_only
+    return precisions.activations
+
+
 def serving_precisions(
     weights: Precision, kv_cache: Precision | None, activations: Precision | None
 ) -> Precisions:
@@ -193,7 +202,8 @@ def choose_layout(
         return chosen[3]
     if len(_CHOSEN) >= _CHOSEN_MAX:
         _CHOSEN.clear()
-    hw = serving_hardware(system, economics.memory.usable_hbm_fraction, precisions.activations)
+    computed = compute_precision(system, precisions, economics.inference.fp4_weight_only_precision)
+    hw = serving_hardware(system, economics.memory.usable_hbm_fraction, computed)
     c = serving_constants(economics)
     found: list[Layout] = []
     failures: dict[str, int] = {}
