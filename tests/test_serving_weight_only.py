@@ -97,3 +97,34 @@ def test_the_trtllm11_moe_rows_held_out():
     assert len(balanced) == 8 and all(0.6 <= e <= 0.9 for e in balanced), balanced
     decode_heavy = [e for pid, e in errors.items() if pid.endswith("-1024-8192")]
     assert len(decode_heavy) == 7 and all(abs(e) <= 0.4 for e in decode_heavy), decode_heavy
+
+
+def test_fp4_asked_for_on_hopper_keeps_fp4_weights_and_says_what_runs():
+    # `--precision fp4` for a serving job on H100 used to fall back to FP8 for everything (the training
+    # rule) before the fleet was sized, so gpt-oss was served from 1-byte weights its checkpoint does not
+    # have, and the table said "FP8 (fallback)". The weights stay FP4 (as `--weight-precision fp4`), the
+    # products run at BF16, and one warning says so.
+    from advisor.core.costing.estimate import estimate
+    from advisor.core.model.workload import Workload
+
+    def served(**precision: str):
+        job = Workload(
+            model=CATALOG.model("gpt-oss-120b"),
+            kind="inference",
+            prompt_tokens=1000,
+            output_tokens=1000,
+            target_tokens_per_second=100_000,
+            **precision,
+        )
+        return estimate(job, "h100", CATALOG)
+
+    asked = served(precision="fp4")
+    assert asked.serving is not None
+    assert (asked.serving.weight_precision, asked.serving.activation_precision) == ("fp4", WEIGHT_ONLY)
+    weights_only = served(precision="fp8", weight_precision="fp4")
+    assert asked.gpus == weights_only.gpus and asked.cost_usd == pytest.approx(weights_only.cost_usd)
+    said = [w for w in asked.warnings if "FP4" in w]
+    assert said == [
+        f"{CATALOG.systems['h100'].name} has no FP4 tensor cores: FP4 weights served weight-only, "
+        f"multiplied at {WEIGHT_ONLY.upper()}"
+    ]

@@ -32,6 +32,15 @@ MEMORY_NOTE = (
 """Said under the table: the memory row's unit, kept out of its label so the label column stays narrow."""
 
 
+def _precision_run(e: Any) -> str:
+    """The precision that runs; a serving job's weights too when they differ from it (FP4 weight-only)."""
+    fallback = "" if e.precision == e.precision_requested else " (fallback)"
+    s = e.serving
+    if s is not None and s.weight_precision and s.weight_precision != s.activation_precision:
+        return f"{s.weight_precision.upper()} weights, {s.activation_precision.upper()} math"
+    return e.precision.upper() + fallback
+
+
 def _rows(serving: bool, production: bool = False) -> list[Row]:
     """The figures of every job; a serving job's in its own words, without the training-only ones. At
     production efficiency the MFU and tokens/s are the reference's (what `--mfu` sets), and a row shows
@@ -41,7 +50,7 @@ def _rows(serving: bool, production: bool = False) -> list[Row]:
         (
             "precision",
             "precision run",
-            lambda e: e.precision.upper() + ("" if e.precision == e.precision_requested else " (fallback)"),
+            _precision_run,
         ),
         ("mfu", f"MFU{at}", lambda e: numbers.percent(e.mfu) + (" (published)" if e.mfu_basis.exact else "")),
         *(

@@ -23,6 +23,7 @@ from advisor.core.model.serving_plan import (
     Layout,
     Targets,
     choose_layout,
+    compute_precision,
     kv_bytes,
     serving_constants,
     serving_flops_per_token,
@@ -50,6 +51,9 @@ def serving_throughput(inputs: SpeedInputs, price_usd_per_gpu_hour: float) -> Th
     if assumptions.for_system("mfu", system.id) is not None:
         warnings.append("an MFU override does not apply to inference (decode is memory-bound); ignored")
     precisions = _precisions(workload, precision)
+    computed = compute_precision(system, precisions, econ.inference.fp4_weight_only_precision)
+    warnings.extend(_fp4_warnings(workload, system, precisions, computed))
+    peak_tflops = system.compute.peak_tflops(computed) or peak_tflops
     shape = (workload.prompt_tokens, workload.output_tokens)
     targets = serving_targets(workload, econ.serving)
     layout, meets = _serving_layout(workload, system, catalog, precisions, targets, warnings)
@@ -84,7 +88,14 @@ def serving_throughput(inputs: SpeedInputs, price_usd_per_gpu_hour: float) -> Th
             / step.tp
             / BYTES_PER_GIB,
         ),
-        serving=_serving_summary(workload, layout, precisions, targets, price_usd_per_gpu_hour, meets=meets),
+        serving=_serving_summary(
+            workload,
+            layout,
+            replace(precisions, activations=computed),
+            targets,
+            price_usd_per_gpu_hour,
+            meets=meets,
+        ),
     )
 
 
@@ -99,10 +110,26 @@ def sized_for_rate(workload: Workload, system: System, catalog: Catalog, precisi
 
 
 def _precisions(workload: Workload, precision: Precision) -> Precisions:
-    """Weights, KV cache and activations: the workload's, unset ones following the run precision."""
-    return serving_precisions(
-        workload.weight_precision or precision, workload.kv_cache_precision, workload.activation_precision
-    )
+    """Weights, KV cache and activations: the workload's, unset ones following the run precision. FP4 asked
+    for on a GPU without FP4 matrix units keeps FP4 weights, served weight-only (`compute_precision`): the
+    checkpoint's bytes are what decode reads, whatever the multiply runs at."""
+    weight_only = workload.precision == "fp4" and workload.fp8_stack
+    weights = workload.weight_precision or ("fp4" if weight_only else precision)
+    return serving_precisions(weights, workload.kv_cache_precision, workload.activation_precision)
+
+
+def _fp4_warnings(
+    workload: Workload, system: System, precisions: Precisions, computed: Precision
+) -> list[str]:
+    """What runs when FP4 is asked for on a GPU without FP4 matrix units (`run_precision` leaves a serving
+    job's to this): FP4 weights multiplied at `computed`, or the precision the weights were set to."""
+    if workload.precision != "fp4" or system.compute.peak_tflops("fp4") is not None or not workload.fp8_stack:
+        return []
+    if precisions.weights == "fp4":
+        how = f"FP4 weights served weight-only, multiplied at {computed.upper()}"
+    else:
+        how = f"running {precisions.weights.upper()} weights"
+    return [f"{system.name} has no FP4 tensor cores: {how}"]
 
 
 def _delivered_per_gpu(workload: Workload, step: Iteration, replicas: int) -> float:
@@ -186,7 +213,8 @@ def _largest_replica(
     workload: Workload, system: System, catalog: Catalog, precisions: Precisions, shape: tuple[int, int]
 ) -> Layout:
     """The largest replica at batch 1, shown when even it does not hold the weights (it does not fit)."""
-    hw = serving_hardware(system, catalog.economics.memory.usable_hbm_fraction, precisions.activations)
+    computed = compute_precision(system, precisions, catalog.economics.inference.fp4_weight_only_precision)
+    hw = serving_hardware(system, catalog.economics.memory.usable_hbm_fraction, computed)
     c = serving_constants(catalog.economics)
     replica = Replica(workload.model, TP_SIZES[-1], hw, precisions, *shape, c, workload.software)
     step = iteration(replace(replica, stack=system.serving_stack), 1)

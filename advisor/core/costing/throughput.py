@@ -38,7 +38,8 @@ def run_precision(workload: Workload, system: System) -> tuple[Precision, list[s
     requested = precision
     while system.compute.peak_tflops(precision) is None:
         precision = _WIDER[precision]
-    if precision != requested:
+    # A serving job asking for FP4 may keep FP4 weights (weight-only): costing/serving.py says what runs.
+    if precision != requested and not (workload.kind == "inference" and requested == "fp4"):
         warnings.append(f"{system.name} has no {requested.upper()} tensor cores: running {precision.upper()}")
     return precision, warnings
 
