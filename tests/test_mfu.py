@@ -269,6 +269,44 @@ def test_a_release_ratio_carries_only_figures_of_its_own_family():
     assert ratios.ratio("b200", "fp8", "2025-11", "2026-05")[1] == 1
 
 
+def test_a_release_ratio_pairs_figures_of_one_publication_only():
+    # DGX Cloud Benchmarking v25.05 published DeepSeek-V3 BF16 on 256 GB200 at 958 tokens/s per GPU, its
+    # first recipe; Megatron-Bridge 25.11 published the same configuration at 3,139 (catalog/mfu). The 3.3x
+    # is one recipe against another, not what release 25.11 gave every MoE model on GB200.
+    from advisor.core.model.mfu_release import PRIOR_PAIRS, Figure, ReleaseRatios
+
+    config = ("deepseek-v3", 4096, 256)
+    figures = [
+        Figure("gb200-nvl72", "bf16", config, "2025-05", 0.0958, "moe", "DGX Cloud Benchmarking"),
+        Figure("gb200-nvl72", "bf16", config, "2025-12", 0.3139, "moe", "Megatron-Bridge"),
+    ]
+    assert ReleaseRatios(figures).ratio("gb200-nvl72", "bf16", "2025-05", "2025-12", "moe") == (1.0, 0)
+    # Two releases in one publication still pair.
+    figures.append(Figure("gb200-nvl72", "bf16", config, "2026-05", 0.35, "moe", "Megatron-Bridge"))
+    ratio = ReleaseRatios(figures).ratio("gb200-nvl72", "bf16", "2025-12", "2026-05", "moe")
+    assert ratio == (pytest.approx((0.35 / 0.3139) ** (1 / (1 + PRIOR_PAIRS))), 1)
+
+
+def test_the_catalog_carries_no_figure_by_a_ratio_across_publications(catalog):
+    # Qwen3 30B-A3B FP8 on 8 GB200, Megatron-Bridge 25.11: 23,766 tokens/s per GPU (performance-summary-
+    # archive.md). Predicted without that point, it rests on other MoE figures of GB200; carried by DGX
+    # Cloud → Megatron-Bridge's 3.3x (2.2x after shrinkage) they gave 2.4 times the published figure.
+    from advisor.core.analysis.validation import _without_point
+
+    table = catalog.mfu_tables["megatron-bridge"]
+    point = next(
+        p
+        for p in table.points
+        if p.model == "qwen3-30b-a3b" and p.system == "gb200-nvl72" and p.software == "2025-11"
+    )
+    published = next(c.mfu for c in mfu_index(catalog).calibrated_points() if c.point is point)
+    found = resolve_mfu(
+        _without_point(catalog, point), "gb200-nvl72", "fp8", catalog.models["qwen3-30b-a3b"], 8, "2025-11"
+    )
+    assert "carried" not in found.basis
+    assert 1 / 1.5 < found.mfu / published < 1.5
+
+
 def test_a_figure_of_another_release_is_carried_closer_to_what_that_release_published(catalog):
     # Without Megatron-Bridge 26.04's gpt-oss-120b BF16 point on 64 B200 (13,568 tokens/s), asking for
     # that release finds the 25.11 figure (8,213) and carries it by the ratio B200's DeepSeek-V3 FP8 shows
