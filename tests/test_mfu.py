@@ -382,10 +382,11 @@ def test_the_same_configuration_at_another_precision_comes_before_an_old_recipe(
 
 
 def test_a_later_release_of_the_same_configuration_is_carried_back(catalog):
-    # B200 Qwen3 235B-A22B FP8 on 64 GPUs, 25.11: without it, the 26.04 figure on 256 GPUs, carried back by
-    # the release ratio B200 measured between the two releases, beats Qwen3 30B-A3B's 25.11 figure (-55%).
+    # B200 Qwen3 235B-A22B FP8 on 64 GPUs, 25.11: without it (and without 25.09's figure of it, a month
+    # earlier, which would count as the same release), the 26.04.01 figure on 256 GPUs, carried back by the
+    # release ratio B200 measured between the two releases, beats Qwen3 30B-A3B's 25.11 figure (-55%).
     def is_it(p):
-        return (p.system, p.model, p.gpus, p.software) == ("b200", "qwen3-235b-a22b", 64, "2025-11")
+        return (p.system, p.model, p.gpus) == ("b200", "qwen3-235b-a22b", 64) and p.software < "2026"
 
     published = _published(catalog, "b200", "fp8", "qwen3-235b-a22b", "2025-11")
     found = resolve_mfu(
@@ -393,8 +394,9 @@ def test_a_later_release_of_the_same_configuration_is_carried_back(catalog):
     )
     assert "qwen3-235b-a22b on 256 GPUs" in found.basis and "(carried)" in found.basis
     assert "shrunk toward 1" in found.basis  # the basis says the ratio shown is the shrunk one
-    # Shrunk toward 1 (one pair, DeepSeek-V3's x 0.64): -12% (unshrunk -24%).
-    assert found.other_release and abs(found.mfu / published - 1) < 0.15
+    # Shrunk toward 1 over two pairs: DeepSeek-V3's x 0.64 and Qwen3 30B-A3B's x 0.34 (B200's volatile
+    # series, 9,299 tokens/s in 25.11 and 27,136 in 26.04.01): -34% (with DeepSeek-V3's pair alone, -12%).
+    assert found.other_release and abs(found.mfu / published - 1) < 0.4
 
 
 def test_a_later_release_without_a_measured_ratio_is_not_used(catalog):
