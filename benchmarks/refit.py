@@ -43,6 +43,9 @@ def _values(fitted: dict, inference: dict[str, object]) -> dict[str, dict[tuple[
     return {"catalog/mfu/scaling.toml": scaling, "catalog/economics.toml": economics}
 
 
+_STALE_FAMILY_SHARES = re.compile(r"^(mfu_\w+_(?:dense|moe)) = ", flags=re.M)
+
+
 def _rewrite(text: str, table: str, key: str, value: object) -> str:
     """`key = …` inside `[table]` (before the first table when `table` is "") set to `value`, the rest of
     the line (a comment) kept; a `[scale_up_ratio]` key not yet there is added at the table's end."""
@@ -57,6 +60,9 @@ def _rewrite(text: str, table: str, key: str, value: object) -> str:
     elif table == "scale_up_ratio":  # a newly measured pair of systems or domain sizes gets its line
         stripped = body.rstrip("\n")
         new_body = f"{stripped}\n{key} = {value}\n" + body[len(stripped) + 1 :]
+    elif table == "uncertainty":  # a newly fitted family share goes after the table's last share
+        last = list(re.finditer(r"^mfu_\w+ = [^\n]*\n", body, flags=re.M))[-1]
+        new_body = body[: last.end()] + f"{key} = {value}\n" + body[last.end() :]
     else:
         raise SystemExit(f"no {key} in [{table}]")
     return text[: section.start(1)] + new_body + text[section.end(1) :]
@@ -77,6 +83,9 @@ def main() -> None:
     for name, values in _values(fitted, inference).items():
         path = ROOT / name
         text = new = path.read_text(encoding="utf-8")
+        for key in _STALE_FAMILY_SHARES.findall(text):  # a family share no longer fitted (too few cases)
+            if ("uncertainty", key) not in values:
+                new = re.sub(rf"^{key} = [^\n]*\n", "", new, flags=re.M)
         for (table, key), value in values.items():
             new = _rewrite(new, table, key, value)
         if new == text:

@@ -131,7 +131,7 @@ def test_production_runs_carry_the_fitted_efficiency_spread_in_place_of_the_mfu_
     assert spreads["efficiency"].low == pytest.approx(factor * production.spread_low)
     # The top is drawn to, and taken at the reference x (1 + the reference's own spread) above it.
     assert spreads["efficiency"].drawn_to == pytest.approx(factor * production.spread_high)
-    share = getattr(CATALOG.economics.uncertainty, f"mfu_{spread_class(est.mfu_basis)}")
+    share = CATALOG.economics.uncertainty.mfu_share(spread_class(est.mfu_basis), est.model.family)
     assert spreads["efficiency"].high == pytest.approx(min(factor * production.spread_high, 1 + share))
     reference = estimate(w.model_copy(update={"efficiency": "reference"}), "h100", CATALOG, a)
     assert est.time_breakdown_hours["overhead"] > 0 == reference.time_breakdown_hours["overhead"]
@@ -149,9 +149,10 @@ def test_a_production_run_is_not_drawn_faster_than_its_benchmark_beyond_the_benc
     est = estimate(w, "gb300-nvl72", CATALOG)
     eff = input_spreads(est, w, CATALOG, Assumptions())["efficiency"]
     production = CATALOG.mfu_scaling.production
-    share = getattr(CATALOG.economics.uncertainty, f"mfu_{spread_class(est.mfu_basis)}")
+    share = CATALOG.economics.uncertainty.mfu_share(spread_class(est.mfu_basis), est.model.family)
     assert eff.expected == 1.0 and eff.high == pytest.approx(1 + share) and eff.high < production.spread_high
-    assert eff.drawn_to == pytest.approx(production.spread_high) and eff.low == production.spread_low
+    assert eff.drawn_to == pytest.approx(production.spread_high)
+    assert eff.low == pytest.approx(production.spread_low)
     drawn = [d["efficiency"] for d in sample_inputs({est.system: {"efficiency": eff}})[est.system]]
     assert max(drawn) == eff.high and drawn.count(eff.high) > 1 and min(drawn) < eff.expected  # clipped
     unclipped = replace(eff, high=eff.drawn_to, drawn_to=None)

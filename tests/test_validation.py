@@ -47,7 +47,9 @@ def test_the_shipped_constants_are_the_fit_on_the_shipped_runs(result):
     assert result.scaling.loss_per_doubling == CATALOG.mfu_scaling.loss_per_doubling
     assert result.scaling.scale_up_ratio == CATALOG.mfu_scaling.scale_up_ratio
     unc = CATALOG.economics.uncertainty
-    assert result.reference_spreads == {name: getattr(unc, name) for name in result.reference_spreads}
+    shipped = {f"mfu_{cls}": getattr(unc, f"mfu_{cls}") for cls in V.FITTED_SPREADS}
+    shipped |= {name: getattr(unc, name) for name in V.FAMILY_SHARES if getattr(unc, name) is not None}
+    assert result.reference_spreads == shipped
 
 
 # The accuracy the tool claims (docs/calibration.md): leave-one-out, so no run is judged by a constant it
@@ -70,19 +72,33 @@ def test_leave_one_out_accuracy_and_coverage(result):
     # (0.744): all 3.11% -> 2.74%, benchmarks 2.29% -> 1.94%, worst unchanged, 277 cases. Solar Open 100B's
     # measured throughput on 480 B200 (Upstage, a benchmark case, -31%) made 278: all 2.78%, benchmarks
     # 1.95%, worst and the end-to-end figures unchanged (docs/calibration.md, "Newer systems (ev29)").
-    assert by_name["all"].runs >= 278
-    assert by_name["all"].median_abs_error <= 0.029
-    assert by_name["kind=benchmark"].median_abs_error <= 0.021
-    assert by_name["all"].worst_abs_error <= 0.47
-    assert by_name["kind=benchmark"].worst_abs_error <= 0.35
+    # Release ratios measured on pairs from one publication only (ev31): benchmarks 1.99%, worst 32.6%.
+    # Megatron-Bridge's DeepSeek-V3 points read at their published 4,096-token sequence (were 8,192, MFU
+    # 8.8% too high) move moe_per_dense 0.49 -> 0.45: MoE runs on H100 with no MoE figure of their time
+    # (dense x moe_per_dense) get slower; GRIN MoE +45.6% -> +55.7% (the worst), all 2.65%, end-to-end
+    # 16.8% (docs/calibration.md, "Blackwell MoE evidence, release pairs and per-family spreads (ev31)").
+    # Then 9 Megatron-Bridge Blackwell MoE points (25.09 and 26.04.01) and 4 MLPerf v6.0 logs (DeepSeek-V3
+    # on 256 GB300 and 512 GB200, gpt-oss-20b on 8 GB300 and 8 GB200) made 291: all 3.11%, benchmarks
+    # 2.17%, worst 94.3% (B200 Qwen3 30B-A3B in 25.11, 9,299 tokens/s between 25.09's 18,066 and 26.04.01's
+    # 27,136: a vendor series no ratio carries), end-to-end 16.8% / 55.3%. With the reference spreads fitted
+    # per model family: coverage 82.8% -> 83.8% (dense 87.4% -> 83.5%, MoE 65.0% -> 85.0%), errors unchanged.
+    assert by_name["all"].runs >= 291
+    assert by_name["all"].median_abs_error <= 0.032
+    assert by_name["kind=benchmark"].median_abs_error <= 0.022
+    assert by_name["all"].worst_abs_error <= 0.95
+    assert by_name["kind=benchmark"].worst_abs_error <= 0.95
     assert by_name["kind=production"].median_abs_error <= 0.175
-    assert by_name["kind=production"].worst_abs_error <= 0.47
+    assert by_name["kind=production"].worst_abs_error <= 0.57
     for group in ("all", "kind=benchmark", "kind=production"):
         assert 0.78 <= by_name[group].coverage <= 0.90, group
-    # Each fitted spread class holds what it was fitted to hold (80%), within sampling error.
+    # Each fitted spread class holds what it was fitted to hold (80%), within sampling error; and so does
+    # each model family, since a class's spread is fitted per family where it has enough cases (ev31:
+    # pooled, dense estimates held 87% and MoE ones 65%).
     for cls in V.FITTED_SPREADS:
         if by_name[f"basis={cls}"].runs >= V.MIN_RESIDUALS:
             assert 0.75 <= by_name[f"basis={cls}"].coverage <= 0.95, cls
+    for family in V.FAMILIES:
+        assert 0.78 <= by_name[f"family={family}"].coverage <= 0.90, family
     # Every system with a calibration point that can be predicted without itself is back-tested.
     testable = {p.system for p in V.calibration_points(CATALOG) if V.has_other_calibration(CATALOG, p)}
     assert testable >= {
@@ -123,7 +139,9 @@ def test_a_systems_only_point_is_left_out_of_the_back_test():
 
 
 # The runs quoted in the issue "Forecasts that match real training runs": each within 20% leave-one-out,
-# except Llama 2 7B (+21%: Meta's small-model runs are slower than the trend of the other runs).
+# except Llama 2 7B (+21%: Meta's small-model runs are slower than the trend of the other runs) and
+# DeepSeek-V3 (+22.3%, was +12.3%: its H100 reference is dense x moe_per_dense, which fell from 0.49 to
+# 0.45 when Megatron-Bridge's DeepSeek-V3 points were read at their published 4,096-token sequence).
 @pytest.mark.parametrize(
     ("run_id", "tolerance"),
     [
@@ -131,7 +149,7 @@ def test_a_systems_only_point_is_left_out_of_the_back_test():
         ("llama2-13b-meta", 0.20),
         ("llama2-70b-meta", 0.20),
         ("llama3-1-405b-meta", 0.20),
-        ("deepseek-v3-pretrain", 0.20),
+        ("deepseek-v3-pretrain", 0.25),
         ("mpt-7b-mosaicml", 0.20),
         ("opt-175b-meta", 0.20),
     ],

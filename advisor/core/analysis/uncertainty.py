@@ -2,7 +2,8 @@
 
 Uncertain inputs, each with low / expected / high:
 - MFU: ± `mfu_exact` at a published point, ± `mfu_interpolated` between points, ± `mfu_transferred`
-  when borrowed from another system, precision or model family (catalog `[uncertainty]`);
+  when borrowed from another system, precision or model family (catalog `[uncertainty]`; a model
+  family's own share where one is fitted, `mfu_<class>_<family>`);
 - goodput: the failure-and-checkpoint overhead × `failure_overhead_low` … `failure_overhead_high`;
 - price: the rental offer's published low/high, or capex ± `capex_relative` when owning;
 - PUE and electricity: the published ranges in `[facility]` and `[electricity]`;
@@ -99,8 +100,7 @@ class EstimateRange:
 
 
 def _mfu_share(est: Estimate, catalog: Catalog) -> float:
-    unc = catalog.economics.uncertainty
-    return getattr(unc, f"mfu_{spread_class(est.mfu_basis)}")  # type: ignore[no-any-return]
+    return catalog.economics.uncertainty.mfu_share(spread_class(est.mfu_basis), est.model.family)
 
 
 def spread_class(basis: MfuBasis) -> str:

@@ -127,8 +127,9 @@ def predict(run: EvidenceRun, catalog: Catalog, *, ranged: bool = True) -> CaseR
         workload.model_copy(update={"efficiency": "reference"}), run.system, catalog, assumptions
     )
     ratio = speed_ratio(run.published.value, quantity_of(reference, quantity, _peak(catalog, est)), quantity)
+    basis = est.mfu_basis
     return CaseResult(
-        run, predicted, *bounds, est.mfu, est.mfu_basis.basis, spread_class(est.mfu_basis), ratio
+        run, predicted, *bounds, est.mfu, basis.basis, spread_class(basis), ratio, est.model.family
     )
 
 
@@ -228,23 +229,49 @@ run reproduces a published figure."""
 MIN_RESIDUALS = 5
 """Fewer residuals than this in a class leave the catalog's spread as it is."""
 
+MIN_FAMILY_RESIDUALS = 10
+"""A class gets a share of its own for one model family (dense or MoE) from this many of that family's
+residuals; with fewer, the family takes the class's pooled share. One vendor series that swings between
+releases (B200 Qwen3 30B-A3B: 18,066, 9,299, 27,136 tokens/s) then widens MoE estimates, not dense ones."""
+
+FAMILIES = ("dense", "moe")
+
+
+def _share(errors: Sequence[float]) -> float:
+    """The ± share whose symmetric triangular P10-P90 holds 80% of new absolute log errors like these."""
+    return round(min(math.expm1(prediction_bound(errors)) / _P90_OF_SYMMETRIC_TRIANGLE, 0.9), 3)
+
 
 def reference_spreads(cases: Sequence[CaseResult], skip: CaseResult | None = None) -> dict[str, float]:
-    """Per MFU basis class, the ± share whose triangular P10-P90 holds 80% of the benchmark residuals."""
+    """Per MFU basis class, the ± share whose triangular P10-P90 holds 80% of the benchmark residuals
+    (`mfu_<class>`), and per model family where it has `MIN_FAMILY_RESIDUALS` (`mfu_<class>_<family>`)."""
     out = {}
     for cls in FITTED_SPREADS:
-        errors = [abs(math.log(c.speed_ratio)) for c in cases if c.basis_class == cls and c is not skip]
-        if len(errors) >= MIN_RESIDUALS:
-            share = math.expm1(prediction_bound(errors)) / _P90_OF_SYMMETRIC_TRIANGLE
-            out[f"mfu_{cls}"] = round(min(share, 0.9), 3)
+        chosen = [c for c in cases if c.basis_class == cls and c is not skip]
+        if len(chosen) >= MIN_RESIDUALS:
+            out[f"mfu_{cls}"] = _share([abs(math.log(c.speed_ratio)) for c in chosen])
+        for family in FAMILIES:
+            of_family = [abs(math.log(c.speed_ratio)) for c in chosen if c.family == family]
+            if len(of_family) >= MIN_FAMILY_RESIDUALS:
+                out[f"mfu_{cls}_{family}"] = _share(of_family)
     # A figure borrowed from another system, precision or family is never surer than one interpolated.
-    if "mfu_interpolated" in out:
-        out["mfu_transferred"] = max(out.get("mfu_transferred", 0.0), out["mfu_interpolated"])
+    for suffix in ("", *(f"_{f}" for f in FAMILIES)):
+        interpolated = out.get(f"mfu_interpolated{suffix}", out.get("mfu_interpolated"))
+        own = out.get(f"mfu_transferred{suffix}")
+        if interpolated is not None and (own is not None or f"mfu_interpolated{suffix}" in out):
+            transferred = own if own is not None else out.get("mfu_transferred", 0.0)
+            out[f"mfu_transferred{suffix}"] = max(transferred, interpolated)
     return out
 
 
+FAMILY_SHARES = tuple(f"mfu_{cls}_{family}" for cls in FITTED_SPREADS for family in FAMILIES)
+"""The `[uncertainty]` names of the per-family shares."""
+
+
 def _with_reference_spreads(catalog: Catalog, shares: dict[str, float]) -> Catalog:
-    uncertainty = catalog.economics.uncertainty.model_copy(update=shares)
+    """The catalog with these MFU shares; a family share not among them is unset (the pooled one holds)."""
+    update: dict[str, float | None] = {**dict.fromkeys(FAMILY_SHARES), **shares}
+    uncertainty = catalog.economics.uncertainty.model_copy(update=update)
     return catalog.rebuilt(economics=catalog.economics.model_copy(update={"uncertainty": uncertainty}))
 
 
@@ -339,7 +366,8 @@ def validate(runs: Sequence[EvidenceRun], catalog: Catalog) -> Validation:
 def held_out(runs: Sequence[EvidenceRun], catalog: Catalog) -> Validation:
     """Runs outside the shipped evidence, each predicted with the shipped (fitted) catalog as it is."""
     unc = catalog.economics.uncertainty
-    spreads = {f"mfu_{cls}": getattr(unc, f"mfu_{cls}") for cls in FITTED_SPREADS}
+    names = [*(f"mfu_{cls}" for cls in FITTED_SPREADS), *FAMILY_SHARES]
+    spreads = {name: getattr(unc, name) for name in names if getattr(unc, name) is not None}
     scaling = ScalingFit(
         {str(k): v for k, v in catalog.mfu_scaling.loss_per_doubling.items()},
         {str(k): v for k, v in catalog.mfu_scaling.small_model_exponent.items()},

@@ -29,6 +29,8 @@ class CaseResult:
     reference spread)."""
     speed_ratio: float
     """Published speed ÷ the reference model's speed (what the production factor is fitted on)."""
+    family: str = ""
+    """The run's model family (`dense` or `moe`): a spread class may be fitted per family."""
 
     @property
     def published(self) -> float:
@@ -131,11 +133,13 @@ class Validation:
     """The serving model against published serving benchmarks (`catalog/evidence/serving/`)."""
 
     def groups(self) -> list[GroupStats]:
-        """All runs, then by kind, by how the MFU was found (the spread class), and by system."""
+        """All runs, then by kind, by how the MFU was found (the spread class), by model family and by
+        system."""
         out = [GroupStats.of("all", self.cases)]
         keys = (
             ("kind", lambda c: c.run.kind),
             ("basis", lambda c: c.basis_class),
+            ("family", lambda c: c.family),
             ("system", lambda c: c.run.system),
         )
         for label, key in keys:

@@ -29,6 +29,10 @@ class Facility(Sourced):
     pue_high: Annotated[float, Field(ge=1, le=3)] | None = Field(None, description="High end of the range.")
 
 
+FamilyShare = Annotated[float, Field(ge=0, lt=1)] | None
+"""An MFU ± share for one model family, or None: the pooled share applies."""
+
+
 class Uncertainty(Sourced):
     """Spreads of the uncertain inputs that the catalog does not give per item (see `core.uncertainty`)."""
 
@@ -54,6 +58,24 @@ class Uncertainty(Sourced):
     mfu_other_release: Annotated[float, Field(ge=0, lt=1)] = Field(
         description="MFU ± this share at a published configuration measured in another software release."
     )
+    # Per model family (dense, MoE): where a class has enough cases of one family, its own share; a
+    # family without one takes the pooled share above (advisor validate fits both, leave-one-out).
+    mfu_exact_dense: FamilyShare = Field(None, description="`mfu_exact` for dense models.")
+    mfu_exact_moe: FamilyShare = Field(None, description="`mfu_exact` for MoE models.")
+    mfu_interpolated_dense: FamilyShare = Field(None, description="`mfu_interpolated` for dense models.")
+    mfu_interpolated_moe: FamilyShare = Field(None, description="`mfu_interpolated` for MoE models.")
+    mfu_transferred_dense: FamilyShare = Field(None, description="`mfu_transferred` for dense models.")
+    mfu_transferred_moe: FamilyShare = Field(None, description="`mfu_transferred` for MoE models.")
+    mfu_scaled_dense: FamilyShare = Field(None, description="`mfu_scaled` for dense models.")
+    mfu_scaled_moe: FamilyShare = Field(None, description="`mfu_scaled` for MoE models.")
+    mfu_other_release_dense: FamilyShare = Field(None, description="`mfu_other_release` for dense models.")
+    mfu_other_release_moe: FamilyShare = Field(None, description="`mfu_other_release` for MoE models.")
+
+    def mfu_share(self, spread_class: str, family: str) -> float:
+        """MFU ± share for a spread class (`exact`, `scaled`, ...) and model family: the family's own
+        share where one is fitted, else the class's pooled share."""
+        own: float | None = getattr(self, f"mfu_{spread_class}_{family}", None)
+        return own if own is not None else float(getattr(self, f"mfu_{spread_class}"))
 
 
 class RiskAppetite(Sourced):

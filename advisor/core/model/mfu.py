@@ -105,6 +105,7 @@ class MfuIndex:
                 c.point.software,
                 c.mfu,
                 c.family,
+                c.source,
             )
             for c in self.calibrated_points()
         )

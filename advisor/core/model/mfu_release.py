@@ -6,7 +6,10 @@ published in both): the geometric mean of their MFU ratios shrunk toward 1 by `P
 configuration's change between two releases is partly its own recipe's), over configurations of the
 figure's own family (dense or MoE: MoE kernels moved faster than dense ones in 2024, Mixtral × 1.45
 between Megatron-Core 0.6 and 0.9), at the same precision if any pair exists there, else over every
-precision of the system. Releases within `RELEASE_TOLERANCE_MONTHS` of each other count as one (a
+precision of the system. A pair is two releases of one configuration in one publication: figures of
+the same configuration from different publications (DGX Cloud Benchmarking's first DeepSeek-V3 recipe
+and Megatron-Bridge's tuned one, 3.3x apart on GB200) differ by recipe and measurement, not by software
+release. Releases within `RELEASE_TOLERANCE_MONTHS` of each other count as one (a
 container is dated by its month of publication, which differs by a month between tables). Without a
 pair the figure is used as published (ratio 1).
 """
@@ -40,6 +43,8 @@ class Figure:
     mfu: float
     family: str = ""
     """The model's family (dense or MoE): a figure is carried only by its own family's pairs."""
+    publication: str = ""
+    """Where the figure was published: only figures of one publication pair up."""
 
 
 PRIOR_PAIRS = 0.5
@@ -55,13 +60,13 @@ class ReleaseRatios:
     """Release-to-release MFU ratios of one catalog's calibration points."""
 
     def __init__(self, figures: Iterable[Figure]) -> None:
-        by_config: dict[tuple[str, str, str, tuple[str, int, int]], dict[int, list[float]]] = {}
+        by_config: dict[tuple[str, str, str, tuple[str, int, int], str], dict[int, list[float]]] = {}
         for f in figures:
-            by_config.setdefault((f.system, f.precision, f.family, f.config), {}).setdefault(
+            by_config.setdefault((f.system, f.precision, f.family, f.config, f.publication), {}).setdefault(
                 months(f.release), []
             ).append(f.mfu)
         self._series: dict[str, list[tuple[str, str, dict[int, float]]]] = {}
-        for (system, precision, family, _), by_month in by_config.items():
+        for (system, precision, family, _, _), by_month in by_config.items():
             if len(by_month) > 1:
                 means = {m: sum(v) / len(v) for m, v in by_month.items()}
                 self._series.setdefault(system, []).append((precision, family, means))
