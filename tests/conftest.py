@@ -85,6 +85,18 @@ FITS_GROUP = "validation-fits"
 
 
 @pytest.hookimpl(tryfirst=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """`-n auto` starts two workers per core (at most four more than the cores): the app's tests spend
+    about half their time waiting on the app's own timers (the typing pause, the ranges' delay), so a
+    core left to one worker idles through them (`python benchmarks/suite_time.py`: 997 s of worker
+    time, 481 s of CPU). PYTEST_XDIST_AUTO_NUM_WORKERS still sets the number (xdist's own rule)."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # xdist's hook reads it
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return cores + min(cores, 4)
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Tests of a module that shares a `computed_once` result, and tests that run `advisor validate` on
     it, go to one xdist worker (`--dist loadgroup`): the leave-one-out fits (seconds of CPU each) are
