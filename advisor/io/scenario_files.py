@@ -104,6 +104,28 @@ def _unknown_ids(scenario: Scenario, catalog: Catalog) -> list[tuple[tuple[str |
     return found
 
 
+def unused_in_file(
+    path: Path | str, scenario: Scenario, flags_given: set[str] | frozenset[str] = frozenset()
+) -> list[str]:
+    """`FILE:LINE: key is not used: why` for each key the scenario file at `path` sets that `scenario`
+    (the file with any flags over it) leaves unused, as a flag given in vain is warned; a key whose flag
+    is in `flags_given` is left to that flag's warning."""
+    from advisor.core.unused import unused_answers
+
+    data, text = read_toml(Path(path), ScenarioError)
+    notes: list[tuple[int, str]] = []
+    for key, (flag, why) in unused_answers(scenario).items():
+        loc = tuple(key.split("."))
+        value: Any = data
+        for part in loc:
+            value = value.get(part) if isinstance(value, dict) else None
+        if flag in flags_given or value is None or value == {}:
+            continue
+        line = locate(text, loc) or 0
+        notes.append((line, f"{path}{f':{line}' if line else ''}: {key} is not used: {why}"))
+    return [note for _, note in sorted(notes)]
+
+
 def used_data(scenario: Scenario) -> dict[str, Any]:
     """The scenario's data without the answers its other answers leave unused (`unused_inputs`: a
     serving job at a target rate uses no tokens and no GPU count): what a saved file holds."""
