@@ -113,6 +113,10 @@ def check_flag_ids(args: argparse.Namespace, catalog: Any, *, system: str | None
             continue
         raise UsageError(f"{flag} {given!r}: unknown {what}{_closest(given, valid)}; see `{listing}`")
     _check_per_system_flags(args, list(catalog.systems))
+    from advisor.core.scenario import software_beyond
+
+    if beyond := software_beyond(getattr(args, "software", None), catalog):
+        raise UsageError(f"--software {beyond}")
 
 
 def _check_per_system_flags(args: argparse.Namespace, systems: list[str]) -> None:

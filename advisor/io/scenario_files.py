@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from advisor.core.model.catalog import Catalog
-from advisor.core.scenario import SCHEMA_VERSION, Scenario
+from advisor.core.scenario import SCHEMA_VERSION, Scenario, software_beyond
 from advisor.errors import AdvisorError, ScenarioError
 from advisor.io.atomic import write_atomic
 from advisor.io.toml_read import key_path, locate, read_toml, validation_messages
@@ -97,6 +97,8 @@ def _unknown_ids(scenario: Scenario, catalog: Catalog) -> list[tuple[tuple[str |
             for key in value:
                 if key != "*" and key not in catalog.systems:
                     found.append((("assumptions", name, key), f"unknown system {key!r}; valid: {systems}, *"))
+    if beyond := software_beyond(scenario.workload.software, catalog):
+        found.append((("workload", "software"), beyond))
     model = data["workload"].get("model")
     if model is not None and model not in catalog.models:
         models = ", ".join(sorted(catalog.models))
