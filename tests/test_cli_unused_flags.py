@@ -112,3 +112,100 @@ def test_a_rental_price_beside_a_purchase_with_a_deadline_is_not_called_unused(c
     _, _, err = run(capsys, *job, "--price-per-gpu-hour", "2", "--json")
     said = "--price-per-gpu-hour is not used: it applies when renting (pricing: rent), or beside a purchase"
     assert said in err
+
+
+SERVE = ["--model", "llama3-70b", "--kind", "inference", "--tokens", "1e9", "--system", "h100"]
+
+
+def test_goodput_is_unused_for_serving_and_changes_nothing(capsys):
+    # Goodput is a training job's checkpoint-and-restart overhead; a serving fleet keeps spare replicas
+    # (its headroom). --goodput 0.5 doubled the serving cost ($965 to $1,913), unsaid.
+    _, plain, _ = run(capsys, "estimate", *SERVE, "--json")
+    code, out, err = run(capsys, "estimate", *SERVE, "--goodput", "0.5", "--json")
+    said = "--goodput is not used: it applies to training (job: pretrain or finetune)"
+    assert code == 0 and f"advisor: warning: {said}" in err
+    data, before = json.loads(out), json.loads(plain)
+    assert data["cost_usd"] == before["cost_usd"] and data["goodput"] == 1.0
+    assert said in data["warnings"] and not data["goodput_detail"]["overridden"]
+
+
+def test_goodput_still_applies_to_training(capsys):
+    job = [
+        "estimate",
+        "--model",
+        "llama3-8b",
+        "--tokens",
+        "100B",
+        "--gpus",
+        "64",
+        "--system",
+        "h100",
+        "--json",
+    ]
+    _, plain, _ = run(capsys, *job)
+    _, out, err = run(capsys, *job, "--goodput", "0.5")
+    assert "goodput" not in err and json.loads(out)["cost_usd"] > json.loads(plain)["cost_usd"]
+
+
+@pytest.mark.parametrize("system", ["h100", "all"])
+def test_an_mfu_given_for_serving_is_warned_once(system, capsys):
+    argv = ["estimate", *SERVE[:-2], "--system", system, "--mfu", "0.4"]
+    _, _, err = run(capsys, *argv)
+    assert err.count("MFU") + err.count("--mfu") == 1, err
+    _, out, _ = run(capsys, *argv, "--json")
+    data = json.loads(out)
+    for estimate in data["estimates"] if system == "all" else [data]:
+        assert sum("mfu" in w.lower() for w in estimate["warnings"]) == 1
+
+
+SERVING_FILE = """schema = 1
+name = "serve"
+
+[workload]
+model = "llama3-70b"
+kind = "inference"
+tokens = 1e9
+seq_len = 4096
+
+[assumptions]
+goodput = 0.5
+mfu = { h100 = 0.4 }
+"""
+TRAINING = "it applies to training (job: pretrain or finetune)"
+
+
+@pytest.mark.parametrize("command", ["estimate", "recommend", "sensitivity", "report"])
+def test_keys_of_a_scenario_file_the_answer_does_not_use_are_warned(command, tmp_path, capsys):
+    path = tmp_path / "serve.toml"
+    path.write_text(SERVING_FILE)
+    extra = ["-o", str(tmp_path / "r.md")] if command == "report" else ["--system", "h100"]
+    code, _, err = run(capsys, command, str(path), *(extra if command in ("estimate", "report") else []))
+    assert code in (0, 1)
+    for line, key in ((8, "workload.seq_len"), (11, "assumptions.goodput"), (12, "assumptions.mfu")):
+        assert f"advisor: warning: {path}:{line}: {key} is not used: {TRAINING}" in err
+    assert err.count("is not used") == 3
+
+
+def test_a_file_key_its_flag_overrides_is_warned_as_the_flag(tmp_path, capsys):
+    path = tmp_path / "serve.toml"
+    path.write_text(SERVING_FILE)
+    _, out, err = run(capsys, "estimate", str(path), "--system", "h100", "--mfu", "0.3", "--json")
+    assert f"--mfu is not used: {TRAINING}" in err and "assumptions.mfu" not in err
+    assert f"{path}:8: workload.seq_len is not used: {TRAINING}" in json.loads(out)["warnings"]
+
+
+def test_a_training_file_made_serving_by_a_flag_warns_its_training_keys(tmp_path, capsys):
+    path = tmp_path / "train.toml"
+    path.write_text('schema = 1\n[workload]\nmodel = "llama3-8b"\ntokens = 1e11\nseq_len = 4096\n')
+    _, _, err = run(capsys, "estimate", str(path), "--system", "h100")
+    assert "is not used" not in err
+    _, _, err = run(capsys, "estimate", str(path), "--system", "h100", "--kind", "inference")
+    assert f"{path}:5: workload.seq_len is not used: {TRAINING}" in err
+
+
+def test_compare_warns_each_file_s_unused_keys(tmp_path, capsys):
+    serve, train = tmp_path / "serve.toml", tmp_path / "train.toml"
+    serve.write_text(SERVING_FILE)
+    train.write_text('schema = 1\n[workload]\nmodel = "llama3-8b"\ntokens = 1e11\n')
+    code, _, err = run(capsys, "compare", str(serve), str(train), "-o", str(tmp_path / "c.md"))
+    assert code == 0 and f"{serve}:12: assumptions.mfu is not used" in err and str(train) + ":" not in err

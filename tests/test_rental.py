@@ -62,7 +62,7 @@ def test_within_capacity_a_long_run_is_reserved_when_its_term_costs_less_than_on
     assert short.price_offer is not None and not short.price_offer.reserved
     assert long.price_offer is not None and long.price_offer.reserved
     assert re.fullmatch(
-        r"reserved 30-day price: for a run of (39|4\d)\.\d days, the 30-day term at \$2\.72 costs less than "
+        r"reserved 30-day price: for (39|4\d)\.\d days, the 30-day term at \$2\.72 costs less than "
         r"on demand at \$3\.90",
         long.price_offer.why,
     )
@@ -315,3 +315,15 @@ def test_a_derived_offer_from_a_price_written_as_text_is_derived_as_from_the_num
     ] + [_offer(offer="y", discount_from=base.offer, discount=0.15)]
     del data["rental"][-1]["price_usd_per_gpu_hour"]
     assert System.model_validate(data).rental_offer("y").price_usd_per_gpu_hour == 3.32
+
+
+def test_a_serving_month_s_reserved_price_reason_does_not_call_it_a_run(capsys):
+    # "reserved 30-day price: for a run of 30.4 days" of a fleet serving a rate for a month.
+    from pathlib import Path
+
+    from advisor.cli.main import main
+
+    example = Path(__file__).parent.parent / "examples" / "llama3-70b-serving.toml"
+    assert main(["estimate", str(example), "--system", "h100"]) == 0
+    out = capsys.readouterr().out
+    assert "reserved 30-day price: for 30.4 days, the 30-day term" in out and "a run" not in out

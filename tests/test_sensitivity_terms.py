@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import date
+from typing import Any
 
 import pytest
 
@@ -21,12 +22,13 @@ RULES = load_rules()
 TODAY = date(2026, 11, 29)
 
 
-def _request(tokens: float = 1e12, systems: tuple[str, ...] = ("a100", "mi300x")) -> AdviceRequest:
+def _request(
+    tokens: float = 1e12, systems: tuple[str, ...] = ("a100", "mi300x"), **job: Any
+) -> AdviceRequest:
     # The app walk's case: Llama 3 8B, 1T tokens on 512 rented GPUs, beyond on-demand capacity, so each
     # system rents on a 30-day reservation and each run is shorter than the term.
-    workload = Workload(
-        model=CATALOG.model("llama3-8b"), tokens=tokens, gpus=512, precision="bf16", pricing="rent"
-    )
+    job = {"model": CATALOG.model("llama3-8b"), "gpus": 512, **job}
+    workload = Workload(tokens=tokens, precision="bf16", pricing="rent", **job)
     return AdviceRequest(workload, CATALOG, RULES, Constraints(), today=TODAY, systems=list(systems))
 
 
@@ -38,7 +40,7 @@ def test_both_paying_their_term_the_line_names_the_term_not_the_hourly_price():
     (line,) = speed_for_price(rec)
     assert "per GPU-hour, so it needs" not in line  # the hourly comparison buys nothing here
     assert "each pay a 30-day reservation in full" in line
-    assert "speed buys nothing until a run outlasts its term" in line
+    assert "speed buys nothing until the run outlasts the term" in line
     ratio = mi300x.cost_usd / a100.cost_usd
     assert f"mi300x costs {ratio:.2f}x a100" in line
     assert "mi300x costs less from about" in line
@@ -118,5 +120,15 @@ def test_a_short_run_says_setup_not_the_ranking_makes_the_slower_system_cheaper(
     lines = result.sensitivity.speed_for_price
     assert result.recommendation.winner == "a100" and len(lines) == 2  # the premise
     for line in lines:
-        assert "for this run a100 costs less all the same" in line and "the fixed setup takes" in line
+        assert "for the fine-tune, a100 costs less all the same" in line and "the fixed setup takes" in line
         assert "still recommended" not in line
+
+
+@pytest.mark.parametrize("gpus", [64, 512])
+def test_a_serving_job_is_worded_as_one(gpus):
+    # Llama 3 70B serving 100B tokens: mi300x pays its 30-day term (18.6 days on 64 GPUs); the line said
+    # "for a run of 18.6 days" (the rules' {run} fact words it "the serving job").
+    job = {"model": CATALOG.model("llama3-70b"), "gpus": gpus, "kind": "inference"}
+    (line,) = speed_for_price(advise(_request(1e11, **job)))
+    assert "reservation in full" in line and "the serving job" in line
+    assert "a run" not in line and "their runs" not in line

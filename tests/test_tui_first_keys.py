@@ -92,3 +92,49 @@ async def test_a_greyed_question_picked_just_after_a_new_scenario_leaves_the_foc
         app.action_new_scenario()
         app.main.form.focus_question("electricity_usd_per_kwh")  # greyed when renting, the default
         await until(pilot, lambda: app.focused is app.main.form.row("model").control, "the model focused")
+
+
+@pilot_test
+async def test_keys_that_arrive_while_the_screen_mounts_are_kept(monkeypatch):
+    # In tmux, `Tab Tab BSpace BSpace 2 T Enter` sent 50 ms apart from start-up left Tokens at 1T (5 of
+    # 5 runs): the Tabs were handled while the main screen still mounted (the focus went to the form
+    # itself), then its first-question focus undid them, and `2T` went to the model's field. The keys
+    # are posted here as the terminal's do, before the screen has mounted.
+    screen_for = AdvisorApp.get_default_screen
+
+    def screen_with_keys_typed(app: AdvisorApp):
+        _typed_at_once(app, "tab", "tab", "backspace", "backspace", "2", "T", "enter")
+        return screen_for(app)
+
+    monkeypatch.setattr(AdvisorApp, "get_default_screen", screen_with_keys_typed)
+    async with running(settled=False) as (app, pilot):
+        await until(pilot, lambda: app.main.scenario.workload.tokens == 2e12, "2T tokens")
+        await settle(pilot)
+        assert app.main.scenario.workload.model == "llama3-8b"
+
+
+def test_keys_typed_while_the_app_loads_reach_it_as_typed():
+    # Before Textual takes the terminal (0.5-1.5 s of imports and loading), a line-editing terminal
+    # erased `Tab Tab` with the two Backspaces and turned Enter into Ctrl+J: the app read `2T` and
+    # Ctrl+J. From the start of `run_app` the bytes stay as typed, and the settings come back after.
+    termios = pytest.importorskip("termios")
+    import os
+    import select
+
+    from advisor.tui.launch import keys_kept_as_typed
+
+    typed = b"\t\t\x7f\x7f2T\r"
+    main, terminal = os.openpty()
+    try:
+        before = termios.tcgetattr(terminal)
+        assert before[3] & termios.ICANON  # the premise: a line-editing terminal
+        with keys_kept_as_typed(terminal):
+            os.write(main, typed)
+            got = b""
+            while len(got) < len(typed) and select.select([terminal], [], [], 1.0)[0]:
+                got += os.read(terminal, 64)
+        assert got == typed
+        assert termios.tcgetattr(terminal) == before
+    finally:
+        os.close(main)
+        os.close(terminal)

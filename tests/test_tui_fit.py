@@ -169,3 +169,25 @@ async def test_in_a_narrower_form_a_long_label_takes_two_lines_beside_a_field_it
         wrapped = _wrapped_labels(app)
         assert any(item.startswith("Needed within (days) (2 lines,") for item in wrapped), wrapped
         assert all(" (2 lines," in item for item in wrapped), wrapped
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pilot_test
+async def test_a_tick_s_words_are_never_cut(size):
+    # "▐X▌ we support FP…" at 100x30 and "▐ ▌ must be gua…" at 80x24: a tick's words now wrap under it.
+    from advisor.tui.questions import QUESTIONS
+
+    ticks = [q for q in QUESTIONS if q.check_label]
+    assert ticks  # the premise: the form asks some
+    async with running(size=size) as (app, pilot):
+        await settle(pilot)
+        for question in ticks:
+            app.main.form.focus_question(question.key)
+            box = app.main.form.row(question.key).control
+            shown_whole = lambda: app.screen.region.contains_region(box.region)  # noqa: B023, E731
+            await until(pilot, shown_whole, f"{question.key} on screen")
+            await pilot.pause()
+            x, y, width, height = box.region
+            lines = screen_lines(app)[y : y + height]
+            shown = " ".join(line[x : x + width].strip() for line in lines)
+            assert "…" not in shown and shown.endswith(question.check_label), f"{question.key}: {shown!r}"

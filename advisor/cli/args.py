@@ -22,6 +22,7 @@ from advisor.core.model.inputs import (
     field_limits,
     format_bound,
     limits_of,
+    number_kind,
     parse_amount,
     system_pairs,
     unnamed_system,
@@ -32,10 +33,12 @@ from advisor.errors import UsageError, shown
 
 
 def number(
-    flag: str, limits: Limits, *, integer: bool = False, example: str = ""
+    flag: str, limits: Limits, *, integer: bool = False, example: str = "", unit: str = ""
 ) -> Callable[[str], float | int]:
-    """An argparse `type` that reads human numbers (70B, 15T, $2.10) and checks the range; a refusal
-    says what the flag accepts, in the words the app uses (`a whole number from 1 to 1M`)."""
+    """An argparse `type` that reads human numbers (70B, 15T, $2.10 for money, 50% for a fraction) and
+    checks the range; a refusal says what the flag accepts, in the words the app uses (`a whole number
+    from 1 to 1M`)."""
+    kind = number_kind(unit, limits)
     accepted = limits.describe(integer)
     large = limits.high is None or limits.high >= 1e3
     written = f", e.g. {example}" if example else ", written like 70B, 15T, 1.5e12 or 2,048" if large else ""
@@ -43,7 +46,7 @@ def number(
     def convert(text: str) -> float | int:
         given = shown(repr(text))
         try:
-            value = parse_amount(text)
+            value = parse_amount(text, kind)
         except DecimalCommaError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
         except ValueError as exc:
@@ -82,7 +85,7 @@ def validated(flag: str, annotation: Any) -> Callable[[str], Any]:
 
 def per_system(item: DeclaredInput) -> Callable[[str], dict[str, float | int]]:
     """An argparse `type` for a per-system map: `h100=1024, b200=72`, or one value for every system."""
-    check = number(item.meta.flag, item.limits, integer=item.value_kind == "integer")
+    check = number(item.meta.flag, item.limits, integer=item.value_kind == "integer", unit=item.meta.unit)
 
     def convert(text: str) -> dict[str, float | int]:
         try:
@@ -137,7 +140,7 @@ def add_input_flag(group: argparse._ArgumentGroup, item: DeclaredInput) -> None:
             flag, dest=item.dest, type=per_system(item), action="append", metavar=metavar, help=_help(item)
         )
     else:
-        convert = number(flag, item.limits, integer=item.kind == "integer")
+        convert = number(flag, item.limits, integer=item.kind == "integer", unit=item.meta.unit)
         group.add_argument(flag, dest=item.dest, type=convert, help=_help(item))
 
 

@@ -45,27 +45,33 @@ def scenario_from_args(args: argparse.Namespace, catalog: Any, *, system: str | 
         base = loaded.to_data()
     data = scenario_data_from_args(args, base, system=system)
     if loaded is not None and {k: v for k, v in data.items() if v != {}} == base:
-        return loaded  # no flag changed the file: it is validated already
-    scenario = scenario_from_data(data, args.scenario or "command line")
-    scenario.check_ids(catalog)
+        scenario = loaded  # no flag changed the file: it is validated already
+    else:
+        scenario = scenario_from_data(data, args.scenario or "command line")
+        scenario.check_ids(catalog)
     for note in unused_flags(args, scenario, catalog):
         print(printable(f"advisor: warning: {note}"), file=sys.stderr)
     return scenario
 
 
 def unused_flags(args: argparse.Namespace, scenario: Any, catalog: Any) -> list[str]:
-    """`--flag is not used: why`, for each flag given that the answer does not use: one list for the
-    warnings on stderr and the `--json` output's warnings. The reasons are the inputs' declared
-    conditions (`core.unused`), and the sizing margin that a risk appetite judging the deadline at a
-    quantile (the catalog's `[risk]`) replaces."""
-    from advisor.core.scenario import INPUTS
-    from advisor.core.unused import unused_inputs
+    """`--flag is not used: why`, for each flag given that the answer does not use, then `FILE:LINE: key
+    is not used: why` for each such key of the scenario file: one list for the warnings on stderr and the
+    `--json` output's warnings. The reasons are the inputs' declared conditions (`core.unused`), and the
+    sizing margin that a risk appetite judging the deadline at a quantile (the catalog's `[risk]`)
+    replaces."""
+    from advisor.core.unused import unused_answers
 
     notes = []
-    for key, why in unused_inputs(scenario).items():
-        item = INPUTS[key]
-        if getattr(args, item.dest, None) is not None:
-            notes.append(f"{item.meta.flag} is not used: {why}")
+    given = set()
+    for flag, why in unused_answers(scenario).values():
+        if getattr(args, flag.removeprefix("--").replace("-", "_"), None) is not None:
+            given.add(flag)
+            notes.append(f"{flag} is not used: {why}")
+    if getattr(args, "scenario", None):
+        from advisor.io.scenario_files import unused_in_file
+
+        notes.extend(unused_in_file(args.scenario, scenario, given))
     if getattr(args, "sizing_margin", None) is not None and (replaced := _margin_replaced(scenario, catalog)):
         notes.append(f"--sizing-margin is not used: {replaced}")
     return notes
@@ -107,6 +113,10 @@ def check_flag_ids(args: argparse.Namespace, catalog: Any, *, system: str | None
             continue
         raise UsageError(f"{flag} {given!r}: unknown {what}{_closest(given, valid)}; see `{listing}`")
     _check_per_system_flags(args, list(catalog.systems))
+    from advisor.core.scenario import software_beyond
+
+    if beyond := software_beyond(getattr(args, "software", None), catalog):
+        raise UsageError(f"--software {beyond}")
 
 
 def _check_per_system_flags(args: argparse.Namespace, systems: list[str]) -> None:

@@ -88,7 +88,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     """
     from advisor import __version__
     from advisor.cli.loading import load_catalog, load_rules
-    from advisor.io.scenario_files import load_scenario
+    from advisor.io.scenario_files import load_scenario, unused_in_file
     from advisor.report.compare import build_comparison, check_count
 
     paths = args.scenarios
@@ -97,6 +97,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     catalog = load_catalog(args)
     rules = load_rules(args, catalog)
     scenarios = [load_scenario(path, catalog) for path in paths]
+    for path, scenario in zip(paths, scenarios, strict=True):
+        for note in unused_in_file(path, scenario):
+            print(printable(f"advisor: warning: {note}"), file=sys.stderr)
     comparison = build_comparison(
         scenarios, catalog, rules, today=date.today(), version=__version__, sources=paths
     )

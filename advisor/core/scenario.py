@@ -16,6 +16,8 @@ from advisor.core.model.assumptions import PER_SYSTEM, Assumptions
 from advisor.core.model.catalog import Catalog, Frozen, ModelSpec
 from advisor.core.model.flops import custom_model
 from advisor.core.model.inputs import DeclaredInput, Input, declared_inputs
+from advisor.core.model.mfu_ladder import MAX_COST
+from advisor.core.model.mfu_release import months
 from advisor.core.model.serving_rate import rate_too_high
 from advisor.core.model.sourced import ParamCount
 from advisor.core.model.units import human_integer, human_number
@@ -151,6 +153,21 @@ def _tidy(value: Any) -> Any:
     return value
 
 
+def software_beyond(software: str | None, catalog: Catalog) -> str:
+    """Why a software month is past what the catalog can describe, with the valid range ("" when it is
+    not): later than the newest release of its MFU figures by more than the MFU ladder's reach
+    (`MAX_COST` months), so no published figure stands near it."""
+    releases = sorted(point.software for table in catalog.mfu_tables.values() for point in table.points)
+    if software is None or not releases or months(software) <= months(releases[-1]) + MAX_COST:
+        return ""
+    year, month = divmod(months(releases[-1]) + int(MAX_COST) - 1, 12)
+    newest, reach = releases[-1], f"{MAX_COST:g} months"
+    return (
+        f"{software!r} is past the catalog's newest release ({newest}) by more than {reach}; "
+        f"valid: {releases[0]} to {year}-{month + 1:02d}, or none for the latest published"
+    )
+
+
 def unknown_system(key: str, catalog: Catalog) -> str:
     """`unknown system 'h10' (did you mean 'h100'?); valid: a100, ...`."""
     import difflib
@@ -221,6 +238,8 @@ class Scenario(Frozen):
                     raise CatalogError(f"assumptions.{name}: {unknown_system(key, catalog)}")
         if self.workload.model is not None:
             catalog.model(self.workload.model)
+        if beyond := software_beyond(self.workload.software, catalog):
+            raise CatalogError(f"workload.software: {beyond}")
         self._check_offer(catalog)
 
     def _check_offer(self, catalog: Catalog) -> None:

@@ -68,6 +68,14 @@ CONDITIONS: dict[Condition, tuple[Callable[[Scenario], bool], str]] = {
 assert set(CONDITIONS) == set(get_args(Condition)), "every declared condition has a meaning"
 
 
+UNDECLARED: dict[str, tuple[str, Condition]] = {
+    "assumptions.goodput": ("--goodput", "training"),
+}
+"""Inputs not declared with an `Input` (goodput is one value or a per-system map), by scenario key: their
+flag and the condition under which the answer uses them. Goodput is the failure model of a synchronous
+training job (checkpoints and restarts); a serving fleet keeps spare capacity instead (its headroom)."""
+
+
 def unused_inputs(scenario: Scenario) -> dict[str, str]:
     """Every declared input the scenario's answers leave unused (set or not), by scenario key
     (`workload.tokens`), with the reason of the first condition not met."""
@@ -79,3 +87,14 @@ def unused_inputs(scenario: Scenario) -> dict[str, str]:
                 unused[key] = why
                 break
     return unused
+
+
+def unused_answers(scenario: Scenario) -> dict[str, tuple[str, str]]:
+    """Every input the scenario leaves unused, declared or not (`UNDECLARED`), by scenario key: its
+    flag and why, for the warnings of a flag or a file key given in vain."""
+    found = {key: (INPUTS[key].meta.flag, why) for key, why in unused_inputs(scenario).items()}
+    for key, (flag, condition) in UNDECLARED.items():
+        holds, why = CONDITIONS[condition]
+        if not holds(scenario):
+            found[key] = (flag, why)
+    return found

@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from advisor.core.model.catalog import Catalog
-from advisor.core.scenario import SCHEMA_VERSION, Scenario
+from advisor.core.scenario import SCHEMA_VERSION, Scenario, software_beyond
 from advisor.errors import AdvisorError, ScenarioError
 from advisor.io.atomic import write_atomic
 from advisor.io.toml_read import key_path, locate, read_toml, validation_messages
@@ -97,11 +97,35 @@ def _unknown_ids(scenario: Scenario, catalog: Catalog) -> list[tuple[tuple[str |
             for key in value:
                 if key != "*" and key not in catalog.systems:
                     found.append((("assumptions", name, key), f"unknown system {key!r}; valid: {systems}, *"))
+    if beyond := software_beyond(scenario.workload.software, catalog):
+        found.append((("workload", "software"), beyond))
     model = data["workload"].get("model")
     if model is not None and model not in catalog.models:
         models = ", ".join(sorted(catalog.models))
         found.append((("workload", "model"), f"unknown model {model!r}; valid: {models}"))
     return found
+
+
+def unused_in_file(
+    path: Path | str, scenario: Scenario, flags_given: set[str] | frozenset[str] = frozenset()
+) -> list[str]:
+    """`FILE:LINE: key is not used: why` for each key the scenario file at `path` sets that `scenario`
+    (the file with any flags over it) leaves unused, as a flag given in vain is warned; a key whose flag
+    is in `flags_given` is left to that flag's warning."""
+    from advisor.core.unused import unused_answers
+
+    data, text = read_toml(Path(path), ScenarioError)
+    notes: list[tuple[int, str]] = []
+    for key, (flag, why) in unused_answers(scenario).items():
+        loc = tuple(key.split("."))
+        value: Any = data
+        for part in loc:
+            value = value.get(part) if isinstance(value, dict) else None
+        if flag in flags_given or value is None or value == {}:
+            continue
+        line = locate(text, loc) or 0
+        notes.append((line, f"{path}{f':{line}' if line else ''}: {key} is not used: {why}"))
+    return [note for _, note in sorted(notes)]
 
 
 def used_data(scenario: Scenario) -> dict[str, Any]:

@@ -18,11 +18,12 @@ from advisor.core.model.inputs import (
     DeclaredInput,
     Limits,
     format_bound,
+    number_kind,
     parse_amount,
     system_pairs,
     unnamed_system,
 )
-from advisor.core.model.units import DecimalCommaError, format_si
+from advisor.core.model.units import DecimalCommaError, UnreadNumber, format_si
 from advisor.core.scenario import INPUTS, Scenario
 from advisor.core.unused import CONDITIONS, unused_inputs
 from advisor.errors import AdvisorError
@@ -197,8 +198,11 @@ def same_answer(key: str, shown: Answer, answer: Answer) -> bool:
 # --- applying --------------------------------------------------------------------------------------
 
 
-def _number(text: str, limits: Limits, *, integer: bool = False, optional: bool = False) -> float | None:
-    """A human number checked against its range; blank is None when `optional`."""
+def _number(
+    text: str, limits: Limits, *, integer: bool = False, optional: bool = False, unit: str = ""
+) -> float | None:
+    """A human number checked against its range (`$` on money, `%` on a fraction); blank is None when
+    `optional`."""
     text = text.strip()
     span = f"must be {limits.describe(integer)}"
     if not text:
@@ -206,8 +210,8 @@ def _number(text: str, limits: Limits, *, integer: bool = False, optional: bool 
             return None
         raise BlankAnswer(limits.describe(integer))
     try:
-        value = parse_amount(text)
-    except DecimalCommaError as exc:  # '1,5T': say to use a dot, as every other surface does
+        value = parse_amount(text, number_kind(unit, limits))
+    except (DecimalCommaError, UnreadNumber) as exc:  # '1,5T', '$5' tokens: say why, as the CLI does
         raise AnswerError(f"{exc}; {span}") from None
     except ValueError:
         raise AnswerError(f"{text!r} is not a number (try 70B, 15T, 1.5e12, $2.10); {span}") from None
@@ -235,7 +239,7 @@ def _per_system_answer(text: str, item: DeclaredInput, catalog: Catalog) -> dict
         if key != ALL_SYSTEMS and key not in catalog.systems:
             raise AnswerError(_unknown_system(key, catalog))
         try:
-            number = _number(value, item.limits, integer=item.value_kind == "integer")
+            number = _number(value, item.limits, integer=item.value_kind == "integer", unit=item.meta.unit)
         except AnswerError as exc:
             raise AnswerError(str(exc) if key == ALL_SYSTEMS else f"{key}: {exc}") from None
         assert number is not None
@@ -303,7 +307,9 @@ def _apply_declared(
         value = bool(answer)
     elif item.kind in ("number", "integer"):
         text = answer if isinstance(answer, str) else ""
-        value = _number(text, item.limits, integer=item.kind == "integer", optional=item.optional)
+        value = _number(
+            text, item.limits, integer=item.kind == "integer", optional=item.optional, unit=item.meta.unit
+        )
     elif item.kind == "choice" and item.optional and answer == DEFAULT_CHOICE:
         value = None
     else:

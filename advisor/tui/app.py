@@ -7,6 +7,7 @@ from datetime import date
 from pathlib import Path
 from typing import ClassVar
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
@@ -65,6 +66,8 @@ class AdvisorApp(App[None]):
         self.first_path = scenario_path
         self.startup_messages = tuple(startup_messages)
         self.theme = settings.theme if settings.theme in self.available_themes else DARK_THEME
+        self._keys_before_ready: list[events.Key] | None = []
+        """Keys typed before the first frame, held until it shows (None after)."""
 
     def get_default_screen(self) -> Screen:
         return MainScreen(self.catalog, self.rules, self.first_scenario, self.today, self.first_path)
@@ -75,6 +78,19 @@ class AdvisorApp(App[None]):
         screen = self.screen_stack[0]
         assert isinstance(screen, MainScreen)
         return screen
+
+    async def on_event(self, event: events.Event) -> None:
+        """Keys typed before the first frame wait for it, in order, and go where the main screen's focus
+        is then: handled at once, a Tab moved the focus of a screen still mounting and the first
+        question's focus undid it (`Tab Tab 2T Enter` typed at start-up went to the model's field)."""
+        if isinstance(event, events.Key) and self._keys_before_ready is not None and not event.is_forwarded:
+            self._keys_before_ready.append(event)
+            return
+        await super().on_event(event)
+        if isinstance(event, events.Ready) and self._keys_before_ready is not None:
+            held, self._keys_before_ready = self._keys_before_ready, None
+            for key in held:
+                await super().on_event(key)
 
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self._theme_changed)

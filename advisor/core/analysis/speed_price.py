@@ -12,6 +12,7 @@ from itertools import pairwise
 
 from advisor.core import fmt
 from advisor.core.costing.results import Estimate
+from advisor.core.decision.facts import JOB_NOUNS
 from advisor.core.decision.recommendation import Recommendation
 from advisor.core.model.units import HOURS_PER_DAY
 
@@ -70,8 +71,13 @@ def _run_hours(est: Estimate, scale: float) -> float:
     return setup + scale * (est.time_to_train_hours - setup)
 
 
+def _job(est: Estimate) -> str:
+    """The job as the rules' `{run}` fact words it: the run, the fine-tune, the serving job."""
+    return JOB_NOUNS.get(est.kind, "the run")
+
+
 def _payments(dear: Estimate, cheap: Estimate) -> str:
-    """'a100 and mi300x each pay a 30-day reservation in full, longer than their runs (...)', or each
+    """'a100 and mi300x each pay a 30-day reservation in full, longer than the run on each (...)', or each
     system's payment when they differ."""
     if pays_idle_term(dear) and pays_idle_term(cheap) and _term(dear) == _term(cheap):
         runs = (
@@ -80,14 +86,14 @@ def _payments(dear: Estimate, cheap: Estimate) -> str:
         )
         return (
             f"{cheap.system} and {dear.system} each pay a {_term(dear)} reservation in full, longer than "
-            f"their runs ({runs})"
+            f"{_job(dear)} on each ({runs})"
         )
 
     def payment(est: Estimate) -> str:
-        run = fmt.duration(est.time_to_train_hours)
+        run = f"{_job(est)} of {fmt.duration(est.time_to_train_hours)}"
         if pays_idle_term(est):
-            return f"{est.system} pays a {_term(est)} reservation in full for a run of {run}"
-        return f"{est.system} pays by the hour for a run of {run}"
+            return f"{est.system} pays a {_term(est)} reservation in full for {run}"
+        return f"{est.system} pays by the hour for {run}"
 
     return f"{payment(cheap)} and {payment(dear)}"
 
@@ -107,7 +113,7 @@ def _crossover_clause(dear: Estimate, cheap: Estimate) -> str:
     price = dear.price_usd_per_gpu_hour / cheap.price_usd_per_gpu_hour
     speed = dear.tokens_per_second_per_gpu / cheap.tokens_per_second_per_gpu
     return (
-        f"; no run size makes {dear.system} the cheaper (per GPU-hour it costs {price:.2f}x "
+        f"; no size of {_job(dear)} makes {dear.system} the cheaper (per GPU-hour it costs {price:.2f}x "
         f"{cheap.system} and runs {speed:.2f}x as fast)"
     )
 
@@ -116,10 +122,12 @@ def _term_line(a: Estimate, b: Estimate) -> tuple[str, Estimate]:
     """The line when either of two rentals pays a term longer than its run, and the cheaper of them."""
     dear, cheap = (a, b) if a.cost_usd >= b.cost_usd else (b, a)
     if pays_idle_term(dear) and pays_idle_term(cheap):
-        decides = "the price per term decides the cost and speed buys nothing until a run outlasts its term"
+        decides = (
+            f"the price per term decides the cost and speed buys nothing until {_job(dear)} outlasts the term"
+        )
     else:
         idle = dear if pays_idle_term(dear) else cheap
-        decides = f"{idle.system}'s speed buys nothing until its run outlasts the term"
+        decides = f"{idle.system}'s speed buys nothing until {_job(idle)} on it outlasts the term"
     ratio = dear.cost_usd / cheap.cost_usd
     line = (
         f"{_payments(dear, cheap)}, so {decides}: {dear.system} costs {ratio:.2f}x "
@@ -175,7 +183,7 @@ def _fixed_hours_clause(cheaper: Estimate, dearer: Estimate) -> str:
 
     costs = f"{fmt.money(cheaper.cost_usd)} vs {fmt.money(dearer.cost_usd)}"
     return (
-        f"; for this run {cheaper.system} costs less all the same ({costs}): the fixed setup takes "
+        f"; for {_job(cheaper)}, {cheaper.system} costs less all the same ({costs}): the fixed setup takes "
         f"{hours(dearer)} on {dearer.system}, {hours(cheaper)} on {cheaper.system}"
     )
 

@@ -241,13 +241,14 @@ def _purchase_warnings(workload: Workload, system: System, money: _Money) -> lis
     return warnings
 
 
-def _goodput_detail(goodput: Goodput, overridden: bool) -> GoodputDetail:
+def _goodput_detail(goodput: Goodput, kind: str, set_goodput: float | None) -> GoodputDetail:
+    """How goodput was found; a goodput set counts as overridden for training (serving runs at 1)."""
     return GoodputDetail(
         interruptions_per_day=goodput.interruptions_per_day,
         checkpoint_interval_minutes=goodput.checkpoint_interval_minutes
         if goodput.interruptions_per_day
         else None,
-        overridden=overridden,
+        overridden=kind != "inference" and set_goodput is not None,
     )
 
 
@@ -355,7 +356,7 @@ def _result(
         else speed.mfu,
         tokens_per_second_per_gpu=speed.tokens_per_s_per_gpu,
         goodput=speed.goodput.fraction,
-        goodput_detail=_goodput_detail(speed.goodput, assumptions.goodput_for(system.id) is not None),
+        goodput_detail=_goodput_detail(speed.goodput, workload.kind, assumptions.goodput_for(system.id)),
         time_to_train_hours=billed,
         time_to_result_hours=hours.wait + billed,
         time_breakdown_hours=hours.breakdown(),

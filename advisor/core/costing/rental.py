@@ -57,7 +57,7 @@ def _catalog_choice(
         return _chosen(default, f"on-demand price: {gpus:,} GPUs is within the {capacity:,} rented on demand")
     term = f"the {reserved.term_days:g}-day term at ${reserved.price_usd_per_gpu_hour:.2f}"
     on_demand = f"on demand at ${default.price_usd_per_gpu_hour:.2f}"
-    run = f"a run of {fmt.duration(run_hours)}"
+    run = fmt.duration(run_hours)  # "for 30.4 days": a training run or a serving job alike
     if _run_cost(reserved, run_hours) < _run_cost(default, run_hours):
         return _chosen(reserved, f"{_term(reserved)} price: for {run}, {term} costs less than {on_demand}")
     return _chosen(

@@ -46,10 +46,8 @@ def _parallelism(workload: Workload, tp: int) -> str:
 
 def serving_throughput(inputs: SpeedInputs, price_usd_per_gpu_hour: float) -> Throughput:
     """Serving speed of the layout that meets the rate and latency targets; memory from weights and KV."""
-    workload, system, catalog, assumptions, precision, peak_tflops, warnings, _ = inputs
+    workload, system, catalog, _, precision, peak_tflops, warnings, _ = inputs
     econ = catalog.economics
-    if assumptions.for_system("mfu", system.id) is not None:
-        warnings.append("an MFU override does not apply to inference (decode is memory-bound); ignored")
     precisions = _precisions(workload, precision)
     computed = compute_precision(system, precisions, econ.inference.fp4_weight_only_precision)
     warnings.extend(_fp4_warnings(workload, system, precisions, computed))
@@ -76,7 +74,7 @@ def serving_throughput(inputs: SpeedInputs, price_usd_per_gpu_hour: float) -> Th
         working_gpus=max(replicas, 1) * step.tp,
         mfu=min(1.0, per_gpu * per_token / (peak_tflops * 1e12)),
         mfu_basis=MfuBasis(exact=False, basis=basis, sources=(econ.inference.source,), overridden=False),
-        goodput=fixed_goodput(assumptions.goodput_for(system.id) or 1.0),
+        goodput=fixed_goodput(1.0),  # goodput and MFU overrides are training's (`advisor.core.unused`)
         memory=MemorySummary(
             required_gib=serving_memory_bytes(workload.model, step, precisions, shape, head_dim)
             / BYTES_PER_GIB,

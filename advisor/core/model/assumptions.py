@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, TypeVar
 
-from pydantic import BeforeValidator, Field, model_validator
+from pydantic import BeforeValidator, Field, field_validator, model_validator
 
 from advisor.core.model.catalog import Frozen
-from advisor.core.model.inputs import ALL_SYSTEMS, Input, system_pairs
+from advisor.core.model.inputs import ALL_SYSTEMS, Input, read_signs, system_pairs
 from advisor.core.model.units import human_number
 from advisor.core.model.workload import Days, HumanCount, HumanPositive
 
@@ -36,6 +36,8 @@ PueRatio = Annotated[float, BeforeValidator(human_number), Field(ge=1, le=3, all
 
 class Assumptions(Frozen):
     """User overrides of catalog values. Keys of the per-system maps are system ids or '*' (all)."""
+
+    _signs = field_validator("*", mode="before")(read_signs)
 
     mfu: Annotated[
         PerSystem[SetEfficiency],

@@ -10,6 +10,7 @@ its kind is `per_system`, its range and `value_kind` those of each value.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import types
@@ -18,10 +19,10 @@ from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import annotated_types
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationInfo
 from pydantic.fields import FieldInfo
 
-from advisor.core.model.units import UnreadNumber, format_si, parse_number
+from advisor.core.model.units import NumberKind, UnreadNumber, format_si, parse_number
 from advisor.errors import shown
 
 _PREFIXED = re.compile(r"^[-+]?0[xob][0-9a-f_]+$", re.IGNORECASE)
@@ -158,6 +159,11 @@ class DeclaredInput:
     """How one value is answered: the kind itself, or for a per-system map its values' kind."""
     fact: str = ""
     """What the input means as a rule fact ("" when rules do not see it)."""
+
+    @property
+    def number_kind(self) -> NumberKind:
+        """Money (a unit in USD) takes `$`, a fraction (a range within 0 to 1) `%`; other numbers neither."""
+        return number_kind(self.meta.unit, self.limits)
 
     @property
     def key(self) -> str:
@@ -318,7 +324,37 @@ def declared_inputs(model: type[BaseModel], table: str = "") -> dict[str, Declar
     return found
 
 
-def parse_amount(text: str) -> float:
+def number_kind(unit: str, limits: Limits) -> NumberKind:
+    """What signs a number of `unit` in `limits` takes: `$` if money, `%` if a fraction (0 to 1)."""
+    if unit.startswith("USD"):
+        return "money"
+    if limits.low is not None and limits.high is not None and limits.low >= 0 and limits.high <= 1:
+        return "fraction"
+    return "count"
+
+
+def read_signs(cls: type[BaseModel], value: Any, info: ValidationInfo) -> Any:
+    """A before-validator for every field of a model of inputs: a declared number's text read by its
+    kind (`number_kind`), so a scenario file refuses `$5` tokens at their key and takes `50%` where a
+    fraction is asked. Other fields pass as they are."""
+    item = _declared(cls, info.field_name or "")
+    if item is None or item.kind not in ("number", "integer", "per_system"):
+        return value
+    kind = item.number_kind
+    if item.kind == "per_system" and isinstance(value, str | list | tuple):
+        value = system_pairs(value)
+    if isinstance(value, dict):
+        return {key: parse_number(v, kind) if isinstance(v, str) else v for key, v in value.items()}
+    return parse_number(value, kind) if isinstance(value, str) else value
+
+
+@functools.cache
+def _declared(cls: type[BaseModel], name: str) -> DeclaredInput | None:
+    info = cls.model_fields.get(name)
+    return describe("", name, info) if info is not None else None
+
+
+def parse_amount(text: str, kind: NumberKind = "any") -> float:
     """A human number (`15T`, `$2.10`), or a product of two (`5T x 3`: dataset tokens times epochs)."""
     if _PREFIXED.match(text.strip()):
         raise UnreadNumber(
@@ -326,8 +362,8 @@ def parse_amount(text: str) -> float:
         )
     match = _PRODUCT.match(text.strip())
     if match:
-        return parse_number(match["data"]) * parse_number(match["times"])
-    return parse_number(text)
+        return parse_number(match["data"], kind) * parse_number(match["times"], "count")
+    return parse_number(text, kind)
 
 
 def choices_of(model: type[BaseModel], name: str) -> tuple[str, ...]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Literal
 
 from advisor.errors import shown
 
@@ -31,8 +32,8 @@ _SUFFIXES = {
     "P": 1e15,
 }
 _NUMBER = re.compile(
-    r"^(?P<sign>[-+]?)\s*\$?\s*(?P<num>(?:[0-9][0-9_,]*(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)"
-    r"\s*(?P<suffix>[kKmMbBgGtTpP]?)$",
+    r"^(?P<sign>[-+]?)\s*(?P<currency>\$?)\s*(?P<num>(?:[0-9][0-9_,]*(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)"
+    r"\s*(?P<suffix>[kKmMbBgGtTpP]?)\s*(?P<percent>%?)$",
     re.ASCII,
 )
 """ASCII digits only (`١٢` and `１２` are refused, never read as 12); no two quantifiers can match the same
@@ -50,14 +51,20 @@ class UnreadNumber(ValueError):
     says why, and every surface repeats it rather than its own "not a number"."""
 
 
+NumberKind = Literal["any", "money", "fraction", "count"]
+"""What a number is, for the signs written on it: money takes `$` ($2.10), a fraction `%` (50% is 0.5),
+a count or a duration (tokens, GPUs, days) neither; `any` takes `$` (catalog values)."""
+
+
 class DecimalCommaError(ValueError):
     """A number with a comma that is not a thousands separator (`0,1`, `1,5`): its message says to use a
     dot for decimals, and every surface repeats it rather than its own "not a number"."""
 
 
-def parse_number(text: str | float | int) -> float:
-    """Parse `70B`, `15T`, `1.5e12`, `$2.10`, `2,048` or `8k` into a float; raise ValueError otherwise
-    (`DecimalCommaError` for a comma outside groups of three: `1,5` is never read as 15).
+def parse_number(text: str | float | int, kind: NumberKind = "any") -> float:
+    """Parse `70B`, `15T`, `1.5e12`, `$2.10`, `2,048`, `8k` or, for a fraction, `50%` into a float; raise
+    ValueError otherwise (`DecimalCommaError` for a comma outside groups of three: `1,5` is never read as
+    15; `UnreadNumber` for a sign the `kind` of number does not take: `$5` tokens, `50%` GPUs).
 
     Suffixes are decimal: k = 1e3, M = 1e6, B/G = 1e9, T = 1e12, P = 1e15.
     """
@@ -78,13 +85,28 @@ def parse_number(text: str | float | int) -> float:
             raise UnreadNumber(
                 f"{shown(repr(text))}: an underscore only separates thousands, in groups of three (1_000)"
             )
+        _check_signs(text, match, kind)
         digits = number.replace("_", "").replace(",", "")
-        value = float(digits) * _SUFFIXES[match.group("suffix")]
+        value = float(digits) * _SUFFIXES[match.group("suffix")] / (100.0 if match.group("percent") else 1.0)
         if match.group("sign") == "-":
             value = -value
     if not math.isfinite(value):
         raise ValueError(f"{shown(repr(text))} is not a finite number")
     return value
+
+
+def _check_signs(text: str, match: re.Match[str], kind: NumberKind) -> None:
+    """A currency sign on a number that is not money, or a percent sign on one that is not a fraction
+    (or beside a suffix: `5k%`), is refused with what the number takes."""
+    given = shown(repr(text))
+    if match.group("currency") and kind in ("fraction", "count"):
+        raise UnreadNumber(f"{given}: a currency sign ($) on a number that is not money")
+    if match.group("percent") and kind != "fraction":
+        raise UnreadNumber(
+            f"{given}: a percent sign (%) on a number that is not a share (50% is 0.5 where one is)"
+        )
+    if match.group("percent") and match.group("suffix"):
+        raise UnreadNumber(f"{given}: a percent sign (%) after a size suffix: write the share, e.g. 50%")
 
 
 def _comma_problem(text: str, number: str) -> str:
@@ -105,12 +127,12 @@ def format_si(value: float, unit: str = "", digits: int = 3) -> str:
     return f"{value:.{digits}g}{unit}"
 
 
-def human_number(value: object) -> object:
+def human_number(value: object, kind: NumberKind = "any") -> object:
     """A pydantic before-validator: "15T", "70B", "$2.10" become numbers; true and false are refused."""
     if isinstance(value, bool):
         raise ValueError(f"expected a number, got {str(value).lower()}")
     if isinstance(value, str):
-        return parse_number(value)
+        return parse_number(value, kind)
     return value
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, model_validator
+from pydantic import BeforeValidator, Field, field_validator, model_validator
 
 from advisor.core.model.catalog import Frozen, ModelSpec, Precision
-from advisor.core.model.inputs import Input
+from advisor.core.model.inputs import Input, read_signs
 from advisor.core.model.serving_rate import MAX_TOKENS, MAX_TOKENS_PER_SECOND, given_number, target_rate
 from advisor.core.model.sourced import Release
 from advisor.core.model.units import HOURS_PER_MONTH, SECONDS_PER_HOUR, human_integer, human_number
@@ -40,6 +40,8 @@ RENT_OWN = {"rent": "cloud hire lease hourly", "own": "buy purchase TCO on-premi
 
 class WorkloadInputs(Frozen):
     """The workload's inputs besides the model: shared by the core `Workload` and the scenario's."""
+
+    _signs = field_validator("*", mode="before")(read_signs)
 
     tokens: Annotated[
         float | None,
@@ -324,6 +326,8 @@ class Workload(WorkloadInputs):
 
 class Constraints(Frozen):
     """Limits and preferences that decide between systems (used by `advise`)."""
+
+    _signs = field_validator("*", mode="before")(read_signs)
 
     deadline_days: Annotated[
         Annotated[Days, Field(gt=0)] | None,
