@@ -27,7 +27,7 @@ from advisor.core.model.inputs import (
     system_pairs,
     unnamed_system,
 )
-from advisor.core.model.units import DecimalCommaError
+from advisor.core.model.units import WRITTEN_LIKE, DecimalCommaError
 from advisor.core.scenario import INPUTS, CustomModel
 from advisor.errors import UsageError, shown
 
@@ -41,7 +41,7 @@ def number(
     kind = number_kind(unit, limits)
     accepted = limits.describe(integer)
     large = limits.high is None or limits.high >= 1e3
-    written = f", e.g. {example}" if example else ", written like 70B, 15T, 1.5e12 or 2,048" if large else ""
+    written = f", e.g. {example}" if example else f", written like {WRITTEN_LIKE[kind]}" if large else ""
 
     def convert(text: str) -> float | int:
         given = shown(repr(text))

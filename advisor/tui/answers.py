@@ -23,7 +23,7 @@ from advisor.core.model.inputs import (
     system_pairs,
     unnamed_system,
 )
-from advisor.core.model.units import DecimalCommaError, UnreadNumber, format_si
+from advisor.core.model.units import WRITTEN_LIKE, DecimalCommaError, UnreadNumber, format_si
 from advisor.core.scenario import INPUTS, Scenario
 from advisor.core.unused import CONDITIONS, unused_inputs
 from advisor.errors import AdvisorError
@@ -209,12 +209,13 @@ def _number(
         if optional:
             return None
         raise BlankAnswer(limits.describe(integer))
+    kind = number_kind(unit, limits)
     try:
-        value = parse_amount(text, number_kind(unit, limits))
+        value = parse_amount(text, kind)
     except (DecimalCommaError, UnreadNumber) as exc:  # '1,5T', '$5' tokens: say why, as the CLI does
         raise AnswerError(f"{exc}; {span}") from None
     except ValueError:
-        raise AnswerError(f"{text!r} is not a number (try 70B, 15T, 1.5e12, $2.10); {span}") from None
+        raise AnswerError(f"{text!r} is not a number (try {WRITTEN_LIKE[kind]}); {span}") from None
     if not limits.allows(value) or (integer and not value.is_integer()):
         raise AnswerError(f"{span} (got {format_bound(value)})")
     return int(value) if integer else value

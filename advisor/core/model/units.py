@@ -55,6 +55,14 @@ NumberKind = Literal["any", "money", "fraction", "count"]
 """What a number is, for the signs written on it: money takes `$` ($2.10), a fraction `%` (50% is 0.5),
 a count or a duration (tokens, GPUs, days) neither; `any` takes `$` (catalog values)."""
 
+WRITTEN_LIKE: dict[NumberKind, str] = {
+    "any": "70B, 15T, 1.5e12, $2.10",
+    "money": "$2.10 or 2.1k",
+    "fraction": "0.9 or 90%",
+    "count": "70B, 15T, 1.5e12 or 2,048",
+}
+"""Examples of a number of each kind, as refusals show them (a refused token count never suggests `$`)."""
+
 
 class DecimalCommaError(ValueError):
     """A number with a comma that is not a thousands separator (`0,1`, `1,5`): its message says to use a

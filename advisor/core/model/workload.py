@@ -78,7 +78,7 @@ class WorkloadInputs(Frozen):
         Field(description="Training number format requested."),
         Input(
             "Precision",
-            "Training number format; FP8/FP4 run BF16 where unsupported",
+            "Training number format; FP4 runs FP8, FP8 runs BF16 where unsupported",
             choice_labels=PRECISION_LABELS,
             fact=True,
         ),
