@@ -121,6 +121,7 @@ def test_fp4_asked_for_on_hopper_keeps_fp4_weights_and_says_what_runs():
     asked = served(precision="fp4")
     assert asked.serving is not None
     assert (asked.serving.weight_precision, asked.serving.activation_precision) == ("fp4", WEIGHT_ONLY)
+    assert (asked.precision, asked.precision_requested) == (WEIGHT_ONLY, "fp4")  # the JSON's, as the table's
     weights_only = served(precision="fp8", weight_precision="fp4")
     assert asked.gpus == weights_only.gpus and asked.cost_usd == pytest.approx(weights_only.cost_usd)
     said = [w for w in asked.warnings if "FP4" in w]

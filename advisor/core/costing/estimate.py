@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from advisor.core import fmt
 from advisor.core.costing.cost import (
@@ -315,6 +315,8 @@ def estimate(
 
         workload = sized_for_rate(workload, system, catalog, precision)
     speed = _speed(workload, system, catalog, assumptions, precision, warnings, compared)
+    if speed.serving is not None:  # the precision the products run at (BF16 for FP4 weights on Hopper)
+        precision = cast(Precision, speed.serving.activation_precision)
     hours = _hours(workload, system, catalog, assumptions, speed)
     money = _money(workload, system, catalog, assumptions, hours)
     warnings.extend(_purchase_warnings(workload, system, money))
