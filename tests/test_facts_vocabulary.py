@@ -12,6 +12,7 @@ import pytest
 from advisor.core.costing.estimate import estimate
 from advisor.core.decision.facts import Fact, candidate_facts, workload_facts
 from advisor.core.decision.price_facts import price_facts
+from advisor.core.decision.speed_facts import speed_facts
 from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.workload import Constraints, Workload
 from advisor.errors import RuleError
@@ -39,6 +40,7 @@ def _computed(pricing: str) -> tuple[dict[str, Any], dict[str, Any]]:
             catalog.economics.turnover.horizon_days,
         ),
         **price_facts(workload, catalog.system("b200"), Assumptions(), est),
+        **speed_facts(catalog, catalog.system("b200"), workload.model.family),
     }
 
 

@@ -230,6 +230,7 @@ def test_every_fact_gets_a_value_of_its_type():
     from advisor.core.costing.estimate import estimate
     from advisor.core.decision.facts import candidate_facts, workload_facts
     from advisor.core.decision.price_facts import price_facts
+    from advisor.core.decision.speed_facts import speed_facts
     from advisor.core.model.assumptions import Assumptions
     from advisor.core.model.workload import Constraints, Workload
 
@@ -246,6 +247,7 @@ def test_every_fact_gets_a_value_of_its_type():
         **workload_values,
         **candidate_facts(est, catalog.system("b200"), base, constraints, 40.0, "2026-01-01", 365.0),
         **price_facts(workload, catalog.system("mi300x"), Assumptions(), derived),
+        **speed_facts(catalog, catalog.system("b200"), workload.model.family),
     }
     assert set(values) == set(FACTS)
     python_types = {"number": (int, float), "bool": (bool,), "text": (str,)}

@@ -361,6 +361,21 @@ CASES = {
         ("llama3-70b", 1e12, 1024, "gb300-nvl72"),
         {},
     ),
+    # MI355X publishes no MoE training figure (its MoE MFU is dense x moe_per_dense); B200 publishes
+    # DeepSeek-V3's own. MI300X's serving stack factor is fitted on MI300X's published points, MI355X's
+    # is assumed to hold.
+    "moe-speed-is-an-assumption": (
+        ("deepseek-v3", 1e12, 1024, "mi355x"),
+        {},
+        ("deepseek-v3", 1e12, 1024, "b200"),
+        {},
+    ),
+    "serving-speed-is-an-assumption": (
+        ("llama3-70b", 1e9, 8, "mi355x"),
+        {"kind": "inference"},
+        ("llama3-70b", 1e9, 8, "mi300x"),
+        {"kind": "inference"},
+    ),
 }
 
 

@@ -31,6 +31,7 @@ from advisor.core.decision.recommendation import (
 )
 from advisor.core.decision.request import AdviceRequest
 from advisor.core.decision.rules import Rule, RuleResult, evaluate
+from advisor.core.decision.speed_facts import speed_facts
 from advisor.core.decision.verdict import NONE_FEASIBLE, Ranked, Verdict, judge_verdict
 from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.sourced import as_of_end
@@ -170,6 +171,7 @@ def _candidate_facts(
         **(wl_facts if sized is workload else workload_facts(sized, constraints, request.objective, fits)),
         **candidate_facts(est, system, base_est, constraints, age, as_of or "set by you", horizon),
         **price_facts(workload, system, assumptions, est),
+        **speed_facts(request.catalog, system, workload.model.family),
     }
 
 
