@@ -167,3 +167,41 @@ def test_the_memory_reported_is_the_memory_the_batch_is_sized_on(model: str, sys
     assert max_batch_in_memory(replica) >= 1
     assert result.memory.available_gib - one_request_gib <= result.memory.required_gib
     assert result.memory.required_gib <= result.memory.available_gib
+
+
+@pytest.mark.parametrize(
+    ("model", "tp"), [("gpt-oss-20b", 1), ("qwen3-235b-a22b", 4), ("llama4-maverick", 8)]
+)
+def test_each_token_routed_to_an_expert_costs_routed_token_ns(model, tp):
+    # A MoE layer sends each token to experts_per_token experts; each such token costs routed_token_ns,
+    # spread over the replica's GPUs, in decode and in the joining prompts alike (and in the time to first
+    # token). gpt-oss (4 of 32/128 per token) and Qwen3 (8 of 128) pay it 4-8 times per token and layer,
+    # Llama 4 Maverick (1 of 128) once.
+    from dataclasses import replace
+
+    from advisor.core.model.inference import iteration
+
+    spec, system = CATALOG.model(model), CATALOG.system("b200")
+    c = replace(serving_constants(CATALOG.economics), routed_token_ns=0.0)
+    hw = serving_hardware(system, CATALOG.economics.memory.usable_hbm_fraction, "fp8")
+    without = iteration(Replica(spec, tp, hw, FP8, 1000, 1000, c), 512)
+    with_cost = iteration(Replica(spec, tp, hw, FP8, 1000, 1000, replace(c, routed_token_ns=40.0)), 512)
+    assert spec.experts_per_token is not None
+    per_token_s = spec.experts_per_token * spec.layers * 40e-9 / tp
+    tokens = 512 + 512 / 1000 * 1000  # decoded, and the prompts of the requests joining
+    assert with_cost.compute_s - without.compute_s == pytest.approx(tokens * per_token_s)
+    assert with_cost.ttft_s - without.ttft_s > 1000 * per_token_s
+    assert with_cost.memory_s == without.memory_s
+
+
+def test_a_dense_model_routes_nothing():
+    from dataclasses import replace
+
+    from advisor.core.model.inference import iteration
+
+    c = serving_constants(CATALOG.economics)
+    hw = serving_hardware(CATALOG.system("h100"), CATALOG.economics.memory.usable_hbm_fraction, "fp8")
+    spec = CATALOG.model("llama3-70b")
+    base = iteration(Replica(spec, 2, hw, FP8, 1000, 1000, replace(c, routed_token_ns=0.0)), 256)
+    costly = iteration(Replica(spec, 2, hw, FP8, 1000, 1000, replace(c, routed_token_ns=1e3)), 256)
+    assert costly.seconds == base.seconds
