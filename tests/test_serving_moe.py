@@ -88,29 +88,31 @@ def result() -> F.ServingValidation:
 def test_the_moe_rows_are_fitted_on_and_predicted_leave_one_out(result):
     errors = {c.point.id: c.error for c in result.cases}
     assert set(MOVED_IN) <= set(errors)
-    assert all(abs(errors[pid]) <= 0.33 for pid in MOVED_IN), {pid: errors[pid] for pid in MOVED_IN}
-    assert errors["trtllm10-llama4-maverick-h100-fp8-tp8-128-2048"] == pytest.approx(0.325, abs=0.01)
-    moe = [abs(c.error) for c in result.cases if CATALOG.models[c.point.model].family == "moe"]
-    assert len(moe) == 12 and max(moe) <= 0.33
+    assert all(abs(errors[pid]) <= 0.38 for pid in MOVED_IN), {pid: errors[pid] for pid in MOVED_IN}
+    assert errors["trtllm10-llama4-maverick-h100-fp8-tp8-128-2048"] == pytest.approx(0.375, abs=0.01)
+    moe = {c.point.id: abs(c.error) for c in result.cases if CATALOG.models[c.point.model].family == "moe"}
+    fine = [e for pid, e in moe.items() if "gpt-oss" in pid or "deepseek" in pid]
+    coarse = [e for pid, e in moe.items() if not ("gpt-oss" in pid or "deepseek" in pid)]
+    assert len(fine) == 26 and len(coarse) == 12 and max(coarse) <= 0.38
 
 
 # Out of sample: the same page's other MoE rows, none fitted on (catalog/evidence/serving/held-out/
 # trtllm10-moe-shapes/: Llama 4 Scout FP8 TP4 on H100 and H200, Maverick and Qwen3-235B-A22B FP8 TP8 at the
-# shapes not fitted on). With the shipped constants: median error 23.0%, 24 of 43 within 25% (the model of
-# before: median 47.0%, worst 221%, 9 within 25%). Still optimistic on the whole (Scout on H100 +30% to
-# +50%), and 8 of the 43 fall outside the serving range (7 below its low end).
+# shapes not fitted on). With the shipped constants: median error 16.4%, 28 of 43 within 25%, 1 outside the
+# serving range (before the time per routed token: 23.0%, 24, 8; the model of before the layout: median
+# 47.0%, worst 221%, 9 within 25%).
 def test_the_other_moe_rows_of_the_page_out_of_sample():
     folder = serving_evidence_dir() / "held-out" / "trtllm10-moe-shapes"
     points = load_serving_evidence(folder, set(CATALOG.systems), set(CATALOG.models))
     assert len(points) == 43 and not {p.id for p in points} & {p.id for p in POINTS}
     assert {CATALOG.models[p.model].family for p in points} == {"moe"}
     shipped = F.held_out_serving(points, CATALOG)
-    assert shipped.median_abs_error == pytest.approx(0.230, abs=0.005)
-    assert shipped.within_25 == 24
+    assert shipped.median_abs_error == pytest.approx(0.164, abs=0.005)
+    assert shipped.within_25 == 28
     inference = CATALOG.economics.inference
     ratios = [c.published_per_gpu / c.predicted_per_gpu for c in shipped.cases]
     outside = sum(not inference.spread_low <= r <= inference.spread_high for r in ratios)
-    assert outside == 8
+    assert outside == 1
 
 
 def test_the_estimate_says_the_layout():
@@ -167,3 +169,41 @@ def test_the_memory_reported_is_the_memory_the_batch_is_sized_on(model: str, sys
     assert max_batch_in_memory(replica) >= 1
     assert result.memory.available_gib - one_request_gib <= result.memory.required_gib
     assert result.memory.required_gib <= result.memory.available_gib
+
+
+@pytest.mark.parametrize(
+    ("model", "tp"), [("gpt-oss-20b", 1), ("qwen3-235b-a22b", 4), ("llama4-maverick", 8)]
+)
+def test_each_token_routed_to_an_expert_costs_routed_token_ns(model, tp):
+    # A MoE layer sends each token to experts_per_token experts; each such token costs routed_token_ns,
+    # spread over the replica's GPUs, in decode and in the joining prompts alike (and in the time to first
+    # token). gpt-oss (4 of 32/128 per token) and Qwen3 (8 of 128) pay it 4-8 times per token and layer,
+    # Llama 4 Maverick (1 of 128) once.
+    from dataclasses import replace
+
+    from advisor.core.model.inference import iteration
+
+    spec, system = CATALOG.model(model), CATALOG.system("b200")
+    c = replace(serving_constants(CATALOG.economics), routed_token_ns=0.0)
+    hw = serving_hardware(system, CATALOG.economics.memory.usable_hbm_fraction, "fp8")
+    without = iteration(Replica(spec, tp, hw, FP8, 1000, 1000, c), 512)
+    with_cost = iteration(Replica(spec, tp, hw, FP8, 1000, 1000, replace(c, routed_token_ns=40.0)), 512)
+    assert spec.experts_per_token is not None
+    per_token_s = spec.experts_per_token * spec.layers * 40e-9 / tp
+    tokens = 512 + 512 / 1000 * 1000  # decoded, and the prompts of the requests joining
+    assert with_cost.compute_s - without.compute_s == pytest.approx(tokens * per_token_s)
+    assert with_cost.ttft_s - without.ttft_s > 1000 * per_token_s
+    assert with_cost.memory_s == without.memory_s
+
+
+def test_a_dense_model_routes_nothing():
+    from dataclasses import replace
+
+    from advisor.core.model.inference import iteration
+
+    c = serving_constants(CATALOG.economics)
+    hw = serving_hardware(CATALOG.system("h100"), CATALOG.economics.memory.usable_hbm_fraction, "fp8")
+    spec = CATALOG.model("llama3-70b")
+    base = iteration(Replica(spec, 2, hw, FP8, 1000, 1000, replace(c, routed_token_ns=0.0)), 256)
+    costly = iteration(Replica(spec, 2, hw, FP8, 1000, 1000, replace(c, routed_token_ns=1e3)), 256)
+    assert costly.seconds == base.seconds

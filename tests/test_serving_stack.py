@@ -53,15 +53,15 @@ def test_a_stack_is_fitted_on_the_systems_it_says():
         if stack is not None:
             fitted.setdefault(stack, set()).add(p.system)
     assert {stack: set(systems) for stack, systems in shipped.items()} == fitted == {"vllm-rocm": {"mi300x"}}
-    assert len(AMD) == 6 and len(REFERENCE) == 36
+    assert len(AMD) == 6 and len(REFERENCE) == 62
 
 
 def test_the_factor_is_the_geometric_mean_gap_and_leaves_the_reference_fit_alone(result):
-    # Fitted on the 36 TensorRT-LLM points alone, the efficiencies are the same: the AMD points move only
-    # their own factor, 0.494 (the MI300X points' published ÷ model at factor 1 were 0.45-0.62).
+    # Fitted on the 62 TensorRT-LLM points alone, the efficiencies are the same: the AMD points move only
+    # their own factor, 0.492 (the MI300X points' published ÷ model at factor 1 were 0.45-0.62).
     alone = computed_once(F.fit_constants, REFERENCE, CATALOG)
     assert replace(result.fitted, stack_factors=()) == replace(alone, stack_factors=())
-    assert result.fitted.stack_factor("vllm-rocm") == pytest.approx(0.494, abs=0.005)
+    assert result.fitted.stack_factor("vllm-rocm") == pytest.approx(0.492, abs=0.005)
     assert (
         F.fitted_values(result.fitted)["stack_factor.vllm-rocm"]
         == CATALOG.economics.inference.stack_factor["vllm-rocm"]
@@ -71,13 +71,14 @@ def test_the_factor_is_the_geometric_mean_gap_and_leaves_the_reference_fit_alone
 # Leave-one-out (each MI300X point predicted with the factor fitted on the other five): AMD's 70B FP8 TP8
 # 128/2,048, 1,660 tok/s/GPU published, is modelled within 20%; every MI300X point within 25% (before the
 # factor the model was 1.6x-2.2x too fast on all six); the TensorRT-LLM points' worst is unchanged by the factor,
-# 36.8% (Llama 3 70B FP8 on one H100, release 0.17, modelled too slow).
+# 60.2% (gpt-oss-120b on 4 H100 at 1000/1000, modelled too fast; 36.8% before the gpt-oss and DeepSeek-R1
+# rows were fitted on: Llama 3 70B FP8 on one H100, release 0.17, modelled too slow).
 def test_leave_one_out_on_mi300x_and_the_reference_points(result):
     amd = {c.point.id: c.error for c in result.cases if c.point in AMD}
     assert len(amd) == 6 and all(abs(e) <= 0.25 for e in amd.values()), amd
     assert abs(amd["amd-vllm0111-llama3-70b-mi300x-fp8-tp8-128-2048"]) <= 0.20
     reference = sorted(abs(c.error) for c in result.cases if c.point in REFERENCE)
-    assert reference[-1] == pytest.approx(0.368, abs=0.005)
+    assert reference[-1] == pytest.approx(0.602, abs=0.005)
 
 
 def test_the_factor_slows_the_whole_iteration_and_the_first_token():
@@ -86,8 +87,8 @@ def test_the_factor_slows_the_whole_iteration_and_the_first_token():
     fp8 = Precisions("fp8", "fp8", "fp8")
     replica = Replica(CATALOG.model("llama3-70b"), 8, hw, fp8, 128, 2048, c)
     plain, rocm = iteration(replica, 256), iteration(replace(replica, stack="vllm-rocm"), 256)
-    assert rocm.seconds == pytest.approx(plain.seconds / 0.494, rel=0.01)
-    assert rocm.ttft_s == pytest.approx(plain.ttft_s / 0.494, rel=0.01)
+    assert rocm.seconds == pytest.approx(plain.seconds / 0.492, rel=0.01)
+    assert rocm.ttft_s == pytest.approx(plain.ttft_s / 0.492, rel=0.01)
     assert rocm.memory_s == plain.memory_s and rocm.compute_s == plain.compute_s  # the parts as modelled
 
 
@@ -97,7 +98,7 @@ def _basis(system: str) -> str:
 
 
 def test_the_estimate_says_the_factor_and_its_evidence():
-    assert "serving stack vllm-rocm at x0.494 tensorrt-llm's speed, fitted on published mi300x" in _basis(
+    assert "serving stack vllm-rocm at x0.492 tensorrt-llm's speed, fitted on published mi300x" in _basis(
         "mi300x"
     )
     assert "assumed" not in _basis("mi300x")

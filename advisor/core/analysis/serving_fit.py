@@ -2,10 +2,10 @@
 
 Each point (`catalog/evidence/serving/`) is predicted with its own model, system, tensor-parallel size,
 precisions, request shape and load. The fitted constants (HBM bandwidth efficiency, decode and prefill
-MFU, overlap, early FP8 speed, tensor-parallel exponent) minimise the squared log error over the points of
-the reference serving stack, by Nelder-Mead on their logits; each other stack's speed factor is then fitted
-on its own points; every reported error is leave-one-out: point *i* predicted with
-constants fitted without it.
+MFU, overlap, early FP8 speed, tensor-parallel exponent, time per routed token) minimise the squared log
+error over the points of the reference serving stack, by Nelder-Mead (the shares on their logits); each
+other stack's speed factor is then fitted on its own points; every reported error is leave-one-out: point
+*i* predicted with constants fitted without it.
 """
 
 from __future__ import annotations
@@ -28,9 +28,13 @@ FITTED = (
     "overlap",
     "early_fp8_factor",
     "tp_exponent",
+    "routed_token_ns",
 )
 """The serving constants fitted on the published points (the rest are assumptions), besides one
 `stack_factor.<stack>` per non-reference serving stack the points' systems name."""
+FRACTIONS = FITTED[:5]
+"""The fitted constants that are shares (searched on their logits); tp_exponent is searched as it is,
+routed_token_ns on its logarithm."""
 STACK_PREFIX = "stack_factor."
 
 
@@ -111,8 +115,9 @@ def fit_constants(
     factor is then the geometric mean of published ÷ modelled over its own points (the least-squares log
     fit of one multiplier), so another stack's points never move the reference stack's predictions.
     The search starts from the same place whatever the catalog holds (fractions at 1/2, tensor-parallel
-    exponent 0.1), so refitting the shipped points reproduces the shipped values; or `near` given
-    constants (a quicker start for the leave-one-out refits, which then move to their own minimum).
+    exponent 0.1, 1 ns per routed token), so refitting the shipped points reproduces the shipped values;
+    or `near` given constants (a quicker start for the leave-one-out refits, which then move to their own
+    minimum).
     """
     start = serving_constants(catalog.economics)
     reference: list[ServingPoint] = []
@@ -122,7 +127,7 @@ def fit_constants(
         (reference if stack is None else by_stack.setdefault(stack, [])).append(point)
 
     def with_values(z: list[float], digits: int = 12) -> ServingConstants:
-        f = [_significant(_sigmoid(v), digits) for v in z[:-1]]
+        f = [_significant(_sigmoid(v), digits) for v in z[: len(FRACTIONS)]]
         return replace(
             start,
             bandwidth_efficiency=f[0],
@@ -130,7 +135,8 @@ def fit_constants(
             prefill_mfu=f[2],
             overlap=f[3],
             early_fp8_factor=f[4],
-            tp_exponent=_significant(z[-1], digits),
+            tp_exponent=_significant(z[-2], digits),
+            routed_token_ns=_significant(math.exp(z[-1]), digits),
             stack_factors=(),
         )
 
@@ -142,9 +148,10 @@ def fit_constants(
             total += math.log(max(predicted, 1e-9) / point.tokens_per_second_per_gpu) ** 2
         return total
 
-    z0 = [0.0] * (len(FITTED) - 1) + [0.1]
+    z0 = [0.0] * len(FRACTIONS) + [0.1, 0.0]
     if near is not None:
-        z0 = [_logit(getattr(near, name)) for name in FITTED[:-1]] + [near.tp_exponent]
+        z0 = [_logit(getattr(near, name)) for name in FRACTIONS] + [near.tp_exponent]
+        z0.append(math.log(max(near.routed_token_ns, 1e-3)))
     fitted = with_values(_nelder_mead(loss, z0), digits=3)
     factors = dict(start.stack_factors)
     for stack, stacked in by_stack.items():

@@ -194,6 +194,9 @@ class InferenceModel(Sourced):
     max_batch: PositiveInt = Field(description="Most requests one replica decodes together.")
     kv_head_dim: PositiveInt = Field(description="Values per KV head: kv_dim / (2 x it) KV heads.")
     early_fp8_factor: Fraction = Field(description="FP8 serving speed on releases before `early_fp8_before`.")
+    routed_token_ns: NonNegative = Field(
+        description="Time of one token routed to one expert in one MoE layer (ns), over the replica's GPUs."
+    )
     fp4_weight_only_precision: Precision = Field(
         description="The precision FP4 weights are multiplied at on a GPU without FP4 matrix units."
     )

@@ -8,6 +8,7 @@ the `batch / output_tokens` requests that join per iteration. It takes
     memory  = (weights read + KV cache read) / (tp x HBM bandwidth x bandwidth efficiency)
     compute = 2 N_active batch / (tp x peak x decode MFU)
               + (batch / output) x (2 N_active P + 2 layers P^2 hidden) / (tp x peak x prefill MFU)
+              + routing: (batch + (batch / output) x P) x experts_per_token x layers x routed_token_ns / tp
     comm    = 2 all-reduces per layer of batch x hidden activations, ring, over NVLink inside the
               scale-up domain and the scale-out network across it, each with a fixed latency
     iteration = (max(memory, compute) + (1 - overlap) x min(memory, compute) + comm) x tp^tp_exponent
@@ -21,7 +22,10 @@ A MoE replica reads the shared weights and only the experts the batch's tokens t
 layer and `experts_per_token` chosen per token, a batch of B touches E (1 - (1 - k/E)^B) of them. Across
 more than one GPU it runs attention data parallel with the experts split over the GPUs (TensorRT-LLM's
 published MoE configuration, `enable_attention_dp` with `--ep`): every GPU holds and reads its own copy of
-the weights outside the routed experts (attention, shared experts, dense layers, embeddings).
+the weights outside the routed experts (attention, shared experts, dense layers, embeddings). Each token a
+MoE layer sends to one of its chosen experts costs a fixed time (`routed_token_ns`, fitted), spread over the
+replica's GPUs: the router, moving the token to its expert and back, the grouped product's work per expert;
+a fine-grained MoE (many small experts, several per token) pays it several times per token and layer.
 
 The batch is what fits in memory with each request's KV cache reserved for its whole sequence, prompt plus
 all its output (TensorRT-LLM's default scheduler admits a request only when its whole output is sure to
@@ -73,6 +77,8 @@ class ServingConstants:
     kv_head_dim: int
     """Values per KV head (K or V) of a model that does not declare its own: its KV heads are its `kv_dim` /
     (2 x this)."""
+    routed_token_ns: float
+    """Time of one token routed to one expert in one MoE layer (ns), spread over the replica's GPUs."""
     early_fp8_factor: float = 1.0
     """Speed of FP8 serving on releases before `early_fp8_before`, as a share of later ones."""
     early_fp8_before: str = "2025-01"
@@ -200,6 +206,14 @@ def params_read_per_step(model: ModelSpec, batch: int) -> float:
     return shared + per_expert * touched
 
 
+def routed_tokens(model: ModelSpec, tokens: float) -> float:
+    """Token-expert pairs `tokens` tokens make across the layers: experts_per_token per token and layer for
+    a model with routed experts, else 0."""
+    if _expert_split(model) is None or not model.experts_per_token:
+        return 0.0
+    return tokens * model.experts_per_token * model.layers
+
+
 def prefill_flops(model: ModelSpec, prompt_tokens: int) -> float:
     """FLOPs of one prompt's forward pass: the weights' 2 N_active per token plus causal attention."""
     return 2 * model.params_active * prompt_tokens + 2 * model.layers * prompt_tokens**2 * model.hidden
@@ -264,8 +278,13 @@ def iteration(r: Replica, batch: int) -> Iteration:
     memory_s = (weights_read + kv_read) / bandwidth
     peak = tp * hw.peak_tflops * 1e12
     joining = batch / output_tokens
+    routed_s = c.routed_token_ns * 1e-9 / tp
     prefill_s = prefill_flops(model, prompt_tokens) / (peak * c.prefill_mfu)
-    compute_s = 2 * model.params_active * batch / (peak * c.decode_mfu) + joining * prefill_s
+    prefill_s += routed_tokens(model, prompt_tokens) * routed_s
+    decode_s = (
+        2 * model.params_active * batch / (peak * c.decode_mfu) + routed_tokens(model, batch) * routed_s
+    )
+    compute_s = decode_s + joining * prefill_s
     act_bytes = BYTES_PER_VALUE[precisions.activations] if precisions.activations != "fp4" else 1.0
     layers = 2 * model.layers
     comm_s = layers * (
