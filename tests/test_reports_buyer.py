@@ -3,8 +3,11 @@ does not use, a range of no width says so, a custom model's name reads once."""
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from pathlib import Path
+
+import pytest
 
 from advisor.io.rule_files import load_rules
 from advisor.io.scenario_files import load_scenario
@@ -81,3 +84,19 @@ def test_a_break_even_that_nothing_flips_names_mfu_as_everywhere_else():
     sentences = [b.sentence for b in _report("13b-from-scratch-8-gpus").sensitivity.break_evens]
     assert any(s.startswith("no MFU of a100 within range flips the answer") for s in sentences)
     assert not any("mfu" in s for s in sentences)
+
+
+@pytest.mark.parametrize("stem", ["13b-from-scratch-8-gpus", "llama3-70b-serving"])
+def test_the_contents_bar_links_every_section_and_only_those(stem):
+    # The bar was a fixed list: a serving report's Serving section and a deadline's Sizing section had no
+    # link, though a reader looks for them first.
+    from advisor.report.html import render_html
+
+    html = render_html(_report(stem))
+    nav = re.search(r"<nav>(.*?)</nav>", html)
+    assert nav is not None
+    linked = re.findall(r'href="#([a-z-]+)"', nav.group(1))
+    sections = re.findall(r'<section id="([a-z-]+)"', html)
+    assert linked == sections
+    assert ("serving" in linked) == (stem == "llama3-70b-serving")
+    assert ("sizing" in linked) == (stem == "13b-from-scratch-8-gpus")

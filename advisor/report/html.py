@@ -187,7 +187,9 @@ NAV = (
     ("recommendation", "Recommendation"),
     ("inputs", "Inputs"),
     ("systems", "All systems"),
+    ("serving", "Serving"),
     ("ranges", "Ranges"),
+    ("sizing", "Sizing"),
     ("cost", "Cost"),
     ("time", "Time"),
     ("energy", "Energy"),
@@ -200,16 +202,20 @@ NAV = (
 def render_html(report: ReportData) -> str:
     """The whole report as one HTML document."""
     meta = generated_line(report.today, report.version, report.scenario.schema_)
+    sections = (_recommendation, _inputs, _systems, _ranges_and_sizing, _breakdowns, _rules, _assumptions)
+    shown = [part for section in sections for part in section(report)]
+    drawn = "".join(shown)  # the nav links the sections this report has (serving, sizing: when they apply)
+    links = "".join(
+        f'<a href="#{key}">{esc(label)}</a>' for key, label in NAV if f'<section id="{key}"' in drawn
+    )
     body = [
         f"<header><h1>Advisor report: {esc(report.title)}</h1>",
         f'<p class="meta">{esc(meta)}</p></header>',
-        "<nav>" + "".join(f'<a href="#{key}">{esc(label)}</a>' for key, label in NAV) + "</nav>",
+        f"<nav>{links}</nav>",
     ]
     if report.scenario.notes.strip():
         body.append(notes_html(report.scenario.notes))
-    sections = (_recommendation, _inputs, _systems, _ranges_and_sizing, _breakdowns, _rules, _assumptions)
-    for section in sections:
-        body.extend(section(report))
+    body.extend(shown)
     body.append(f"<footer>advisor {esc(report.version)}, {esc(report.today.isoformat())}</footer>")
     return page(f"Advisor report: {report.title}", report.version, body)
 
