@@ -45,3 +45,23 @@ def test_the_rows_a_serving_job_does_not_use_are_left_out(job):
 def test_the_stack_without_fp8_is_said_only_where_it_matters():
     assert _rows({"fp8_stack": False, "precision": "fp8"})["Precision"] == "FP8 (software stack without FP8)"
     assert _rows({"fp8_stack": False, "precision": "bf16"})["Precision"] == "BF16"
+
+
+@pytest.mark.parametrize("job", ["serve", "train"])
+def test_a_training_override_set_for_a_serving_job_is_noted_as_not_used(job):
+    # A serving scenario's goodput and MFU were listed as "set by you", as if applied: the command line
+    # warned they were unused, the shared report did not.
+    from advisor.report.inputs import assumption_rows
+
+    workload = SERVE if job == "serve" else {}
+    data = {"name": "x", "systems": ["h100"], "workload": {"model": "llama3-8b", "tokens": "1T", **workload}}
+    scenario = Scenario.model_validate({**data, "assumptions": {"goodput": 0.9, "mfu": 0.4}})
+    report = build_report(scenario, shipped_catalog(), load_rules(), today=date(2026, 6, 1), version="test")
+    overrides = dict(input_rows(report))["Assumption overrides"]
+    sources = {row[1]: row[3] for row in assumption_rows(report)[1] if row[0] == "all systems"}
+    noted = [
+        text
+        for text in (overrides, sources["goodput"], sources["mfu"])
+        if "not used: it applies to training" in text
+    ]
+    assert len(noted) == (3 if job == "serve" else 0)

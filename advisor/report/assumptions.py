@@ -23,6 +23,7 @@ from advisor.core.model.catalog import Catalog, ModelSpec, System
 from advisor.core.model.sourced import Sourced, as_of_end
 from advisor.core.model.workload import Workload
 from advisor.core.scenario import Scenario
+from advisor.core.unused import unused_answers
 from advisor.present import numbers
 
 Value = str | float | int | bool
@@ -123,7 +124,7 @@ def assumptions_used(
     A price is marked stale when it is older than the rules' price-age threshold (`stale_after_days`).
     """
     aged = _Ageing(today, stale_after_days(rules))
-    rows = _overrides(scenario.assumptions)
+    rows = _overrides(scenario)
     rows.append(_model_row(workload.model, scenario))
     for candidate in rec.candidates:
         system = catalog.system(candidate.system)
@@ -152,9 +153,16 @@ def override_for(assumptions: Assumptions, name: str, system_id: str) -> Any:
     return value
 
 
-def _overrides(assumptions: Assumptions) -> list[AssumptionUsed]:
-    rows = []
-    for name, value in assumptions.model_dump(mode="json", exclude_none=True).items():
+NOT_USED = "not used: "
+"""How an override the job leaves unused is noted, in the inputs and the assumptions tables."""
+
+
+def _overrides(scenario: Scenario) -> list[AssumptionUsed]:
+    """The scenario's assumptions, each noted "not used" where the job leaves it unused (goodput and an
+    MFU set for a serving job: `advisor.core.unused`), as the command line warns."""
+    rows, unused = [], unused_answers(scenario)
+    for name, value in scenario.assumptions.model_dump(mode="json", exclude_none=True).items():
+        why = unused.get(f"assumptions.{name}")
         per_system = value.items() if isinstance(value, dict) else [("*", value)]
         for key, item in per_system:
             rows.append(
@@ -164,6 +172,7 @@ def _overrides(assumptions: Assumptions) -> list[AssumptionUsed]:
                     values=((name, item),),
                     source=f"set in the scenario (assumptions.{name})",
                     as_of="",
+                    note=f"{NOT_USED}{why[1]}" if why else "",
                     set_by_user=True,
                 )
             )

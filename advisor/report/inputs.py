@@ -13,7 +13,7 @@ from advisor.core.model.workload import SERVING_PERIOD_HOURS, Constraints, targe
 from advisor.core.scenario import INPUTS, Scenario, WorkloadSpec
 from advisor.core.unused import unused_inputs
 from advisor.present import numbers
-from advisor.report.assumptions import FLAGS, AssumptionUsed, Value
+from advisor.report.assumptions import FLAGS, NOT_USED, AssumptionUsed, Value
 from advisor.report.data import ReportData
 from advisor.report.tables import DASH
 
@@ -134,8 +134,9 @@ def _serving_text(w: WorkloadSpec) -> str:
 
 
 def override_text(row: AssumptionUsed) -> str:
-    """`pue = 1.2 (all systems)`."""
-    return f"{values_text(row.values)} ({row.subject})"
+    """`pue = 1.2 (all systems)`; `goodput = 0.9 (all systems; not used: ...)` where the job leaves it
+    unused."""
+    return f"{values_text(row.values)} ({row.subject}{'; ' + row.note if row.note else ''})"
 
 
 PER_SYSTEM_ROWS = frozenset(item.name for item in INPUTS.values() if item.kind == "per_system")
@@ -243,5 +244,6 @@ def assumption_rows(report: ReportData) -> tuple[list[str], list[list[str]]]:
     rows = []
     for a in report.assumptions:
         flags = [flag.label for flag in FLAGS if getattr(a, flag.field)]
-        rows.append([a.subject, a.topic, values_text(a.values), a.source, a.as_of or DASH, ", ".join(flags)])
+        source = f"{a.source}; {a.note}" if a.set_by_user and a.note.startswith(NOT_USED) else a.source
+        rows.append([a.subject, a.topic, values_text(a.values), source, a.as_of or DASH, ", ".join(flags)])
     return header, rows
