@@ -19,7 +19,7 @@ from typing import Any
 from advisor.core.model.catalog import Catalog
 from advisor.core.model.inference import Precisions, Replica, ServingConstants, iteration, saturated
 from advisor.core.model.serving_evidence import ServingPoint
-from advisor.core.model.serving_plan import compute_precision, serving_constants, serving_hardware
+from advisor.core.model.serving_plan import replica_hardware, serving_constants
 
 FITTED = (
     "bandwidth_efficiency",
@@ -41,13 +41,11 @@ STACK_PREFIX = "stack_factor."
 def predict_per_gpu(point: ServingPoint, catalog: Catalog, c: ServingConstants) -> float:
     """The model's generated tokens per second per GPU for the point (0 if it does not fit)."""
     model = catalog.models[point.model]
-    usable = catalog.economics.memory.usable_hbm_fraction
     system = catalog.systems[point.system]
     precisions = Precisions(point.weight_precision, point.kv_precision, point.activation_precision)
-    computed = compute_precision(system, precisions, catalog.economics.inference.fp4_weight_only_precision)
-    hw = serving_hardware(system, usable, computed)
+    hw = replica_hardware(system, catalog.economics, precisions)
     shape = (point.prompt_tokens, point.output_tokens)
-    stack = catalog.systems[point.system].serving_stack
+    stack = system.serving_stack
     replica = Replica(model, point.tp, hw, precisions, *shape, c, point.software, stack)
     if point.concurrency:
         it = iteration(replica, point.concurrency)

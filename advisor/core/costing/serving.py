@@ -25,9 +25,9 @@ from advisor.core.model.serving_plan import (
     choose_layout,
     compute_precision,
     kv_bytes,
+    replica_hardware,
     serving_constants,
     serving_flops_per_token,
-    serving_hardware,
     serving_memory_bytes,
     serving_precisions,
     serving_targets,
@@ -211,8 +211,7 @@ def _largest_replica(
     workload: Workload, system: System, catalog: Catalog, precisions: Precisions, shape: tuple[int, int]
 ) -> Layout:
     """The largest replica at batch 1, shown when even it does not hold the weights (it does not fit)."""
-    computed = compute_precision(system, precisions, catalog.economics.inference.fp4_weight_only_precision)
-    hw = serving_hardware(system, catalog.economics.memory.usable_hbm_fraction, computed)
+    hw = replica_hardware(system, catalog.economics, precisions)
     c = serving_constants(catalog.economics)
     replica = Replica(workload.model, TP_SIZES[-1], hw, precisions, *shape, c, workload.software)
     step = iteration(replace(replica, stack=system.serving_stack), 1)

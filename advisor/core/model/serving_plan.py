@@ -57,6 +57,12 @@ def compute_precision(system: System, precisions: Precisions, fp4_weight_only: P
     return precisions.activations
 
 
+def replica_hardware(system: System, economics: Economics, precisions: Precisions) -> Hardware:
+    """`serving_hardware` at the precision the products run at (`compute_precision`)."""
+    computed = compute_precision(system, precisions, economics.inference.fp4_weight_only_precision)
+    return serving_hardware(system, economics.memory.usable_hbm_fraction, computed)
+
+
 def serving_precisions(
     weights: Precision, kv_cache: Precision | None, activations: Precision | None
 ) -> Precisions:
@@ -202,8 +208,7 @@ def choose_layout(
         return chosen[3]
     if len(_CHOSEN) >= _CHOSEN_MAX:
         _CHOSEN.clear()
-    computed = compute_precision(system, precisions, economics.inference.fp4_weight_only_precision)
-    hw = serving_hardware(system, economics.memory.usable_hbm_fraction, computed)
+    hw = replica_hardware(system, economics, precisions)
     c = serving_constants(economics)
     found: list[Layout] = []
     failures: dict[str, int] = {}
