@@ -114,14 +114,17 @@ def unused_in_file(
     is in `flags_given` is left to that flag's warning."""
     from advisor.core.unused import unused_answers
 
+    unused = {key: found for key, found in unused_answers(scenario).items() if found[0] not in flags_given}
+    if not unused:
+        return []  # the file is read again only to name a line
     data, text = read_toml(Path(path), ScenarioError)
     notes: list[tuple[int, str]] = []
-    for key, (flag, why) in unused_answers(scenario).items():
+    for key, (_, why) in unused.items():
         loc = tuple(key.split("."))
         value: Any = data
         for part in loc:
             value = value.get(part) if isinstance(value, dict) else None
-        if flag in flags_given or value is None or value == {}:
+        if value is None or value == {}:
             continue
         line = locate(text, loc) or 0
         notes.append((line, f"{path}{f':{line}' if line else ''}: {key} is not used: {why}"))

@@ -73,7 +73,7 @@ def _run_hours(est: Estimate, scale: float) -> float:
 
 def _job(est: Estimate) -> str:
     """The job as the rules' `{run}` fact words it: the run, the fine-tune, the serving job."""
-    return JOB_NOUNS.get(est.kind, "the run")
+    return JOB_NOUNS[est.kind]
 
 
 def _payments(dear: Estimate, cheap: Estimate) -> str:

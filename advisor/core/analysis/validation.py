@@ -254,13 +254,16 @@ def reference_spreads(cases: Sequence[CaseResult], skip: CaseResult | None = Non
             of_family = [abs(math.log(c.speed_ratio)) for c in chosen if c.family == family]
             if len(of_family) >= MIN_FAMILY_RESIDUALS:
                 out[f"mfu_{cls}_{family}"] = _share(of_family)
+
     # A figure borrowed from another system, precision or family is never surer than one interpolated.
+    # A family's share is its own where fitted, else the pooled one; set where the family has either.
+    def share(name: str, suffix: str) -> float | None:
+        return out.get(f"{name}{suffix}", out.get(name))
+
     for suffix in ("", *(f"_{f}" for f in FAMILIES)):
-        interpolated = out.get(f"mfu_interpolated{suffix}", out.get("mfu_interpolated"))
-        own = out.get(f"mfu_transferred{suffix}")
-        if interpolated is not None and (own is not None or f"mfu_interpolated{suffix}" in out):
-            transferred = own if own is not None else out.get("mfu_transferred", 0.0)
-            out[f"mfu_transferred{suffix}"] = max(transferred, interpolated)
+        interpolated = share("mfu_interpolated", suffix)
+        if interpolated is not None and {f"mfu_interpolated{suffix}", f"mfu_transferred{suffix}"} & set(out):
+            out[f"mfu_transferred{suffix}"] = max(share("mfu_transferred", suffix) or 0.0, interpolated)
     return out
 
 
