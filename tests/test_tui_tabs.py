@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from textual.app import App
 from textual.geometry import Size
-from textual.widgets import DataTable, TabbedContent, Tabs
+from textual.widgets import DataTable, Static, TabbedContent, Tabs
 
 from advisor.core.scenario import Scenario
 from advisor.io.scenario_files import load_scenario
@@ -21,6 +21,7 @@ from tests.test_tui_helpers import (
     fewer_collections,
     no_ranges,
     pilot_test,
+    plain,
     running,
     screen_lines,
     settle,
@@ -198,3 +199,21 @@ async def test_the_tab_bar_hints_move_with_the_bar_in_the_frame_after_a_resize(w
         bar = app.main.query_one("#tabs-scroll").region
         line = screen_lines(app)[bar.y][bar.x : bar.right]
         assert MORE_TABS.strip() not in line[: -len(MORE_TABS)], line
+
+
+@pilot_test
+async def test_a_new_scenario_is_read_from_the_top_of_compare():
+    """Compare's cursor moved down the table, then Ctrl+N: the new answer's Compare kept the old row and
+    its detail pane spoke of that system instead of the new answer's first (new-user try, stop 30)."""
+    async with running(size=(100, 30)) as (app, pilot):
+        app.main.show_tab("compare")
+        table = app.main.query_one("#compare-table", DataTable)
+        await until(pilot, lambda: app.focused is table and table.row_count > 2, "Compare's focus")
+        await pilot.press("down", "down")
+        await until(pilot, lambda: table.cursor_row == 2, "the cursor on the third row")
+        await pilot.press("ctrl+n")  # nothing changed: a new scenario at once
+        await settle(pilot)
+        first = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        assert table.cursor_row == 0, first
+        detail = plain(app.main.query_one("#compare-detail", Static))
+        assert detail.startswith(app.main.advice.recommendation.candidate(first).system_name)

@@ -185,6 +185,15 @@ class ComparisonView(AdviceView, Vertical):
     def table(self) -> DataTable[str]:
         return self.query_one("#compare-table", DataTable)
 
+    _from_top = False
+    """Whether the next answer drawn starts at its first row, not at the system the cursor was on."""
+
+    def read_from_top(self) -> None:
+        """A new or opened scenario's table starts at its first row (the cursor stays on its system
+        between redraws of one scenario's answers)."""
+        self._from_top = True
+        self.request_draw()
+
     def on_resize(self) -> None:
         """Narrower or wider, the rank column may go or come back (`shown_columns`)."""
         self.request_draw()
@@ -240,7 +249,9 @@ class ComparisonView(AdviceView, Vertical):
     def draw_advice(self, advice: Advice) -> None:
         table = self.table
         current = None
-        if table.row_count and table.cursor_row < table.row_count:
+        if self._from_top:
+            self._from_top = False
+        elif table.row_count and table.cursor_row < table.row_count:
             current = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         table.clear(columns=True)
         arrow = " ▼" if self.sort_reverse else " ▲"
@@ -261,8 +272,7 @@ class ComparisonView(AdviceView, Vertical):
             cells = [Text(cell, style=style) for cell in shown]
             table.add_row(*cells, key=candidate.system)  # type: ignore[arg-type]
         systems = [c.system for c in rows]
-        if current in systems:
-            table.move_cursor(row=systems.index(current))
+        table.move_cursor(row=systems.index(current) if current in systems else 0)
         self._show_detail(current if current in systems else systems[0] if systems else None)
 
     def _show_detail(self, system: str | None) -> None:

@@ -167,6 +167,10 @@ class ResultsPanel(Vertical):
         """A new or opened scenario's answer is read from its top, not where the last one was left."""
         for view in self.query(ScrollableContainer):
             view.scroll_home(animate=False, immediate=True)
+        from advisor.tui.widgets.comparison_view import ComparisonView
+
+        for table in self.query(ComparisonView):
+            table.read_from_top()
 
     @property
     def active_tab(self) -> str:
