@@ -15,6 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from advisor.tui.path_completion import complete_path
+from advisor.tui.widgets.ordered_input import OrderedInput
 from advisor.tui.widgets.tick_box import TickBox
 
 Submit = Callable[[Path, bool], str | None]
@@ -33,7 +34,7 @@ def confine(path: Path, root: Path) -> Path | None:
     return resolved if resolved.is_relative_to(root.resolve()) else None
 
 
-class PathInput(Input):
+class PathInput(OrderedInput):
     """The path field: Tab completes the name typed (a shell's way); when there is nothing to add,
     Tab moves on as anywhere else."""
 

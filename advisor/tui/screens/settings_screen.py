@@ -17,6 +17,7 @@ from advisor.core.model.economics import Economics
 from advisor.core.model.inputs import format_bound, limits_of
 from advisor.core.model.units import DecimalCommaError, parse_number
 from advisor.tui.settings import Settings
+from advisor.tui.widgets.ordered_input import OrderedInput
 
 NUMBERS = {
     "electricity": ("Electricity, USD per kWh", limits_of(ElectricityUsdPerKwh)),
@@ -48,14 +49,14 @@ class SettingsScreen(ModalScreen[Settings | None]):
             yield Label("Pricing of a new scenario", classes="dialog-label")
             yield Select([("rent", "rent"), ("own", "own")], value=s.pricing, allow_blank=False, id="pricing")
             yield Label(f"{NUMBERS['electricity'][0]} (blank: the catalog's)", classes="dialog-label")
-            yield Input(
+            yield OrderedInput(
                 "" if s.electricity_usd_per_kwh is None else f"{s.electricity_usd_per_kwh:g}",
                 placeholder=f"{econ.electricity.usd_per_kwh:g} (catalog, {econ.electricity.as_of})",
                 id="electricity",
             )
             pue, limits = NUMBERS["pue"]
             yield Label(f"{pue}, {limits.describe()} (blank: the catalog's)", classes="dialog-label")
-            yield Input(
+            yield OrderedInput(
                 "" if s.pue is None else f"{s.pue:g}",
                 placeholder=f"{econ.facility.pue:g} (catalog, {econ.facility.as_of})",
                 id="pue",

@@ -13,6 +13,7 @@ from advisor.tui.answers import Answer
 from advisor.tui.glossary import meanings_in
 from advisor.tui.questions import DEFAULT_CHOICE, Question
 from advisor.tui.widgets.choice_field import ChoiceField
+from advisor.tui.widgets.ordered_input import OrderedInput
 from advisor.tui.widgets.tick_box import TickBox
 
 
@@ -62,7 +63,7 @@ class QuestionRow(Widget):
         elif q.control == "check":
             control = TickBox(q.check_label, bool(answer), id=f"input-{q.key}")
         else:
-            control = Input(str(answer), placeholder=self.placeholder, id=f"input-{q.key}")
+            control = OrderedInput(str(answer), placeholder=self.placeholder, id=f"input-{q.key}")
         control.tooltip = q.hint  # for the mouse: the hint on hover
         yield control
         yield Static(q.hint, classes="note", markup=False)
