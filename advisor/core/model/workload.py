@@ -270,6 +270,25 @@ class WorkloadInputs(Frozen):
             applies=("training",),
         ),
     ] = "production"
+    global_batch: Annotated[
+        HumanCount | None,
+        Field(
+            gt=0,
+            le=10_000_000,
+            description="Training: sequences per optimizer step (None: grown with the cluster, as published "
+            "scaling tables do).",
+        ),
+        Input(
+            "Global batch",
+            "Training: sequences per optimizer step (Megatron/NeMo global_batch_size), e.g. 1024; blank: "
+            "grown with the cluster, as in published scaling tables. Fewer sequences than model replicas "
+            "split each one over more GPUs, which runs slower per GPU",
+            "sequences",
+            asked_in_app=False,
+            blank="grown with the cluster",
+            applies=("training",),
+        ),
+    ] = None
 
 
 NO_TOKENS = (
