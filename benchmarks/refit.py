@@ -35,6 +35,8 @@ def _values(fitted: dict, inference: dict[str, object]) -> dict[str, dict[tuple[
         if key in production:
             scaling[("production", key)] = production[key]
     scaling[("", "loss_growth")] = fitted["loss_growth"]
+    for key, value in fitted["strong_scaling"].items():
+        scaling[("strong_scaling", key)] = value
     for table in ("loss_per_doubling", "small_model_exponent", "scale_up_ratio"):
         for key, value in fitted[table].items():
             scaling[(table, key)] = value

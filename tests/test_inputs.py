@@ -36,6 +36,7 @@ NOT_ASKED_IN_APP = {
     "assumptions.rental_offer",
     "workload.weight_precision",
     "workload.activation_precision",
+    "workload.global_batch",
 }
 """Inputs the app leaves to scenario files and flags (each declared so, with `asked_in_app=False`)."""
 

@@ -8,6 +8,7 @@ import pytest
 from advisor.core.analysis import validation as V
 from advisor.core.costing.estimate import estimate
 from advisor.core.model.flops import lora_flops_per_token
+from advisor.core.model.strong_scaling import StrongScalingFit
 from advisor.core.model.workload import Workload
 from advisor.io.evidence_files import load_evidence
 from tests.conftest import ROOT
@@ -76,16 +77,20 @@ def test_h200_is_faster_than_h100_on_the_lora_as_the_logs_show(catalog):
     assert h200 / h100 == pytest.approx(2535.1 / 2234.2, rel=1e-3)
 
 
-def test_strong_scaling_lora_logs_are_held_out_and_predicted_too_fast(catalog):
+def test_strong_scaling_lora_logs_are_predicted_too_fast_without_the_loss(catalog):
     # The LoRA logs at 64-1,024 H100 and 72/512 GB200 run one sequence per 8 GPUs per step (global
-    # batch 8-128), a regime no input states: held out, not fitted; the model is 8-29% too fast there.
-    # Other submitters' runs below one sequence per GPU (stop 27: B200 16 and 64 GPUs, H200 512, MI300X
-    # 32, Llama 3.1 8B on 64 B200) are too fast as well, by 6% to 81%.
-    found = load_evidence(ROOT / "catalog/evidence/held-out", set(catalog.systems), set(catalog.models))
-    runs = [r for r in found if r.id.startswith("mlperf-")]
+    # batch 8-128). Other submitters' runs below one sequence per GPU (stop 27: B200 16 and 64 GPUs, H200
+    # 512, MI300X 32, Llama 3.1 8B on 64 B200) likewise. Without the strong-scaling loss (exponent 0, as
+    # before the global batch was an input) the model is 6% to 81% too fast on all nine: what the loss is
+    # fitted on (tests/test_strong_scaling.py).
+    found = load_evidence(ROOT / "catalog/evidence/training", set(catalog.systems), set(catalog.models))
+    runs = [
+        r for r in found if r.global_batch is not None and V.predict(r, catalog, ranged=False).strong_scaling
+    ]
     assert len(runs) == 9
-    cases = V.held_out(runs, catalog).cases
-    assert all(0.05 < c.error for c in cases), [(c.run.id, c.error) for c in cases]
+    scaling = catalog.mfu_scaling.model_copy(update={"strong_scaling": StrongScalingFit()})
+    cases = V.held_out(runs, catalog.rebuilt(mfu_scaling=scaling)).cases
+    assert all(0.04 < c.error for c in cases), [(c.run.id, c.error) for c in cases]
     nvidia = [c for c in cases if "NVIDIA submission" in c.run.published.source]
     assert len(nvidia) == 4
     assert all(c.error < 0.30 for c in nvidia), [(c.run.id, c.error) for c in nvidia]

@@ -46,6 +46,7 @@ def test_the_shipped_constants_are_the_fit_on_the_shipped_runs(result):
     assert result.scaling.small_model_exponent == CATALOG.mfu_scaling.small_model_exponent
     assert result.scaling.loss_per_doubling == CATALOG.mfu_scaling.loss_per_doubling
     assert result.scaling.scale_up_ratio == CATALOG.mfu_scaling.scale_up_ratio
+    assert result.strong_scaling == CATALOG.mfu_scaling.strong_scaling
     unc = CATALOG.economics.uncertainty
     shipped = {f"mfu_{cls}": getattr(unc, f"mfu_{cls}") for cls in V.FITTED_SPREADS}
     shipped |= {name: getattr(unc, name) for name in V.FAMILY_SHARES if getattr(unc, name) is not None}
@@ -82,9 +83,14 @@ def test_leave_one_out_accuracy_and_coverage(result):
     # 2.17%, worst 94.3% (B200 Qwen3 30B-A3B in 25.11, 9,299 tokens/s between 25.09's 18,066 and 26.04.01's
     # 27,136: a vendor series no ratio carries), end-to-end 16.8% / 55.3%. With the reference spreads fitted
     # per model family: coverage 82.8% -> 83.8% (dense 87.4% -> 83.5%, MoE 65.0% -> 85.0%), errors unchanged.
-    assert by_name["all"].runs >= 291
-    assert by_name["all"].median_abs_error <= 0.032
-    assert by_name["kind=benchmark"].median_abs_error <= 0.022
+    # Then the nine strong-scaling MLPerf runs (below one sequence per replica per step, held out before)
+    # became validation runs, each predicted with the strong-scaling loss fitted without it (median 8.7%,
+    # worst 52.9%: Oracle's 512 H200, which the others' exponent leaves too fast): 300 cases, all 3.27%,
+    # benchmarks 2.24%, coverage 84.0%; the 291 earlier cases do not move (docs/calibration.md, "Strong
+    # scaling: a global-batch input").
+    assert by_name["all"].runs >= 300
+    assert by_name["all"].median_abs_error <= 0.034
+    assert by_name["kind=benchmark"].median_abs_error <= 0.023
     assert by_name["all"].worst_abs_error <= 0.95
     assert by_name["kind=benchmark"].worst_abs_error <= 0.95
     assert by_name["kind=production"].median_abs_error <= 0.175

@@ -190,6 +190,11 @@ def _render_constants(result: Any) -> None:
         "MFU on a smaller NVLink domain ÷ on a larger one, and of a system ÷ its same-domain proxy "
         f"(proxy ratio), for proxy systems: {domains}."
     )
+    strong = result.strong_scaling
+    console.print(
+        f"Strong-scaling loss, fitted on {strong.runs} runs below one sequence per model replica per step: "
+        f"throughput x (sequences per replica)^{strong.exponent:.3f}; spread ±{strong.spread:.1%}."
+    )
     shares = ", ".join(f"{k.removeprefix('mfu_')} ±{v:.1%}" for k, v in result.reference_spreads.items())
     console.print(f"Reference MFU spread by how the MFU was found: {shares}.")
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from advisor.core.analysis.uncertainty import percentile
 from advisor.core.model.catalog import ProductionEfficiency
 from advisor.core.model.mfu_points import LOSS_PIVOT_GPUS, effective_doublings
+from advisor.core.model.strong_scaling import StrongScalingFit
 
 if TYPE_CHECKING:
     from advisor.core.analysis.serving_fit import ServingValidation
@@ -46,6 +47,15 @@ def prediction_bound(values: Sequence[float], coverage: float = PREDICTION_COVER
     return ordered[min(len(ordered), math.ceil((len(ordered) + 1) * coverage - 1e-9)) - 1]
 
 
+_P90_OF_SYMMETRIC_TRIANGLE = 1 - math.sqrt(0.2)
+"""A symmetric triangular distribution of half-width w has its P90 at mode + 0.553 w."""
+
+
+def triangular_share(errors: Sequence[float]) -> float:
+    """The ± share whose symmetric triangular P10-P90 holds 80% of new absolute log errors like these."""
+    return round(min(math.expm1(prediction_bound(errors)) / _P90_OF_SYMMETRIC_TRIANGLE, 0.9), 3)
+
+
 def triangular_for_quantiles(mode: float, q10: float, q90: float) -> tuple[float, float]:
     """Ends (low, high) of the triangular distribution with this mode whose P10 and P90 are `q10`, `q90`."""
     q10, q90 = min(q10, mode), max(q90, mode)
@@ -62,6 +72,38 @@ def _slope_through_origin(xs: Sequence[float], ys: Sequence[float], lo: float, h
     """Least-squares b in y = b·x, clipped to [lo, hi] (0 without information)."""
     sxx = sum(x * x for x in xs)
     return 0.0 if sxx == 0 else min(max(sum(x * y for x, y in zip(xs, ys, strict=True)) / sxx, lo), hi)
+
+
+MIN_STRONG_SCALING_RUNS = 3
+"""Fewer runs below one sequence per replica than this fit no strong-scaling loss."""
+
+
+def fit_strong_scaling(
+    sequences: Sequence[float], ratios: Sequence[float]
+) -> tuple[StrongScalingFit, list[StrongScalingFit]]:
+    """The strong-scaling loss fitted on runs at `sequences` per replica per step (each below 1) whose
+    published speed is `ratios` × the model's without the loss, and for each run the fit without it.
+
+    Exponent: least squares through the origin of log(ratio) on log(sequences), in [0, 2]. Spread: the
+    ± share whose triangular P10-P90 holds 80% of the runs' leave-one-out residuals (the others' for a
+    run left out)."""
+    xs, ys = [math.log(s) for s in sequences], [math.log(r) for r in ratios]
+    n = len(xs)
+    if n < MIN_STRONG_SCALING_RUNS:
+        return StrongScalingFit(), [StrongScalingFit()] * n
+
+    def exponent(skip: int | None = None) -> float:
+        kept = [i for i in range(n) if i != skip]
+        return round(_slope_through_origin([xs[i] for i in kept], [ys[i] for i in kept], 0.0, 2.0), 3)
+
+    loo = [exponent(i) for i in range(n)]
+    residuals = [abs(y - b * x) for x, y, b in zip(xs, ys, loo, strict=True)]
+
+    def spread(skip: int | None = None) -> float:
+        return triangular_share([e for i, e in enumerate(residuals) if i != skip])
+
+    fitted = StrongScalingFit(exponent=exponent(), spread=spread(), runs=n)
+    return fitted, [StrongScalingFit(exponent=loo[i], spread=spread(i), runs=n - 1) for i in range(n)]
 
 
 def _line(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float]:

@@ -35,6 +35,7 @@ from advisor.core.analysis.owner_spreads import HELPS, capital_usd_share, owner_
 from advisor.core.costing.cost import DriverCost, cost_by_driver, run_cost_usd, scaled_cost_usd
 from advisor.core.costing.energy import run_energy_kwh
 from advisor.core.costing.results import Estimate, JsonFields, MfuBasis
+from advisor.core.costing.throughput import strong_scaling_share
 from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import Catalog
 from advisor.core.model.workload import Workload
@@ -131,15 +132,16 @@ def _between(
     return Spread(name, max(low_w, value * 0.05), value, high_w, unit, source, shared)
 
 
-def _speed_spreads(est: Estimate, catalog: Catalog, widen: float) -> list[Spread]:
-    """MFU (reference) or production efficiency, and goodput: what sets the run's hours."""
+def _speed_spreads(est: Estimate, catalog: Catalog, widen: float, strong: float) -> list[Spread]:
+    """MFU (reference) or production efficiency, and goodput: what sets the run's hours; `strong` (the
+    strong-scaling loss's share) is the MFU spread's floor and widens the production range."""
     out = []
     if est.efficiency == "reference" and not est.mfu_basis.overridden and est.kind != "inference":
         out.append(
             _around(
                 "mfu",
                 est.mfu,
-                _mfu_share(est, catalog),
+                max(_mfu_share(est, catalog), strong),
                 widen,
                 "fraction",
                 "catalog [uncertainty] mfu spread",
@@ -170,7 +172,10 @@ def _speed_spreads(est: Estimate, catalog: Catalog, widen: float) -> list[Spread
         production = catalog.mfu_scaling.production
         factor = production.factor_for(est.model.params_total)
         source = f"fitted on {production.runs} published end-to-end runs (catalog/mfu/scaling.toml)"
-        low, high = factor * production.spread_low, factor * production.spread_high
+        low, high = (
+            factor * production.spread_low * (1 - strong),
+            factor * production.spread_high * (1 + strong),
+        )
         spread = _between(
             "efficiency", factor, low, high, widen, "share of reference throughput", source, shared=False
         )
@@ -228,7 +233,7 @@ def input_spreads(
 ) -> dict[str, Spread]:
     """The uncertain inputs behind `est`; `widen` scales every spread (1 = the catalog's)."""
     spreads = [
-        *_speed_spreads(est, catalog, widen),
+        *_speed_spreads(est, catalog, widen, strong_scaling_share(workload, est.memory.min_gpus, catalog)),
         *_money_spreads(est, workload, catalog, assumptions, widen),
         *_owner_spreads(est, catalog, widen),
     ]

@@ -22,116 +22,20 @@ from advisor.core.analysis.fitting import (
     Probe,
     fit_production,
     fit_small_model_exponents,
+    fit_strong_scaling,
     fit_weak_scaling,
-    prediction_bound,
     production_efficiency,
+    triangular_share,
 )
-from advisor.core.analysis.uncertainty import estimate_range, input_spreads, spread_class
+from advisor.core.analysis.prediction import peak_tflops, predict, quantity_of, run_workload, speed_ratio
 from advisor.core.analysis.validation_results import CaseResult, ScalingFit, Validation
 from advisor.core.costing.estimate import estimate
-from advisor.core.costing.results import Estimate
 from advisor.core.costing.throughput import run_precision
-from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import Catalog, MfuPoint, ProductionEfficiency
-from advisor.core.model.evidence import SPEED_LIKE, EvidenceRun, Published
+from advisor.core.model.evidence import EvidenceRun, Published
 from advisor.core.model.mfu import mfu_index, resolve_mfu
 from advisor.core.model.mfu_domain import fit_ratios
-from advisor.core.model.units import HOURS_PER_DAY, SECONDS_PER_HOUR
-from advisor.core.model.workload import Workload
-
-_TOKENS_FOR_SPEED = 1e12
-"""Tokens assumed for a throughput benchmark (only the rate is compared)."""
-
-
-# --- predicting one run ------------------------------------------------------------------------------
-
-
-def run_workload(run: EvidenceRun, catalog: Catalog) -> tuple[Workload, Assumptions]:
-    """The workload and assumptions that describe a published run to the cost model."""
-    workload = Workload(
-        model=run.architecture(catalog.models),
-        tokens=run.tokens or _TOKENS_FOR_SPEED,
-        gpus=run.gpus,
-        precision=run.precision,
-        kind="pretrain",
-        pricing="rent",
-        software=run.software,
-        efficiency=run.kind if run.kind == "production" else "reference",
-    )
-    fixed = {"wait_hours": 0.0} | ({"goodput": 1.0} if run.kind == "benchmark" else {})
-    return workload, Assumptions.model_validate(fixed)
-
-
-def _speed(est: Estimate) -> float:
-    """End-to-end tokens/s per GPU: the run's tokens over its hours less setup."""
-    setup = est.time_breakdown_hours["setup"]
-    return est.tokens / ((est.time_to_train_hours - setup) * SECONDS_PER_HOUR * est.gpus)
-
-
-def quantity_of(est: Estimate, quantity: str, peak_tflops: float) -> float:
-    """The published quantity as the model predicts it."""
-    if quantity == "gpu_hours":
-        return est.gpu_hours
-    if quantity == "days":
-        return est.time_to_train_hours / HOURS_PER_DAY
-    speed = _speed(est)
-    if quantity == "tokens_per_s_per_gpu":
-        return speed
-    tflops = speed * est.flops_per_token / 1e12
-    return tflops if quantity == "tflops_per_gpu" else tflops / peak_tflops
-
-
-def speed_ratio(published: float, predicted: float, quantity: str) -> float:
-    """Published speed ÷ predicted speed (time-like quantities invert)."""
-    return published / predicted if quantity in SPEED_LIKE else predicted / published
-
-
-def _peak(catalog: Catalog, est: Estimate) -> float:
-    peak = catalog.system(est.system).compute.peak_tflops(est.precision)
-    assert peak is not None
-    return peak
-
-
-def _bounds(
-    est: Estimate,
-    workload: Workload,
-    catalog: Catalog,
-    assumptions: Assumptions,
-    predicted: float,
-    quantity: str,
-) -> tuple[float, float]:
-    """The P10-P90 of `predicted` the tool would show (a speed's bounds are the time's, inverted)."""
-    rng = estimate_range(est, input_spreads(est, workload, catalog, assumptions)).time_to_result_hours
-    low, high = rng.p10 / rng.expected, rng.p90 / rng.expected
-    return (
-        (predicted * low, predicted * high)
-        if quantity not in SPEED_LIKE
-        else (predicted / high, predicted / low)
-    )
-
-
-def predict(run: EvidenceRun, catalog: Catalog, *, ranged: bool = True) -> CaseResult:
-    """The run's published quantity as `catalog` predicts it, with the P10-P90 the tool would show; with
-    `ranged=False` the range is not sampled (P10 = P90 = the prediction), for fits that read only the
-    speed ratio."""
-    workload, assumptions = run_workload(run, catalog)
-    est = estimate(workload, run.system, catalog, assumptions)
-    quantity = run.published.quantity
-    predicted = quantity_of(est, quantity, _peak(catalog, est))
-    bounds = (
-        _bounds(est, workload, catalog, assumptions, predicted, quantity)
-        if ranged
-        else (predicted, predicted)
-    )
-    reference = estimate(
-        workload.model_copy(update={"efficiency": "reference"}), run.system, catalog, assumptions
-    )
-    ratio = speed_ratio(run.published.value, quantity_of(reference, quantity, _peak(catalog, est)), quantity)
-    basis = est.mfu_basis
-    return CaseResult(
-        run, predicted, *bounds, est.mfu, basis.basis, spread_class(basis), ratio, est.model.family
-    )
-
+from advisor.core.model.strong_scaling import StrongScalingFit
 
 # --- the published runs behind the calibration tables ---------------------------------------------------
 
@@ -208,7 +112,7 @@ def _probe(run: EvidenceRun, point: MfuPoint, catalog: Catalog, **scaling: Any) 
     precision, _ = run_precision(workload, loo.system(run.system))
     found = resolve_mfu(loo, run.system, precision, workload.model, run.gpus, run.software)
     est = estimate(workload, run.system, loo, assumptions)
-    predicted = quantity_of(est, run.published.quantity, _peak(loo, est))
+    predicted = quantity_of(est, run.published.quantity, peak_tflops(loo, est))
     ratio = speed_ratio(run.published.value, predicted, run.published.quantity)
     beyond = 0.0 if found.other_release else found.doublings_beyond
     return Probe(
@@ -217,9 +121,6 @@ def _probe(run: EvidenceRun, point: MfuPoint, catalog: Catalog, **scaling: Any) 
 
 
 # --- validation ------------------------------------------------------------------------------------
-
-_P90_OF_SYMMETRIC_TRIANGLE = 1 - math.sqrt(0.2)
-"""A symmetric triangular distribution of half-width w has its P90 at mode + 0.553 w."""
 
 FITTED_SPREADS = ("exact", "other_release", "scaled", "interpolated", "transferred")
 """Spread classes fitted on residuals. `exact` cases are a published point predicted from another
@@ -237,11 +138,6 @@ releases (B200 Qwen3 30B-A3B: 18,066, 9,299, 27,136 tokens/s) then widens MoE es
 FAMILIES = ("dense", "moe")
 
 
-def _share(errors: Sequence[float]) -> float:
-    """The ± share whose symmetric triangular P10-P90 holds 80% of new absolute log errors like these."""
-    return round(min(math.expm1(prediction_bound(errors)) / _P90_OF_SYMMETRIC_TRIANGLE, 0.9), 3)
-
-
 def reference_spreads(cases: Sequence[CaseResult], skip: CaseResult | None = None) -> dict[str, float]:
     """Per MFU basis class, the ± share whose triangular P10-P90 holds 80% of the benchmark residuals
     (`mfu_<class>`), and per model family where it has `MIN_FAMILY_RESIDUALS` (`mfu_<class>_<family>`)."""
@@ -249,11 +145,11 @@ def reference_spreads(cases: Sequence[CaseResult], skip: CaseResult | None = Non
     for cls in FITTED_SPREADS:
         chosen = [c for c in cases if c.basis_class == cls and c is not skip]
         if len(chosen) >= MIN_RESIDUALS:
-            out[f"mfu_{cls}"] = _share([abs(math.log(c.speed_ratio)) for c in chosen])
+            out[f"mfu_{cls}"] = triangular_share([abs(math.log(c.speed_ratio)) for c in chosen])
         for family in FAMILIES:
             of_family = [abs(math.log(c.speed_ratio)) for c in chosen if c.family == family]
             if len(of_family) >= MIN_FAMILY_RESIDUALS:
-                out[f"mfu_{cls}_{family}"] = _share(of_family)
+                out[f"mfu_{cls}_{family}"] = triangular_share(of_family)
 
     # A figure borrowed from another system, precision or family is never surer than one interpolated.
     # A family's share is its own where fitted, else the pooled one; set where the family has either.
@@ -349,21 +245,33 @@ def validate(runs: Sequence[EvidenceRun], catalog: Catalog) -> Validation:
 
     Benchmarks are predicted twice: first for their residuals, then with the reference MFU spread
     fitted on the other benchmarks' residuals, so the P10-P90 shown is the one the tool would give.
+    Benchmarks below one sequence per replica per step fit the strong-scaling loss instead (each
+    predicted with the loss fitted without it) and leave the reference spreads to the others.
     """
+    catalog = _with_scaling(catalog, strong_scaling=StrongScalingFit())
     benchmarks, scaling = _benchmark_cases(runs, catalog)
     first = [predict(run, loo, ranged=False) for run, loo in benchmarks]
-    spreads = reference_spreads(first)
+    weak = [case for case in first if not case.strong_scaling]
+    spreads = reference_spreads(weak)
     cases = [
-        predict(run, _with_reference_spreads(loo, reference_spreads(first, skip=case)))
+        predict(run, _with_reference_spreads(loo, reference_spreads(weak, skip=case)))
         for (run, loo), case in zip(benchmarks, first, strict=True)
+        if not case.strong_scaling
     ]
-    fitted_catalog = _with_reference_spreads(
-        _with_scaling(catalog, **scaling.scaling_values()),
-        spreads,
+    strong = [(run, case) for (run, _), case in zip(benchmarks, first, strict=True) if case.strong_scaling]
+    fitted_strong, without = fit_strong_scaling(
+        [case.sequences_per_replica or 1.0 for _, case in strong], [case.speed_ratio for _, case in strong]
     )
+    fitted_catalog = _with_reference_spreads(
+        _with_scaling(catalog, **scaling.scaling_values(), strong_scaling=fitted_strong), spreads
+    )
+    cases += [
+        predict(run, _with_scaling(fitted_catalog, strong_scaling=fit))
+        for (run, _), fit in zip(strong, without, strict=True)
+    ]
     production, efficiency = _production_cases(runs, fitted_catalog)
     cases += [predict(run, loo) for run, loo in production]
-    return Validation(tuple(cases), efficiency, scaling, spreads)
+    return Validation(tuple(cases), efficiency, scaling, spreads, strong_scaling=fitted_strong)
 
 
 def held_out(runs: Sequence[EvidenceRun], catalog: Catalog) -> Validation:
@@ -378,4 +286,7 @@ def held_out(runs: Sequence[EvidenceRun], catalog: Catalog) -> Validation:
         catalog.mfu_scaling.loss_growth,
     )
     cases = tuple(predict(run, catalog) for run in runs)
-    return Validation(cases, catalog.mfu_scaling.production, scaling, spreads, held_out=True)
+    strong = catalog.mfu_scaling.strong_scaling
+    return Validation(
+        cases, catalog.mfu_scaling.production, scaling, spreads, held_out=True, strong_scaling=strong
+    )

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from advisor.core.analysis.fitting import serving_spread
 from advisor.core.analysis.serving_fit import ServingValidation
 from advisor.core.model.catalog import ProductionEfficiency
 from advisor.core.model.evidence import EvidenceRun
+from advisor.core.model.strong_scaling import StrongScalingFit
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,13 @@ class CaseResult:
     """Published speed ÷ the reference model's speed (what the production factor is fitted on)."""
     family: str = ""
     """The run's model family (`dense` or `moe`): a spread class may be fitted per family."""
+    sequences_per_replica: float | None = None
+    """At the run's published global batch, sequences per model replica per step (None: not stated)."""
+
+    @property
+    def strong_scaling(self) -> bool:
+        """Fewer sequences per step than the cluster has model replicas: the strong-scaling loss applies."""
+        return self.sequences_per_replica is not None and self.sequences_per_replica < 1
 
     @property
     def published(self) -> float:
@@ -65,6 +73,7 @@ class CaseResult:
             "mfu": self.mfu,
             "mfu_basis": self.mfu_basis,
             "basis_class": self.basis_class,
+            "sequences_per_replica": self.sequences_per_replica,
             "source": run.published.source,
             "url": run.published.url,
             "as_of": run.published.as_of,
@@ -131,6 +140,8 @@ class Validation:
     """Predicted with the shipped constants (runs nothing was fitted on), not leave-one-out."""
     serving: ServingValidation | None = None
     """The serving model against published serving benchmarks (`catalog/evidence/serving/`)."""
+    strong_scaling: StrongScalingFit = field(default_factory=StrongScalingFit)
+    """The strong-scaling loss fitted on the runs below one sequence per replica per step."""
 
     def groups(self) -> list[GroupStats]:
         """All runs, then by kind, by how the MFU was found (the spread class), by model family and by
@@ -166,6 +177,7 @@ class Validation:
                 "loss_growth": self.scaling.loss_growth,
                 "small_model_exponent": self.scaling.small_model_exponent,
                 "scale_up_ratio": self.scaling.scale_up_ratio,
+                "strong_scaling": self.strong_scaling.model_dump(),
                 "uncertainty": self.reference_spreads,
             },
             **({"serving": self._serving_dict()} if self.serving is not None else {}),

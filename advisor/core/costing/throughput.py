@@ -3,7 +3,7 @@ and memory. The serving counterpart is `advisor.core.costing.serving`; `estimate
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from advisor.core.costing.results import MemorySummary, MfuBasis, ServingSummary
@@ -14,6 +14,7 @@ from advisor.core.model.flops import lora_flops_per_token, training_flops_per_to
 from advisor.core.model.goodput import Goodput, fixed_goodput, goodput_fraction
 from advisor.core.model.memory import MemoryCheck, check_memory
 from advisor.core.model.mfu import resolve_mfu
+from advisor.core.model.strong_scaling import StrongScaling, strong_scaling
 from advisor.core.model.units import BYTES_PER_GIB
 from advisor.core.model.workload import Workload
 from advisor.errors import UsageError
@@ -72,6 +73,22 @@ def memory_check(
         gpus_per_node=system.interconnect.gpus_per_node,
         trainable_params=trainable,
     )
+
+
+def run_strong_scaling(
+    workload: Workload, replica_gpus: int | None, catalog: Catalog
+) -> StrongScaling | None:
+    """The strong-scaling loss of a training run at its global batch (None when no batch is given)."""
+    if workload.kind == "inference":
+        return None
+    exponent = catalog.mfu_scaling.strong_scaling.exponent
+    return strong_scaling(workload.global_batch, workload.gpus, replica_gpus, exponent)
+
+
+def strong_scaling_share(workload: Workload, replica_gpus: int | None, catalog: Catalog) -> float:
+    """Where the strong-scaling loss applies, the ± share of throughput its fitted runs missed by (else 0)."""
+    loss = run_strong_scaling(workload, replica_gpus, catalog)
+    return catalog.mfu_scaling.strong_scaling.spread if loss is not None and loss.factor < 1 else 0.0
 
 
 def run_goodput(workload: Workload, system: System, catalog: Catalog, assumptions: Assumptions) -> Goodput:
@@ -139,8 +156,13 @@ def training_throughput(inputs: SpeedInputs) -> Throughput:
         mfu = found.mfu
         basis = from_attributes(MfuBasis, found, overridden=False)
         warnings.extend(found.warnings)
-    per_token = flops_per_token(workload)
     mem = memory_check(workload, system, catalog)
+    loss = run_strong_scaling(workload, mem.min_gpus, catalog)
+    if loss is not None and loss.factor < 1 and mfu_override is None:
+        exponent = catalog.mfu_scaling.strong_scaling.exponent
+        mfu *= loss.factor
+        basis = replace(basis, basis=basis.basis + loss.note(workload.gpus, exponent))
+    per_token = flops_per_token(workload)
     return Throughput(
         flops_per_token=per_token,
         tokens_per_s_per_gpu=peak_tflops * 1e12 * mfu / per_token,

@@ -7,9 +7,9 @@ from typing import Annotated, TypeVar
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
 from advisor.core.model.catalog import Frozen
+from advisor.core.model.input_types import Days, HumanCount, HumanPositive
 from advisor.core.model.inputs import ALL_SYSTEMS, Input, read_signs, system_pairs
 from advisor.core.model.units import human_number
-from advisor.core.model.workload import Days, HumanCount, HumanPositive
 
 PER_SYSTEM = ("mfu", "goodput", "price_usd_per_gpu_hour", "capex_usd_per_node", "wait_hours", "owned_gpus")
 """Assumptions that may be set per system (a map of system id or '*' to value)."""

@@ -27,6 +27,7 @@ from advisor.core.model.sourced import (
     Sourced,
     with_url_from_source,
 )
+from advisor.core.model.strong_scaling import StrongScalingFit
 from advisor.errors import CatalogError
 
 _Entry = TypeVar("_Entry")
@@ -316,6 +317,10 @@ class MfuScaling(Sourced):
         default_factory=dict,
         description="MFU on a smaller NVLink domain ÷ on a larger one, per family and the two domain sizes "
         "(`moe_8_per_72`), for a system carried from a proxy with another domain size.",
+    )
+    strong_scaling: StrongScalingFit = Field(
+        default_factory=StrongScalingFit,
+        description="Throughput × min(1, sequences per replica per step)^exponent (see strong_scaling).",
     )
 
 

@@ -12,7 +12,15 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from advisor.core.model.catalog import ModelSpec
-from advisor.core.model.sourced import Frozen, Positive, PositiveInt, Precision, Release, with_url_from_source
+from advisor.core.model.sourced import (
+    Fraction,
+    Frozen,
+    Positive,
+    PositiveInt,
+    Precision,
+    Release,
+    with_url_from_source,
+)
 
 RunKind = Literal["production", "benchmark"]
 """`production`: a team's end-to-end run; `benchmark`: a vendor recipe, throughput table or MLPerf."""
@@ -62,6 +70,16 @@ class EvidenceRun(Frozen):
     precision: Precision
     tokens: Positive | None = Field(None, description="Tokens trained (needed for GPU-hours and days).")
     seq_len: PositiveInt | None = None
+    global_batch: PositiveInt | None = Field(
+        None,
+        le=10_000_000,
+        description="Sequences per optimizer step, where the publication states it (None: not stated).",
+    )
+    lora_trainable_fraction: Fraction | None = Field(
+        None,
+        description="A LoRA fine-tune: trainable parameters as a share of the model's (its training state, "
+        "and so the GPUs of one replica, is the frozen weights and the adapters').",
+    )
     software: Release = Field(description="Month of the software used, YYYY-MM.")
     stack: str = ""
     published: Published

@@ -1,4 +1,4 @@
-"""What the user wants to run (`Workload`) and the limits on it (`Constraints`)."""
+"""What the user wants to run (`Workload`); the limits on it (`Constraints`) are in `constraints.py`."""
 
 from __future__ import annotations
 
@@ -7,29 +7,20 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
 from advisor.core.model.catalog import Frozen, ModelSpec, Precision
+from advisor.core.model.constraints import Constraints as Constraints
+from advisor.core.model.constraints import Risk as Risk
+from advisor.core.model.input_types import HumanCount, HumanPositive, LatencyLimitMs, RequestTokens
 from advisor.core.model.inputs import Input, read_signs
 from advisor.core.model.serving_rate import MAX_TOKENS, MAX_TOKENS_PER_SECOND, given_number, target_rate
 from advisor.core.model.sourced import Release
-from advisor.core.model.units import HOURS_PER_MONTH, SECONDS_PER_HOUR, human_integer, human_number
+from advisor.core.model.units import HOURS_PER_MONTH, SECONDS_PER_HOUR, human_number
 
 Kind = Literal["pretrain", "finetune", "inference"]
 Pricing = Literal["rent", "own"]
-Risk = Literal["conservative", "balanced", "early-adopter"]
 Objective = Literal["cost", "time", "energy", "balanced"]
 FinetuneMethod = Literal["full", "lora"]
 Efficiency = Literal["reference", "production"]
 
-HumanPositive = Annotated[float, BeforeValidator(human_number), Field(gt=0, allow_inf_nan=False)]
-"""A positive number that may be written "250k", "$2.10", "15T" in a scenario file."""
-HumanNonNegative = Annotated[float, BeforeValidator(human_number), Field(ge=0, allow_inf_nan=False)]
-HumanCount = Annotated[int, BeforeValidator(human_integer)]
-"""A whole number that may be written "2k" or "2048.0"; the field adds its range."""
-Days = Annotated[float, BeforeValidator(human_number), Field(le=36_500, allow_inf_nan=False)]
-"""Days, up to a century."""
-RequestTokens = Annotated[HumanCount, Field(gt=0, le=10_000_000)]
-"""Tokens of one serving request (its prompt or its output), up to 10M."""
-LatencyLimitMs = Annotated[HumanPositive | None, Field(le=3_600_000)]
-"""A serving latency limit in milliseconds, up to an hour (None: no limit)."""
 SERVING_PERIOD_HOURS = HOURS_PER_MONTH
 """A serving job at a target rate is costed for a month (730 hours, a twelfth of 365 days)."""
 PRECISION_LABELS = {"bf16": "BF16", "fp8": "FP8", "fp4": "FP4"}
@@ -279,6 +270,25 @@ class WorkloadInputs(Frozen):
             applies=("training",),
         ),
     ] = "production"
+    global_batch: Annotated[
+        HumanCount | None,
+        Field(
+            gt=0,
+            le=10_000_000,
+            description="Training: sequences per optimizer step (None: grown with the cluster, as published "
+            "scaling tables do).",
+        ),
+        Input(
+            "Global batch",
+            "Training: sequences per optimizer step (Megatron/NeMo global_batch_size), e.g. 1024; blank: "
+            "grown with the cluster, as in published scaling tables. Fewer sequences than model replicas "
+            "split each one over more GPUs, which runs slower per GPU",
+            "sequences",
+            asked_in_app=False,
+            blank="grown with the cluster",
+            applies=("training",),
+        ),
+    ] = None
 
 
 NO_TOKENS = (
@@ -322,79 +332,3 @@ class Workload(WorkloadInputs):
         return target_rate(
             self.kind, self.target_tokens_per_second, self.requests_per_second, self.output_tokens
         )
-
-
-class Constraints(Frozen):
-    """Limits and preferences that decide between systems (used by `advise`)."""
-
-    _signs = field_validator("*", mode="before")(read_signs)
-
-    deadline_days: Annotated[
-        Annotated[Days, Field(gt=0)] | None,
-        Input(
-            "Deadline, days",
-            "Optional: the run must finish within; Sizing then proposes GPUs",
-            "days",
-            blank="none",
-            fact="The run must finish within this many days (unset: no deadline).",
-        ),
-    ] = None
-    sizing_margin: Annotated[
-        float,
-        BeforeValidator(human_number),
-        Field(ge=0, le=0.5, description="Sizing to the deadline: the share of it kept as slack."),
-        Input(
-            "Sizing margin",
-            "Sizing to the deadline keeps this share of it as slack: 0.1 finishes by 90%",
-            "fraction",
-            applies=("deadline", "no_rate"),
-        ),
-    ] = 0.1
-    budget_usd: Annotated[
-        Annotated[HumanPositive, Field(le=1e13)] | None,
-        Input(
-            "Budget",
-            "Optional: the most the run may cost, e.g. $250k",
-            "USD",
-            blank="none",
-            fact="The run must cost at most this (unset: no budget).",
-        ),
-    ] = None
-    need_within_days: Annotated[
-        Annotated[Days, Field(ge=0)] | None,
-        Input(
-            "Needed within",
-            "Optional days until capacity must be running",
-            "days",
-            blank="any time",
-            fact="Capacity is needed within this many days (unset: no limit).",
-        ),
-    ] = None
-    guaranteed_capacity: Annotated[
-        bool,
-        Input(
-            "Guaranteed",
-            "Capacity must be reserved or owned, not on demand",
-            check_label="must be guaranteed",
-            fact="Capacity must be guaranteed (reserved or owned).",
-        ),
-    ] = False
-    risk: Annotated[
-        Risk,
-        Input(
-            "Risk appetite",
-            "Conservative avoids systems unproven at scale",
-            choice_labels={"early-adopter": "early adopter"},
-            fact="The team's risk appetite.",
-        ),
-    ] = "balanced"
-    iteration_speed_matters: Annotated[
-        bool,
-        Input(
-            "Iteration speed",
-            "Finishing sooner matters more than the last dollar",
-            flag="--iteration-speed",
-            check_label="matters most",
-            fact="Iteration speed matters more than marginal cost.",
-        ),
-    ] = False
