@@ -34,7 +34,6 @@ NOT_ASKED_IN_APP = {
     "workload.lora_trainable_fraction",
     "workload.serving_batch",
     "assumptions.rental_offer",
-    "workload.weight_precision",
     "workload.activation_precision",
 }
 """Inputs the app leaves to scenario files and flags (each declared so, with `asked_in_app=False`)."""
