@@ -38,6 +38,7 @@ BY_ID = {p.id: p for p in TRTLLM11}
         ("gb200-nvl72", Precisions("fp4", "fp8", "fp4"), "fp4"),
         ("h100", Precisions("fp8", "fp8", "fp8"), "fp8"),  # not FP4 weights: unchanged
         ("h100", Precisions("bf16", "bf16", "bf16"), "bf16"),
+        ("a100", Precisions("fp8", "fp8", "fp8"), "bf16"),  # no FP8 units: the next wider format
     ],
 )
 def test_the_precision_the_matrix_products_run_at(system, precisions, runs_at):
