@@ -128,3 +128,14 @@ def test_the_app_says_the_default_weight_format():
     assert typed["weight_precision"] == "default: BF16 (as precision)"
     llama = placeholders(CATALOG, _scenario(model="llama3-8b", precision="fp8"))
     assert llama["weight_precision"] == "default: FP8 (as precision)"
+
+
+def test_the_stack_and_release_inputs_are_not_called_unused_when_the_weights_may_be_as_released():
+    from advisor.core.unused import unused_inputs
+
+    plain = unused_inputs(_scenario(model="deepseek-v3", fp8_stack=False, software="2024-06"))
+    assert "workload.fp8_stack" not in plain and "workload.software" not in plain
+    typed = unused_inputs(
+        _scenario(model="deepseek-v3", fp8_stack=False, software="2024-06", precision="bf16")
+    )
+    assert "workload.fp8_stack" in typed and "workload.software" in typed
