@@ -60,17 +60,19 @@ def test_an_estimate_s_json_warnings_say_which_flags_are_unused(system, capsys):
             "support",
         ),
         # Serving: the training sequence length, and the software month at BF16 changed nothing and
-        # were not said to be unused.
+        # were not said to be unused. BF16 given: with no precision the weights may be served in a
+        # model's released format (FP8 for DeepSeek-V3), which the scenario cannot tell without the catalog.
         (
             ["--kind", "inference", "--seq-len", "4096"],
             "--seq-len is not used: it applies to training (job: pretrain or finetune)",
         ),
         (
-            ["--kind", "inference", "--software", "2024-01"],
+            ["--kind", "inference", "--precision", "bf16", "--software", "2024-01"],
             "--software is not used: it applies to training, and to serving FP8 weights (early FP8 releases "
             "served slower); these weights are not FP8",
         ),
         (["--kind", "inference", "--precision", "fp8", "--software", "2024-01"], None),
+        (["--kind", "inference", "--software", "2024-01"], None),
         (["--pricing", "own", "--electricity-usd-per-kwh", "0.3"], None),
         (["--precision", "fp8", "--no-fp8-stack"], None),
     ],

@@ -34,7 +34,6 @@ NOT_ASKED_IN_APP = {
     "workload.lora_trainable_fraction",
     "workload.serving_batch",
     "assumptions.rental_offer",
-    "workload.weight_precision",
     "workload.activation_precision",
     "workload.global_batch",
 }

@@ -84,35 +84,37 @@ def result() -> F.ServingValidation:
 
 
 # Leave-one-out (constants fitted without the row): the six MoE rows held out before within 33%, where the
-# shipped model was +94% to +225% on the H100 ones; every MoE point within 33%.
+# shipped model was +94% to +225% on the H100 ones; every one within 39% (Maverick FP8 on 8 H100 at
+# 128/2,048: 37.5%, 38.5% since gpt-oss's BF16 non-expert weights are counted, which moved the fit).
 def test_the_moe_rows_are_fitted_on_and_predicted_leave_one_out(result):
     errors = {c.point.id: c.error for c in result.cases}
     assert set(MOVED_IN) <= set(errors)
-    assert all(abs(errors[pid]) <= 0.38 for pid in MOVED_IN), {pid: errors[pid] for pid in MOVED_IN}
-    assert errors["trtllm10-llama4-maverick-h100-fp8-tp8-128-2048"] == pytest.approx(0.375, abs=0.01)
+    assert all(abs(errors[pid]) <= 0.39 for pid in MOVED_IN), {pid: errors[pid] for pid in MOVED_IN}
+    assert errors["trtllm10-llama4-maverick-h100-fp8-tp8-128-2048"] == pytest.approx(0.385, abs=0.01)
     moe = {c.point.id: abs(c.error) for c in result.cases if CATALOG.models[c.point.model].family == "moe"}
     fine = [e for pid, e in moe.items() if "gpt-oss" in pid or "deepseek" in pid]
     coarse = [e for pid, e in moe.items() if not ("gpt-oss" in pid or "deepseek" in pid)]
-    assert len(fine) == 26 and len(coarse) == 12 and max(coarse) <= 0.38
+    assert len(fine) == 26 and len(coarse) == 12 and max(coarse) <= 0.39
 
 
 # Out of sample: the same page's other MoE rows, none fitted on (catalog/evidence/serving/held-out/
 # trtllm10-moe-shapes/: Llama 4 Scout FP8 TP4 on H100 and H200, Maverick and Qwen3-235B-A22B FP8 TP8 at the
-# shapes not fitted on). With the shipped constants: median error 16.4%, 28 of 43 within 25%, 1 outside the
-# serving range (before the time per routed token: 23.0%, 24, 8; the model of before the layout: median
-# 47.0%, worst 221%, 9 within 25%).
+# shapes not fitted on). With the shipped constants: median error 16.9%, 27 of 43 within 25%, 2 outside the
+# serving range (16.4%, 28, 1 before gpt-oss's BF16 non-expert weights were counted, which moved the fit;
+# before the time per routed token: 23.0%, 24, 8; the model of before the layout: median 47.0%, worst 221%,
+# 9 within 25%).
 def test_the_other_moe_rows_of_the_page_out_of_sample():
     folder = serving_evidence_dir() / "held-out" / "trtllm10-moe-shapes"
     points = load_serving_evidence(folder, set(CATALOG.systems), set(CATALOG.models))
     assert len(points) == 43 and not {p.id for p in points} & {p.id for p in POINTS}
     assert {CATALOG.models[p.model].family for p in points} == {"moe"}
     shipped = F.held_out_serving(points, CATALOG)
-    assert shipped.median_abs_error == pytest.approx(0.164, abs=0.005)
-    assert shipped.within_25 == 28
+    assert shipped.median_abs_error == pytest.approx(0.169, abs=0.005)
+    assert shipped.within_25 == 27
     inference = CATALOG.economics.inference
     ratios = [c.published_per_gpu / c.predicted_per_gpu for c in shipped.cases]
     outside = sum(not inference.spread_low <= r <= inference.spread_high for r in ratios)
-    assert outside == 1
+    assert outside == 2
 
 
 def test_the_estimate_says_the_layout():

@@ -71,14 +71,15 @@ def test_the_factor_is_the_geometric_mean_gap_and_leaves_the_reference_fit_alone
 # Leave-one-out (each MI300X point predicted with the factor fitted on the other five): AMD's 70B FP8 TP8
 # 128/2,048, 1,660 tok/s/GPU published, is modelled within 20%; every MI300X point within 25% (before the
 # factor the model was 1.6x-2.2x too fast on all six); the TensorRT-LLM points' worst is unchanged by the factor,
-# 60.2% (gpt-oss-120b on 4 H100 at 1000/1000, modelled too fast; 36.8% before the gpt-oss and DeepSeek-R1
+# 57.1% (gpt-oss-120b on 4 H100 at 1000/1000, modelled too fast; 60.2% before its BF16 non-expert weights
+# were counted; 36.8% before the gpt-oss and DeepSeek-R1
 # rows were fitted on: Llama 3 70B FP8 on one H100, release 0.17, modelled too slow).
 def test_leave_one_out_on_mi300x_and_the_reference_points(result):
     amd = {c.point.id: c.error for c in result.cases if c.point in AMD}
     assert len(amd) == 6 and all(abs(e) <= 0.25 for e in amd.values()), amd
     assert abs(amd["amd-vllm0111-llama3-70b-mi300x-fp8-tp8-128-2048"]) <= 0.20
     reference = sorted(abs(c.error) for c in result.cases if c.point in REFERENCE)
-    assert reference[-1] == pytest.approx(0.602, abs=0.005)
+    assert reference[-1] == pytest.approx(0.571, abs=0.005)
 
 
 def test_the_factor_slows_the_whole_iteration_and_the_first_token():

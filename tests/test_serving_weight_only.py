@@ -38,6 +38,7 @@ BY_ID = {p.id: p for p in TRTLLM11}
         ("gb200-nvl72", Precisions("fp4", "fp8", "fp4"), "fp4"),
         ("h100", Precisions("fp8", "fp8", "fp8"), "fp8"),  # not FP4 weights: unchanged
         ("h100", Precisions("bf16", "bf16", "bf16"), "bf16"),
+        ("a100", Precisions("fp8", "fp8", "fp8"), "bf16"),  # no FP8 units: the next wider format
     ],
 )
 def test_the_precision_the_matrix_products_run_at(system, precisions, runs_at):
@@ -83,10 +84,11 @@ def test_gpt_oss_20b_on_one_h200_published_and_modelled():
 
 
 # Fitted on (catalog/evidence/serving/trtllm11-{gpt-oss,deepseek-r1}-*, 26 rows: gpt-oss-20b, gpt-oss-120b
-# and DeepSeek-R1-0528 on H100, H200, B200 and GB200), shipped constants: median error 12.6%, worst +58.4%
-# (gpt-oss-120b on 4 H100 at 1000/1000). Held out, before the time per routed token: 36.0%, +85.8%, every
+# and DeepSeek-R1-0528 on H100, H200, B200 and GB200), shipped constants: median error 12.1%, worst +55.4%
+# (gpt-oss-120b on 4 H100 at 1000/1000; 12.6% and +58.4% before gpt-oss's BF16 non-expert weights were
+# counted). Held out, before the time per routed token: 36.0%, +85.8%, every
 # gpt-oss 1000/1000 row 1.6x-1.9x too fast. Now the Blackwell ones are within 13%; the Hopper ones, FP4
-# weights multiplied at BF16, are still +34% to +58%.
+# weights multiplied at BF16, are still +33% to +55%.
 def test_the_trtllm11_moe_rows_fitted_on():
     assert len(TRTLLM11) == 26
     assert {p.model for p in TRTLLM11} == {"gpt-oss-20b", "gpt-oss-120b", "deepseek-v3"}
@@ -94,8 +96,8 @@ def test_the_trtllm11_moe_rows_fitted_on():
         assert point.published.url.startswith("https://github.com/NVIDIA/TensorRT-LLM/blob/03e27c7d")
         assert point.published.as_of == "2025-12" and point.published.quote, point.id
     result = held_out_serving(TRTLLM11, CATALOG)
-    assert result.median_abs_error == pytest.approx(0.126, abs=0.005)
-    assert result.worst_abs_error == pytest.approx(0.584, abs=0.005)
+    assert result.median_abs_error == pytest.approx(0.121, abs=0.005)
+    assert result.worst_abs_error == pytest.approx(0.554, abs=0.005)
     errors = {c.point.id: c.error for c in result.cases}
     balanced = {pid: e for pid, e in errors.items() if "gpt-oss" in pid and pid.endswith("-1000-1000")}
     blackwell = [e for pid, e in balanced.items() if "-b200-" in pid or "-gb200-" in pid]

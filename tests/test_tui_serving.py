@@ -200,3 +200,22 @@ async def test_the_serving_headroom_asked_in_the_form_resizes_the_fleet():
         assert exact.headroom == 0 and exact.utilisation > spared.utilisation
         await show_tab(pilot, "serving")
         assert "Headroom: none" in plain(app.screen.query_one("#serving-note", Static))
+
+
+@pilot_test
+async def test_the_weights_choice_says_the_released_format_and_a_precision_chosen_wins():
+    async with running(answers={"model": "gpt-oss-120b", "kind": "inf"}) as (app, pilot):
+        field = app.main.form.row("weight_precision").control
+        assert isinstance(field, ChoiceField)
+        assert field.label == "default: as released, FP4 (MXFP4)", f"shows {field.label!r}"
+        assert "precision" not in app.main.scenario.workload.model_fields_set
+        serving = app.main.advice.winner.estimate.serving
+        assert serving.weight_precision == "fp4" and serving.weights_as_released
+        # A precision chosen wins (BF16, already shown, is chosen for the weights in their own question)
+        await choose(pilot, "precision", "FP8")
+        assert "precision" in app.main.scenario.workload.model_fields_set
+        assert app.main.form.row("weight_precision").control.label == "default: FP8 (as precision)"
+        serving = app.main.advice.winner.estimate.serving
+        assert serving.weight_precision == "fp8" and not serving.weights_as_released
+        await choose(pilot, "weight_precision", "BF16")
+        assert app.main.advice.winner.estimate.serving.weight_precision == "bf16"

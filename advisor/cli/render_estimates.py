@@ -18,6 +18,7 @@ from rich.table import Table
 from advisor.cli.console import PIPE_WIDTH, console
 from advisor.cli.render import render_breakdowns
 from advisor.core import fmt
+from advisor.core.model.serving_plan import as_released
 from advisor.present import numbers
 from advisor.present.purchase import up_front
 from advisor.present.sanitise import plain_markup as escape
@@ -33,12 +34,16 @@ MEMORY_NOTE = (
 
 
 def _precision_run(e: Any) -> str:
-    """The precision that runs; a serving job's weights too when they differ from it (FP4 weight-only)."""
+    """The precision that runs; a serving job's weights too when they differ from its math (FP4 weight-only),
+    marked where they are served as the model is released (no precision given)."""
     fallback = "" if e.precision == e.precision_requested else " (fallback)"
     s = e.serving
-    if s is not None and s.weight_precision and s.weight_precision != s.activation_precision:
-        return f"{s.weight_precision.upper()} weights, {s.activation_precision.upper()} math"
-    return e.precision.upper() + fallback
+    if s is None or not s.weight_precision:
+        return e.precision.upper() + fallback
+    released = " as released" if s.weights_as_released else ""
+    if s.weight_precision != s.activation_precision:
+        return f"{s.weight_precision.upper()} weights{released}, {s.activation_precision.upper()} math"
+    return s.activation_precision.upper() + (released or fallback)
 
 
 def _rows(serving: bool, production: bool = False) -> list[Row]:
@@ -193,9 +198,10 @@ def _job(first: Any, workload: Any) -> str:
 def render_estimates(estimates: Sequence[Any], workload: Any) -> None:
     """A column per system (over several tables on a narrow terminal); breakdowns too for one system."""
     first = estimates[0]
-    title = (
-        f"{escape(first.model.name)}: {_job(first, workload)}, {escape(workload.precision.upper())}, "
-        + escape(workload.pricing)
+    released = as_released(workload.model, workload)
+    precision = f"{released.label} weights as released" if released else workload.precision.upper()
+    title = f"{escape(first.model.name)}: {_job(first, workload)}, {escape(precision)}, " + escape(
+        workload.pricing
     )
     rows = _rows(first.serving is not None, production=first.efficiency == "production")
     if first.serving is not None:

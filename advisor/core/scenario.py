@@ -139,8 +139,11 @@ class WorkloadSpec(WorkloadInputs):
         return copy
 
     def workload(self, catalog: Catalog) -> Workload:
-        """The core `Workload` for this spec; an unknown model id raises CatalogError with the valid ids."""
-        inputs = {name: getattr(self, name) for name in WorkloadInputs.model_fields}
+        """The core `Workload` for this spec; an unknown model id raises CatalogError with the valid ids.
+        Only the inputs given are passed, so the workload knows which were (`model_fields_set`: a serving
+        job given no precision serves the weights as released)."""
+        given = self.model_fields_set & WorkloadInputs.model_fields.keys()
+        inputs = {name: getattr(self, name) for name in given}
         return Workload(model=self.model_spec(catalog), **inputs)
 
 
@@ -266,8 +269,10 @@ class Scenario(Frozen):
             data["systems"] = list(self.systems)
         if self.size_to_deadline:
             data["size_to_deadline"] = True
-        # The answers a reader looks for always; other fields only where they differ from the default.
-        always = {"model", "model_config", "custom", "tokens", "gpus", "precision", "kind", "pricing"}
+        # The answers a reader looks for always; other fields only where they differ from the default. The
+        # precision only where given: a serving job given none serves the weights as the model is released.
+        always = {"model", "model_config", "custom", "tokens", "gpus", "kind", "pricing"}
+        always |= {"precision"} & self.workload.model_fields_set
         workload = self.workload.model_dump(mode="json", exclude_none=True, by_alias=True)
         changed = self.workload.model_dump(
             mode="json", exclude_none=True, exclude_defaults=True, by_alias=True

@@ -12,6 +12,13 @@ from advisor.core.model.serving_rate import target_rate
 from advisor.core.scenario import INPUTS, Scenario
 
 
+def _maybe_released(s: Scenario) -> bool:
+    """A serving job given no precision: its weights may be served in a low released format (the model's
+    `released_weights`, which needs the catalog), so the FP8-stack and release inputs may be used."""
+    w = s.workload
+    return w.kind == "inference" and w.weight_precision is None and "precision" not in w.model_fields_set
+
+
 def _rate(s: Scenario) -> bool:
     w = s.workload
     return target_rate(w.kind, w.target_tokens_per_second, w.requests_per_second, w.output_tokens) is not None
@@ -49,12 +56,14 @@ CONDITIONS: dict[Condition, tuple[Callable[[Scenario], bool], str]] = {
         "sizing to the deadline gives each system its own GPU count",
     ),
     "low_precision": (
-        lambda s: s.workload.precision != "bf16",
+        lambda s: s.workload.precision != "bf16" or _maybe_released(s),
         "it applies at FP8 or FP4 (precision: fp8 or fp4); BF16 needs no FP8 support",
     ),
     "release_month": (
         lambda s: (
-            s.workload.kind != "inference" or (s.workload.weight_precision or s.workload.precision) == "fp8"
+            s.workload.kind != "inference"
+            or (s.workload.weight_precision or s.workload.precision) == "fp8"
+            or _maybe_released(s)
         ),
         "it applies to training, and to serving FP8 weights (early FP8 releases served slower); these "
         "weights are not FP8",

@@ -8,6 +8,7 @@ from advisor.core import fmt
 from advisor.core.model.assumptions import Assumptions
 from advisor.core.model.catalog import ModelSpec
 from advisor.core.model.inputs import ALL_SYSTEMS, DeclaredInput
+from advisor.core.model.serving_plan import as_released
 from advisor.core.model.units import SECONDS_PER_HOUR
 from advisor.core.model.workload import SERVING_PERIOD_HOURS, Constraints, target_rate
 from advisor.core.scenario import INPUTS, Scenario, WorkloadSpec
@@ -33,10 +34,7 @@ def input_rows(report: ReportData) -> list[tuple[str, str]]:
         ("Sequence length", f"{model.seq_len:,}"),
         ("Tokens", _tokens_text(w)),
         ("GPUs", _gpus_text(report)),
-        (
-            "Precision",
-            w.precision.upper() + ("" if w.fp8_stack or no_stack else " (software stack without FP8)"),
-        ),
+        ("Precision", _precision_text(w, model, no_stack)),
         ("Job", _job(w)),
         ("Pricing", "rent by the GPU-hour" if w.pricing == "rent" else "own (total cost of ownership)"),
         ("Software release", w.software or "latest published"),
@@ -131,6 +129,13 @@ def _serving_text(w: WorkloadSpec) -> str:
     if w.activation_precision is not None:
         parts.append(f"activations {w.activation_precision.upper()}")
     return ", ".join(parts)
+
+
+def _precision_text(w: WorkloadSpec, model: ModelSpec, no_stack: bool) -> str:
+    """`BF16`; a serving job given no precision: the weights' format as the model is released."""
+    if (released := as_released(model, w)) is not None:
+        return f"{released.label} weights as released (no precision given)"
+    return w.precision.upper() + ("" if w.fp8_stack or no_stack else " (software stack without FP8)")
 
 
 def override_text(row: AssumptionUsed) -> str:

@@ -4,7 +4,8 @@ that it is required. Pure: no Textual."""
 from __future__ import annotations
 
 from advisor.core.model.catalog import Catalog, Precision
-from advisor.core.model.serving_plan import serving_precisions, serving_targets
+from advisor.core.model.released import ReleasedWeights
+from advisor.core.model.serving_plan import as_released, serving_precisions, serving_targets
 from advisor.core.model.units import format_si
 from advisor.core.model.workload import PRECISION_LABELS
 from advisor.core.scenario import Scenario
@@ -46,7 +47,12 @@ def _serving_defaults(scenario: Scenario, catalog: Catalog) -> dict[str, str]:
         targets = serving_targets(spec.workload(catalog), catalog.economics.serving)
     except (AdvisorError, ValueError):  # not a workload yet: the form shows the declared blanks
         return {}
-    found = {"kv_cache_precision": _kv_default(spec.weight_precision or spec.precision)}
+    released = as_released(spec.model_spec(catalog), spec)
+    weights = released.precision if released else spec.weight_precision or spec.precision
+    found = {
+        "weight_precision": _weights_default(released, weights),
+        "kv_cache_precision": _kv_default(weights),
+    }
     rate = targets.tokens_per_second
     if rate is None:
         found |= dict.fromkeys(("target_tokens_per_second", "requests_per_second"), BATCH)
@@ -71,6 +77,14 @@ def _required(scenario: Scenario, catalog: Catalog) -> dict[str, str]:
             except AnswerError:
                 found[key] = required_placeholder(key, scenario.workload.kind)
     return found
+
+
+def _weights_default(released: ReleasedWeights | None, weights: Precision) -> str:
+    """The weights choice's default option: `default: as released, FP4 (MXFP4)` for a model whose release
+    format the catalog states (no precision given), else `default: BF16 (as precision)`."""
+    if released is not None:
+        return f"default: as released, {released.label}"
+    return f"default: {PRECISION_LABELS[weights]} (as precision)"
 
 
 def _kv_default(weights: Precision) -> str:

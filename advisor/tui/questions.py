@@ -120,6 +120,7 @@ LAYOUT: tuple[tuple[str, ...], ...] = (
         "ttft_limit_ms",
         "tpot_limit_ms",
         "serving_headroom",
+        "weight_precision",
         "kv_cache_precision",
     ),
     ("gpus", "deadline_days", "size_to_deadline", "sizing_margin"),

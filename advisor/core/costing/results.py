@@ -97,6 +97,8 @@ class ServingSummary:
     ttft_ms: float = 0.0
     tpot_ms: float = 0.0
     weight_precision: str = ""
+    weights_as_released: bool = False
+    """True when the weights are served in the format the model is released in, no precision given."""
     kv_cache_precision: str = ""
     activation_precision: str = ""
     utilisation: float = 1.0

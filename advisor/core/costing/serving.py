@@ -26,12 +26,14 @@ from advisor.core.model.serving_plan import (
     compute_precision,
     kv_bytes,
     replica_hardware,
+    served_weights,
     serving_constants,
     serving_flops_per_token,
     serving_memory_bytes,
     serving_precisions,
     serving_targets,
     stack_note,
+    weights_note,
 )
 from advisor.core.model.units import BYTES_PER_GIB, HOURS_PER_MONTH, SECONDS_PER_HOUR
 from advisor.core.model.workload import Workload
@@ -66,6 +68,8 @@ def serving_throughput(inputs: SpeedInputs, price_usd_per_gpu_hour: float) -> Th
         f"{step.bound}-bound"
     )
     basis += f"; {note}" if (note := stack_note(system, econ)) else ""
+    weights_basis = served_weights(workload, precision)[1]
+    basis += f"; {note}" if (note := weights_note(workload, precisions.weights, weights_basis)) else ""
     usable_gib = usable_hbm_bytes(system.memory.hbm_gb, econ.memory.usable_hbm_fraction) / BYTES_PER_GIB
     head_dim = econ.inference.kv_head_dim
     return Throughput(
@@ -93,6 +97,7 @@ def serving_throughput(inputs: SpeedInputs, price_usd_per_gpu_hour: float) -> Th
             targets,
             price_usd_per_gpu_hour,
             meets=meets,
+            as_released=weights_basis == "released",
         ),
     )
 
@@ -108,11 +113,10 @@ def sized_for_rate(workload: Workload, system: System, catalog: Catalog, precisi
 
 
 def _precisions(workload: Workload, precision: Precision) -> Precisions:
-    """Weights, KV cache and activations: the workload's, unset ones following the run precision. FP4 asked
-    for on a GPU without FP4 matrix units keeps FP4 weights, served weight-only (`compute_precision`): the
-    checkpoint's bytes are what decode reads, whatever the multiply runs at."""
-    weight_only = workload.precision == "fp4" and workload.fp8_stack
-    weights = workload.weight_precision or ("fp4" if weight_only else precision)
+    """Weights (`served_weights`: as given, else as released, else the run precision), KV cache and
+    activations (unset ones following the weights). FP4 weights on a GPU without FP4 matrix units are
+    served weight-only (`compute_precision`): the checkpoint's bytes are what decode reads."""
+    weights, _ = served_weights(workload, precision)
     return serving_precisions(weights, workload.kv_cache_precision, workload.activation_precision)
 
 
@@ -175,7 +179,14 @@ def _serving_layout(
 
 
 def _serving_summary(
-    workload: Workload, layout: Layout, precisions: Precisions, targets: Targets, price: float, *, meets: bool
+    workload: Workload,
+    layout: Layout,
+    precisions: Precisions,
+    targets: Targets,
+    price: float,
+    *,
+    meets: bool,
+    as_released: bool = False,
 ) -> ServingSummary:
     """The `serving` object: replica, batch and the limit that binds, latencies, fleet and prices."""
     step = layout.step
@@ -193,6 +204,7 @@ def _serving_summary(
         ttft_ms=step.ttft_s * 1e3,
         tpot_ms=step.seconds * 1e3,
         weight_precision=precisions.weights,
+        weights_as_released=as_released,
         kv_cache_precision=precisions.kv_cache,
         activation_precision=precisions.activations,
         utilisation=layout.utilisation,

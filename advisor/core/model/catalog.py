@@ -14,6 +14,7 @@ from pydantic import Field, model_validator
 
 from advisor.core.model.economics import Economics
 from advisor.core.model.maturity import MaturityBasis
+from advisor.core.model.released import ReleasedWeights
 from advisor.core.model.rental_offer import RentalOffer, check_derived, derive_prices
 from advisor.core.model.sourced import (
     Fraction,
@@ -219,6 +220,9 @@ class ModelSpec(Frozen):
     kv_head_dim: PositiveInt | None = Field(
         None, description="Values per KV head, config.json head_dim (None: the serving model's assumption)."
     )
+    released_weights: ReleasedWeights | None = Field(
+        None, description="The format the weights are published in (None: unstated, served at the run's)."
+    )
     source: str = ""
     url: str = Field("", pattern=r"^(https?://\S+)?$")
     as_of: str = ""
@@ -233,6 +237,10 @@ class ModelSpec(Frozen):
             raise ValueError("params_active must not exceed params_total")
         if self.family == "dense" and self.params_active != self.params_total:
             raise ValueError("a dense model has params_active == params_total (set family = 'moe')")
+        released = self.released_weights
+        routed = self.experts and self.experts_per_token
+        if released is not None and released.layers == "experts" and not routed:
+            raise ValueError("released_weights.layers = 'experts' needs experts and experts_per_token")
         return self
 
 

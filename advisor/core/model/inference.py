@@ -1,7 +1,9 @@
 """Serving speed of one replica: a decode iteration under continuous batching (docs/methodology.md).
 
-A replica is `tp` GPUs holding the weights (bytes per parameter by the weight precision) and the KV cache
-of `batch` concurrent requests, each holding on average its prompt plus half its output. One iteration
+A replica is `tp` GPUs holding the weights (bytes per parameter by the weight precision; in the format a
+model is released in with only its routed experts in it, as gpt-oss's MXFP4, the other weights at BF16)
+and the KV cache of `batch` concurrent requests, each holding on average its prompt plus half its output.
+One iteration
 generates one token for each of the `batch` requests and, with chunked prefill, processes the prompts of
 the `batch / output_tokens` requests that join per iteration. It takes
 
@@ -157,9 +159,19 @@ def kv_cache_bytes_per_token(model: ModelSpec, kv_precision: Precision = "bf16")
     return model.layers * _kv_dim(model) * BYTES_PER_VALUE[kv_precision]
 
 
+def bytes_per_weight(model: ModelSpec, precision: Precision) -> tuple[float, float]:
+    """Bytes per weight outside the routed experts and per routed-expert weight at `precision`: the released
+    checkpoint's layout when `precision` is its format and only its experts are in it (the rest BF16, as
+    gpt-oss publishes MXFP4 MoE projections), else `precision` throughout."""
+    low, released = BYTES_PER_VALUE[precision], model.released_weights
+    if released is not None and released.layers == "experts" and released.precision == precision:
+        return BYTES_PER_VALUE["bf16"], low
+    return low, low
+
+
 def weight_bytes(model: ModelSpec, precision: Precision) -> float:
-    """Bytes of all the weights at `precision`."""
-    return model.params_total * BYTES_PER_VALUE[precision]
+    """Bytes of all the weights at `precision` (the released layout where it is the released format)."""
+    return _weights_bytes(model, precision, model.params_total)
 
 
 def _expert_split(model: ModelSpec) -> tuple[float, float] | None:
@@ -185,7 +197,16 @@ def replicated_params(model: ModelSpec, tp: int) -> float:
 
 def replica_weight_bytes(model: ModelSpec, precision: Precision, tp: int) -> float:
     """Bytes of weights a `tp`-GPU replica holds, the copies attention data parallelism makes included."""
-    return (model.params_total + replicated_params(model, tp)) * BYTES_PER_VALUE[precision]
+    return _weights_bytes(model, precision, model.params_total, tp)
+
+
+def _weights_bytes(model: ModelSpec, precision: Precision, params: float, tp: int = 1) -> float:
+    """Bytes of `params` weights of which all those outside the routed experts are among them (one copy of
+    the model, or what a decode step reads), plus the copies a `tp`-GPU replica makes of those."""
+    shared_bytes, expert_bytes = bytes_per_weight(model, precision)
+    split = _expert_split(model)
+    shared = split[0] if split is not None else params
+    return (shared + replicated_params(model, tp)) * shared_bytes + (params - shared) * expert_bytes
 
 
 def kv_copies(model: ModelSpec, tp: int, head_dim: int) -> float:
@@ -273,8 +294,7 @@ def iteration(r: Replica, batch: int) -> Iteration:
     kv_read = (
         batch * kv_cache_bytes_per_token(model, precisions.kv_cache) * (prompt_tokens + output_tokens / 2)
     )
-    read = params_read_per_step(model, batch) + replicated_params(model, tp)
-    weights_read = read * BYTES_PER_VALUE[precisions.weights]
+    weights_read = _weights_bytes(model, precisions.weights, params_read_per_step(model, batch), tp)
     memory_s = (weights_read + kv_read) / bandwidth
     peak = tp * hw.peak_tflops * 1e12
     joining = batch / output_tokens

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 from advisor.core.model.catalog import ModelSpec, System
 from advisor.core.model.copying import from_attributes
@@ -28,8 +29,9 @@ from advisor.core.model.inference import (
     prefill_flops,
     replica_weight_bytes,
 )
+from advisor.core.model.released import ReleasedWeights
 from advisor.core.model.sourced import Precision
-from advisor.core.model.workload import Workload
+from advisor.core.model.workload import Workload, WorkloadInputs
 
 
 def serving_hardware(system: System, usable_hbm_fraction: float, activations: Precision) -> Hardware:
@@ -51,10 +53,14 @@ def serving_hardware(system: System, usable_hbm_fraction: float, activations: Pr
 def compute_precision(system: System, precisions: Precisions, fp4_weight_only: Precision) -> Precision:
     """The precision `system` runs the matrix products at: the activations', except that FP4 weights on a GPU
     without FP4 matrix units are dequantised in the kernel and multiplied at `fp4_weight_only` (weight-only
-    quantisation: TensorRT-LLM serves MXFP4 gpt-oss on Hopper with BF16 activations)."""
+    quantisation: TensorRT-LLM serves MXFP4 gpt-oss on Hopper with BF16 activations); other activations the
+    GPU lacks run at the next wider format it has."""
     if precisions.weights == "fp4" and system.compute.peak_tflops("fp4") is None:
         return fp4_weight_only
-    return precisions.activations
+    computed = precisions.activations
+    while system.compute.peak_tflops(computed) is None:  # e.g. FP8 weights on A100: multiplied at BF16
+        computed = "fp8" if computed == "fp4" else "bf16"
+    return computed
 
 
 def replica_hardware(system: System, economics: Economics, precisions: Precisions) -> Hardware:
@@ -69,6 +75,50 @@ def serving_precisions(
     """The three precisions, unset ones following the weights (FP8 for FP4 weights, as served today)."""
     follow: Precision = "fp8" if weights == "fp4" else weights
     return Precisions(weights, kv_cache or follow, activations or follow)
+
+
+WeightsBasis = Literal["given", "released", "run"]
+"""Where the served weights' format comes from: `weight_precision`, the model's release, the run precision."""
+
+
+def as_released(model: ModelSpec, inputs: WorkloadInputs) -> ReleasedWeights | None:
+    """The model's released weights when a serving job serves them so, else None: no weight precision and
+    no precision given (`model_fields_set`: a value typed equal to the default counts as given), and a
+    stack that runs the format (FP8 or FP4 needs `fp8_stack`)."""
+    released = model.released_weights
+    if released is None or inputs.kind != "inference" or inputs.weight_precision is not None:
+        return None
+    if "precision" in inputs.model_fields_set or (released.precision != "bf16" and not inputs.fp8_stack):
+        return None
+    return released
+
+
+def served_weights(workload: Workload, run_precision: Precision) -> tuple[Precision, WeightsBasis]:
+    """The weights' number format and where it comes from: `weight_precision` when given; else the format
+    the model is released in (`as_released`); else the run precision, except that FP4 asked for keeps FP4
+    weights (served weight-only on a GPU without FP4 units)."""
+    if workload.weight_precision is not None:
+        return workload.weight_precision, "given"
+    if (released := as_released(workload.model, workload)) is not None:
+        return released.precision, "released"
+    return ("fp4" if workload.precision == "fp4" and workload.fp8_stack else run_precision), "run"
+
+
+def weights_note(workload: Workload, weights: Precision, basis: WeightsBasis) -> str:
+    """Why the weights are served in their format, for the estimate's notes ("" when the user set it, or
+    the model states no release format)."""
+    released = workload.model.released_weights
+    if released is None or basis == "given":
+        return ""
+    if basis == "released":
+        which = "the MoE experts' weights, the rest BF16" if released.layers == "experts" else "all weights"
+        return (
+            f"weights as released: {released.label} ({which}); no precision given, "
+            "a weight precision or a precision sets another"
+        )
+    if "precision" not in workload.model_fields_set:  # released low, to a stack without FP8
+        return f"weights {weights.upper()}, not as released ({released.label}): the stack runs no FP8"
+    return f"weights {weights.upper()} as the precision given, not as released ({released.label})"
 
 
 def serving_constants(economics: Economics) -> ServingConstants:

@@ -222,12 +222,11 @@ class WorkloadInputs(Frozen):
     ] = None
     weight_precision: Annotated[
         Precision | None,
-        Field(description="Inference: number format of the stored weights (None: the run precision)."),
+        Field(description="Inference: the stored weights' number format (None: as released, or the run's)."),
         Input(
             "Weights precision",
-            "Inference: number format of the weights; default: the precision above",
+            "Inference: number format of the weights; default: as released, else the precision above",
             choice_labels=PRECISION_LABELS,
-            asked_in_app=False,
             applies=("inference",),
         ),
     ] = None
