@@ -123,7 +123,7 @@ def test_the_command_line_says_the_weights_are_as_released(capsys):
 
 def test_the_app_says_the_default_weight_format():
     assert placeholders(CATALOG, _scenario())["weight_precision"] == "default: as released, FP4 (MXFP4)"
-    assert placeholders(CATALOG, _scenario())["kv_cache_precision"] == "default: FP8 (FP4 weights)"
+    assert placeholders(CATALOG, _scenario())["kv_cache_precision"] == "default: FP8 where the GPU has FP4"
     typed = placeholders(CATALOG, _scenario(precision="bf16"))
     assert typed["weight_precision"] == "default: BF16 (as precision)"
     llama = placeholders(CATALOG, _scenario(model="llama3-8b", precision="fp8"))

@@ -80,7 +80,7 @@ async def test_the_kv_cache_default_says_which_format_applies():
         assert field.value == "" and field.label == "default: BF16 (as weights)"
         await choose(pilot, "precision", "fp4")
         assert app.main.scenario.workload.precision == "fp4"
-        assert field.label == "default: FP8 (FP4 weights)", "the cache follows FP4 weights at FP8"
+        assert field.label == "default: FP8 where the GPU has FP4", "the cache follows FP4 weights at FP8"
         await choose(pilot, "kv_cache_precision", "bf16")
         assert app.main.scenario.workload.kv_cache_precision == "bf16"
         assert field.label == "BF16"

@@ -25,6 +25,7 @@ from advisor.core.model.serving_plan import (
     choose_layout,
     compute_precision,
     kv_bytes,
+    kv_cache_default,
     replica_hardware,
     served_weights,
     serving_constants,
@@ -50,7 +51,7 @@ def serving_throughput(inputs: SpeedInputs, price_usd_per_gpu_hour: float) -> Th
     """Serving speed of the layout that meets the rate and latency targets; memory from weights and KV."""
     workload, system, catalog, _, precision, peak_tflops, warnings, _ = inputs
     econ = catalog.economics
-    precisions = _precisions(workload, precision)
+    precisions = _precisions(workload, precision, system, econ.inference.fp4_weight_only_precision)
     computed = compute_precision(system, precisions, econ.inference.fp4_weight_only_precision)
     warnings.extend(_fp4_warnings(workload, system, precisions, computed))
     peak_tflops = system.compute.peak_tflops(computed) or peak_tflops
@@ -108,16 +109,29 @@ def sized_for_rate(workload: Workload, system: System, catalog: Catalog, precisi
     if workload.serving_rate is None:
         return workload
     targets = serving_targets(workload, catalog.economics.serving)
-    layout, _ = _serving_layout(workload, system, catalog, _precisions(workload, precision), targets, [])
+    layout, _ = _serving_layout(
+        workload,
+        system,
+        catalog,
+        _precisions(workload, precision, system, catalog.economics.inference.fp4_weight_only_precision),
+        targets,
+        [],
+    )
     return workload.model_copy(update={"gpus": max(layout.gpus, layout.step.tp)})
 
 
-def _precisions(workload: Workload, precision: Precision) -> Precisions:
+def _precisions(
+    workload: Workload, precision: Precision, system: System, fp4_weight_only: Precision
+) -> Precisions:
     """Weights (`served_weights`: as given, else as released, else the run precision), KV cache and
     activations (unset ones following the weights). FP4 weights on a GPU without FP4 matrix units are
-    served weight-only (`compute_precision`): the checkpoint's bytes are what decode reads."""
+    served weight-only (`compute_precision`): the checkpoint's bytes are what decode reads. A KV cache not
+    given is kept in the format the products run at on `system` (`kv_cache_default`)."""
     weights, _ = served_weights(workload, precision)
-    return serving_precisions(weights, workload.kv_cache_precision, workload.activation_precision)
+    precisions = serving_precisions(weights, workload.kv_cache_precision, workload.activation_precision)
+    if workload.kv_cache_precision is not None:
+        return precisions
+    return replace(precisions, kv_cache=kv_cache_default(system, precisions, fp4_weight_only))
 
 
 def _fp4_warnings(

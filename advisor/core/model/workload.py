@@ -232,10 +232,14 @@ class WorkloadInputs(Frozen):
     ] = None
     kv_cache_precision: Annotated[
         Precision | None,
-        Field(description="Inference: number format of the KV cache (None: the weights', FP8 below FP8)."),
+        Field(
+            description="Inference: number format of the KV cache (None: the format the products run at: "
+            "the weights', FP8 below FP8, BF16 on a GPU that cannot multiply in it)."
+        ),
         Input(
             "KV cache precision",
-            "Inference: number format of the KV cache; default: the weights' (FP8 for FP4 weights)",
+            "Inference: number format of the KV cache; default: the weights' (FP8 for FP4 weights), BF16 "
+            "on a GPU that cannot multiply in that format",
             choice_labels=PRECISION_LABELS,
             applies=("inference",),
         ),
