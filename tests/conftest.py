@@ -6,10 +6,11 @@ import atexit
 import copy
 import functools
 import gc
+import itertools
 import os
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,11 +41,21 @@ def _session_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("cache")
 
 
+@pytest.fixture(scope="session")
+def _config_dirs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One folder per test, numbered here: `tmp_path_factory.mktemp` lists the whole base folder to number
+    each new one, so a test process's thousand config folders cost it about a second (and every test's
+    `tmp_path` listed them again)."""
+    parent = tmp_path_factory.mktemp("configs")
+    return (parent / str(n) for n in itertools.count())
+
+
 @pytest.fixture(autouse=True)
 def _isolated_config(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, _session_cache_dir: Path
+    _config_dirs: Iterator[Path], monkeypatch: pytest.MonkeyPatch, _session_cache_dir: Path
 ) -> Path:
-    config = tmp_path_factory.mktemp("config")
+    config = next(_config_dirs)
+    config.mkdir()
     monkeypatch.setenv("ADVISOR_CONFIG_DIR", str(config))
     monkeypatch.setenv("ADVISOR_CACHE_DIR", str(_session_cache_dir))
     return config
