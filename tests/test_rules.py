@@ -370,6 +370,14 @@ CASES = {
         ("deepseek-v3", 1e12, 1024, "b200"),
         {},
     ),
+    # MI355X's training figures are all on one 8-GPU node (MLPerf v5.1, AMD Primus); H100 publishes up
+    # to 16,384 GPUs (the Llama 3 paper).
+    "scale-is-an-assumption": (
+        ("llama3-70b", 1e12, 2048, "mi355x"),
+        {},
+        ("llama3-70b", 1e12, 2048, "h100"),
+        {},
+    ),
     "serving-speed-is-an-assumption": (
         ("llama3-70b", 1e9, 8, "mi355x"),
         {"kind": "inference"},
@@ -407,6 +415,37 @@ def test_rack_scale_reliability_risk_follows_the_rack_design_not_one_id(system):
     facts = {"nvlink_domain": 72, "risk": "conservative", "gpus": 2048, "kind": "pretrain"}
     assert evaluate(rule, {**facts, "maturity": "new"}, system).fired
     assert not evaluate(rule, {**facts, "maturity": "established"}, system).fired
+
+
+@pytest.mark.parametrize(
+    ("system", "gpus", "fires"),
+    [
+        ("h100", 2048, False),  # own figures up to 16,384 GPUs
+        ("gb200-nvl72", 2048, False),  # own figures up to 512: 4x
+        ("b200", 2048, False),  # own figures up to 256: 8x, the threshold itself
+        ("b200", 4096, True),  # 16x
+        ("mi355x", 64, False),  # 8x its one node
+        ("mi355x", 72, True),
+        ("mi355x", 2048, True),
+    ],
+)
+def test_scale_warning_measures_the_run_against_the_systems_own_largest_figure(system, gpus, fires):
+    assert ("scale-is-an-assumption" in _fired("llama3-70b", 1e12, gpus, system)) == fires
+
+
+def test_the_scale_warning_says_the_published_size_and_the_runs():
+    from advisor.core.decision.speed_facts import speed_facts
+
+    catalog = shipped_catalog()
+    facts = speed_facts(catalog, catalog.system("mi355x"), "dense", 2048)
+    assert (facts["published_gpus"], facts["gpus_over_published"]) == (8, 256)
+    # H200 borrows H100's figures (up to 16,384 GPUs); its own reach 64 (torchtitan).
+    assert speed_facts(catalog, catalog.system("h200"), "dense", 2048)["published_gpus"] == 64
+    rule = next(r for r in load_rules() if r.id == "scale-is-an-assumption")
+    result = evaluate(rule, {**facts, "system": "mi355x", "gpus": 2048, "kind": "pretrain"}, "mi355x")
+    assert result.fired
+    assert "reach 8 GPUs at most; this run uses 2,048 (256x)" in result.because
+    assert "weak-scaling loss" in result.because
 
 
 def test_deadline_tight_fires_near_the_deadline_only():
