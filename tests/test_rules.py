@@ -448,6 +448,16 @@ def test_the_scale_warning_says_the_published_size_and_the_runs():
     assert "weak-scaling loss" in result.because
 
 
+def test_a_price_ratio_in_a_reason_names_the_effective_price_it_compares():
+    """`tco_ratio_vs_baseline` compares effective $/GPU-hour (a reservation's unused days and idle GPUs
+    included), which the reports list beside the listed price: a reason quoting it says which it is (it
+    read "costs 2.93x H100 per GPU-hour" against listed prices 2.57x apart)."""
+    quoting = [r for r in load_rules() if "{tco_ratio_vs_baseline" in r.because]
+    assert quoting
+    unnamed = [r.id for r in quoting if "effective $/GPU-hour" not in r.because]
+    assert not unnamed, f"reasons quoting the effective price ratio without naming it: {unnamed}"
+
+
 def test_deadline_tight_fires_near_the_deadline_only():
     days = _days(*S13, "h100").time_to_result_hours / 24
     assert "deadline-tight" in _fired(*S13, "h100", deadline=days / 0.95)
