@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from advisor.core.costing.estimate import estimate
 from advisor.core.decision.advise import advise
 from advisor.core.decision.conditions import leaves
+from advisor.core.decision.facts import candidate_facts
 from advisor.core.decision.request import AdviceRequest
 from advisor.core.decision.rules import evaluate, parse_rule_file, render_because
 from advisor.core.model.assumptions import Assumptions
@@ -274,7 +276,8 @@ CASES = {
     "a100-guaranteed-availability": ((*S7, "a100"), {"guaranteed": True}, (*S7, "a100"), {}),
     "a100-short-jobs": ((*S7, "a100"), {}, (*S13, "a100"), {}),
     "h200-only-for-70b-plus": ((*S13, "h200"), {}, ("llama2-70b", 1e10, 64, "h200"), {}),
-    "h200-for-70b-plus": (("llama2-70b", 1e10, 64, "h200"), {}, (*S13, "h200"), {}),
+    # Llama 3 405B fits one replica on 56 H200 against 96 H100; Llama 3 70B needs two 8-GPU nodes on both.
+    "h200-for-70b-plus": (("llama3-405b", 1e10, 128, "h200"), {}, ("llama3-70b", 1e10, 2048, "h200"), {}),
     "hidden-cost-setup": (("llama2-7b", 1e7, 8, "h100"), {"kind": "finetune"}, (*S13, "h100"), {}),
     "hidden-cost-capacity-wait": ((*S13, "h100"), {}, (*S13, "a100"), {}),
     "gb200-perf-per-tco": ((*S13, "gb200-nvl72"), {}, (*S13, "h100"), {}),
@@ -456,6 +459,23 @@ def test_a_price_ratio_in_a_reason_names_the_effective_price_it_compares():
     assert quoting
     unnamed = [r.id for r in quoting if "effective $/GPU-hour" not in r.because]
     assert not unnamed, f"reasons quoting the effective price ratio without naming it: {unnamed}"
+
+
+def test_h200s_memory_reason_says_the_gpus_per_replica_on_both():
+    rule = next(r for r in load_rules() if r.id == "h200-for-70b-plus")
+    catalog = shipped_catalog()
+    workload = Workload(model=catalog.model("llama3-405b"), tokens=1e10, gpus=128)
+    h100, h200 = (estimate(workload, system, catalog) for system in ("h100", "h200"))
+    facts = {
+        "params_b": 405.8,
+        **candidate_facts(h200, catalog.system("h200"), h100, Constraints(), None, "2026-01", 365.0),
+    }
+    result = evaluate(rule, facts, "h200")
+    assert result.fired
+    assert (
+        "H200's 141 GB per GPU holds one replica's training state on 56 GPUs where H100 needs 96"
+        in result.because
+    )
 
 
 def test_deadline_tight_fires_near_the_deadline_only():
