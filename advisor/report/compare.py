@@ -16,9 +16,10 @@ from advisor.core.costing.results import Estimate
 from advisor.core.decision.rules import Rule
 from advisor.core.model.catalog import Catalog
 from advisor.core.scenario import Scenario
-from advisor.core.unused import unused_inputs
+from advisor.core.unused import unused_answers, unused_inputs
 from advisor.errors import UsageError
 from advisor.present import numbers
+from advisor.report.assumptions import NOT_USED
 from advisor.report.data import REPORT_FORMAT_VERSION, ReportData, build_report
 from advisor.report.inputs import value_text
 from advisor.report.outline import TableSection
@@ -36,6 +37,8 @@ class Difference:
     key: str
     values: tuple[Any, ...]
     """Per scenario; None where the scenario does not set it."""
+    unused: tuple[str, ...] = ()
+    """Per scenario: why its answers leave the input unused (`advisor.core.unused`), empty where used."""
 
 
 @dataclass(frozen=True)
@@ -126,12 +129,23 @@ def differences(scenarios: Sequence[Scenario]) -> tuple[Difference, ...]:
             if k.split(".")[0] not in _NOT_DIFFED and k not in unused and k.rpartition(".")[0] not in unused
         )
     )
+    answers = [unused_answers(s) for s in scenarios]
     found = []
     for key in keys:
         values = tuple(flat.get(key) for flat in flats)
         if len(set(values)) > 1:
-            found.append(Difference(key, values))
+            why = tuple(
+                _unused_why(found_unused, key) if value is not None else ""
+                for found_unused, value in zip(answers, values, strict=True)
+            )
+            found.append(Difference(key, values, why))
     return tuple(found)
+
+
+def _unused_why(unused: dict[str, tuple[str, str]], key: str) -> str:
+    """Why a scenario leaves the input at `key` (or the per-system map it is in) unused, else empty."""
+    found = unused.get(key) or unused.get(key.rpartition(".")[0])
+    return found[1] if found else ""
 
 
 def input_text(key: str, value: Any) -> str:
@@ -306,9 +320,17 @@ def system_matrix(comp: ComparisonData, column: Column) -> tuple[list[str], list
 
 
 def difference_rows(comp: ComparisonData) -> tuple[list[str], list[list[str]]]:
-    """The inputs that differ, one row each."""
+    """The inputs that differ, one row each; a value its scenario leaves unused is noted so, as the
+    report's inputs are."""
     return ["Input", *comp.labels], [
-        [d.key, *(input_text(d.key, v) for v in d.values)] for d in comp.differences
+        [
+            d.key,
+            *(
+                input_text(d.key, v) + (f" ({NOT_USED}{why})" if why else "")
+                for v, why in zip(d.values, d.unused or ("",) * len(d.values), strict=True)
+            ),
+        ]
+        for d in comp.differences
     ]
 
 
