@@ -472,10 +472,7 @@ def test_h200s_memory_reason_says_the_gpus_per_replica_on_both():
     }
     result = evaluate(rule, facts, "h200")
     assert result.fired
-    assert (
-        "H200's 141 GB per GPU holds one replica's training state on 56 GPUs where H100 needs 96"
-        in result.because
-    )
+    assert "with 141 GB per GPU, one model replica fits on 56x H200 where H100 needs 96x" in result.because
 
 
 def test_deadline_tight_fires_near_the_deadline_only():
