@@ -16,29 +16,15 @@ from advisor.core.costing.results import Estimate
 from advisor.core.decision.rules import Rule
 from advisor.core.model.catalog import Catalog
 from advisor.core.scenario import Scenario
-from advisor.core.unused import unused_answers, unused_inputs
 from advisor.errors import UsageError
 from advisor.present import numbers
-from advisor.report.assumptions import NOT_USED
+from advisor.report.compare_inputs import Difference, differences, input_text, unused_note
 from advisor.report.data import REPORT_FORMAT_VERSION, ReportData, build_report
-from advisor.report.inputs import value_text
 from advisor.report.outline import TableSection
 from advisor.report.tables import COLUMNS, DASH, Column, heading_for
 from advisor.schemas import SCHEMA_VERSION
 
 MIN_SCENARIOS, MAX_SCENARIOS = 2, 8
-_NOT_DIFFED = frozenset({"schema", "name", "notes"})
-
-
-@dataclass(frozen=True)
-class Difference:
-    """One input that is not the same in every scenario: its key path and each scenario's value."""
-
-    key: str
-    values: tuple[Any, ...]
-    """Per scenario; None where the scenario does not set it."""
-    unused: tuple[str, ...] = ()
-    """Per scenario: why its answers leave the input unused (`advisor.core.unused`), empty where used."""
 
 
 @dataclass(frozen=True)
@@ -103,63 +89,6 @@ def shown_source(label: str, source: str) -> str:
     if not source or f"({PurePath(source).name})" in label:
         return ""
     return source
-
-
-def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    flat: dict[str, Any] = {}
-    for key, value in data.items():
-        path = f"{prefix}{key}"
-        if isinstance(value, dict) and value:
-            flat.update(_flatten(value, f"{path}."))
-        elif not (isinstance(value, dict) and not value):
-            flat[path] = tuple(value) if isinstance(value, list) else value
-    return flat
-
-
-def differences(scenarios: Sequence[Scenario]) -> tuple[Difference, ...]:
-    """Every input key path whose value is not the same in all scenarios (name and notes aside, and
-    inputs that no scenario's answers use: the GPUs of two runs sized to their deadlines)."""
-    flats = [_flatten(s.to_data()) for s in scenarios]
-    unused = set.intersection(*(set(unused_inputs(s)) for s in scenarios)) if scenarios else set()
-    keys = list(
-        dict.fromkeys(
-            k
-            for flat in flats
-            for k in flat
-            if k.split(".")[0] not in _NOT_DIFFED and k not in unused and k.rpartition(".")[0] not in unused
-        )
-    )
-    answers = [unused_answers(s) for s in scenarios]
-    found = []
-    for key in keys:
-        values = tuple(flat.get(key) for flat in flats)
-        if len(set(values)) > 1:
-            why = tuple(
-                _unused_why(found_unused, key) if value is not None else ""
-                for found_unused, value in zip(answers, values, strict=True)
-            )
-            found.append(Difference(key, values, why))
-    return tuple(found)
-
-
-def _unused_why(unused: dict[str, tuple[str, str]], key: str) -> str:
-    """Why a scenario leaves the input at `key` (or the per-system map it is in) unused, else empty."""
-    found = unused.get(key) or unused.get(key.rpartition(".")[0])
-    return found[1] if found else ""
-
-
-def input_text(key: str, value: Any) -> str:
-    """A scenario value as text: money in dollars, large counts as 15T, `not set` for a missing key."""
-    if value is None:
-        return "not set"
-    if isinstance(value, tuple):
-        return ", ".join(input_text(key, v) for v in value) or "none"
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        if key.endswith("_usd"):
-            return numbers.money(value)
-        if abs(value) >= 1e6:
-            return numbers.count(value)
-    return value_text(value)
 
 
 def change_text(value: float, base: float) -> str:
@@ -326,7 +255,7 @@ def difference_rows(comp: ComparisonData) -> tuple[list[str], list[list[str]]]:
         [
             d.key,
             *(
-                input_text(d.key, v) + (f" ({NOT_USED}{why})" if why else "")
+                input_text(d.key, v) + unused_note(why)
                 for v, why in zip(d.values, d.unused or ("",) * len(d.values), strict=True)
             ),
         ]
