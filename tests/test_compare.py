@@ -87,6 +87,30 @@ def test_differences_leave_out_an_input_no_scenario_uses():
     assert one["workload.gpus"] == (64, 8) and "size_to_deadline" in one
 
 
+def test_an_input_one_scenario_leaves_unused_is_marked_so_in_what_differs():
+    # A training and a serving scenario listed seq_len, tokens, MFU and goodput as plain differences,
+    # though the serving one uses none of them; the report and the app say "not used".
+    from advisor.report.compare import difference_rows
+
+    train = scenario("train", seq_len=4096)
+    serve = Scenario.model_validate(
+        {
+            **scenario(
+                "serve", kind="inference", target_tokens_per_second=5000, seq_len=2048, tokens=2e9
+            ).to_data(),
+            "assumptions": {"mfu": 0.3, "goodput": 0.8},
+        }
+    )
+    _, rows = difference_rows(compare([train, serve]))
+    by_key = {row[0]: row[1:] for row in rows}
+    training_only = "not used: it applies to training (job: pretrain or finetune)"
+    assert by_key["workload.seq_len"] == ["4,096", f"2,048 ({training_only})"]
+    assert by_key["assumptions.goodput"] == ["not set", f"0.8 ({training_only})"]
+    assert by_key["assumptions.mfu.*"] == ["not set", f"0.3 ({training_only})"]
+    assert by_key["workload.tokens"][1].startswith("2B (not used: a target rate sizes the fleet")
+    assert by_key["workload.kind"] == ["pretrain", "inference"]
+
+
 def test_outcome_moves_with_the_scenarios():
     comp = pair()
     rent, buy = (r.winner_estimate for r in comp.reports)

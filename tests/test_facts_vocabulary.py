@@ -40,7 +40,7 @@ def _computed(pricing: str) -> tuple[dict[str, Any], dict[str, Any]]:
             catalog.economics.turnover.horizon_days,
         ),
         **price_facts(workload, catalog.system("b200"), Assumptions(), est),
-        **speed_facts(catalog, catalog.system("b200"), workload.model.family),
+        **speed_facts(catalog, catalog.system("b200"), workload.model.family, workload.gpus),
     }
 
 

@@ -247,7 +247,7 @@ def test_every_fact_gets_a_value_of_its_type():
         **workload_values,
         **candidate_facts(est, catalog.system("b200"), base, constraints, 40.0, "2026-01-01", 365.0),
         **price_facts(workload, catalog.system("mi300x"), Assumptions(), derived),
-        **speed_facts(catalog, catalog.system("b200"), workload.model.family),
+        **speed_facts(catalog, catalog.system("b200"), workload.model.family, workload.gpus),
     }
     assert set(values) == set(FACTS)
     python_types = {"number": (int, float), "bool": (bool,), "text": (str,)}

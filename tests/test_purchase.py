@@ -104,7 +104,7 @@ def test_the_gb200_price_note_quotes_the_effective_ratio():
     assert gb200.estimate is not None and h100.estimate is not None
     ratio = gb200.estimate.effective_price_usd_per_gpu_hour / h100.estimate.effective_price_usd_per_gpu_hour
     note = next(r.text for r in gb200.reasons if r.rule == "gb200-perf-per-tco")
-    assert f"costs {ratio:.2f}x H100 per GPU-hour" in note
+    assert f"effective $/GPU-hour (the job's whole cost over its GPU-hours) is {ratio:.2f}x H100's" in note
 
 
 def test_owning_a_few_gpus_of_a_rack_loses_per_dollar():

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from advisor.core.decision.evidence_age import stale_after_days
+from advisor.core.decision.headline import replica_layout
 from advisor.core.scenario import Scenario
 from advisor.errors import UsageError
 from advisor.io.rule_files import load_rules
@@ -478,7 +479,8 @@ def test_a_serving_report_says_which_gpu_count_to_get(fmt):
     winner = report.recommendation.winner_candidate
     serving = winner.estimate.serving
     assert winner.estimate.gpus == serving.gpus_for_target
-    assert f"({serving.gpus_for_target} GPUs) to serve 50k tokens/s" in text
+    layout = replica_layout(serving.replicas, serving.replica_gpus)
+    assert f"{serving.gpus_for_target:,}x {winner.system} ({layout}) to serve 50k tokens/s" in text
     assert "the cluster each system serves the job" not in text and "To serve 50k" not in text
     assert "are the GPUs to rent for 50k tokens/s, and $/month is theirs" in text
     plain = build_report(

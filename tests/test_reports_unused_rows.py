@@ -65,3 +65,8 @@ def test_a_training_override_set_for_a_serving_job_is_noted_as_not_used(job):
         if "not used: it applies to training" in text
     ]
     assert len(noted) == (3 if job == "serve" else 0)
+    # The MFU map has a row of its own where it is used; unused, it has none, and the overrides row
+    # notes it as it notes goodput (it was left out of both).
+    mfu_noted = "mfu = 0.4 (all systems; not used: it applies to training" in overrides
+    assert mfu_noted == (job == "serve")
+    assert ("mfu = 0.4" in overrides) == (job == "serve")

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from advisor.core.costing.estimate import estimate
 from advisor.core.decision.advise import advise
 from advisor.core.decision.conditions import leaves
+from advisor.core.decision.facts import candidate_facts
 from advisor.core.decision.request import AdviceRequest
 from advisor.core.decision.rules import evaluate, parse_rule_file, render_because
 from advisor.core.model.assumptions import Assumptions
@@ -274,7 +276,8 @@ CASES = {
     "a100-guaranteed-availability": ((*S7, "a100"), {"guaranteed": True}, (*S7, "a100"), {}),
     "a100-short-jobs": ((*S7, "a100"), {}, (*S13, "a100"), {}),
     "h200-only-for-70b-plus": ((*S13, "h200"), {}, ("llama2-70b", 1e10, 64, "h200"), {}),
-    "h200-for-70b-plus": (("llama2-70b", 1e10, 64, "h200"), {}, (*S13, "h200"), {}),
+    # Llama 3 405B fits one replica on 56 H200 against 96 H100; Llama 3 70B needs two 8-GPU nodes on both.
+    "h200-for-70b-plus": (("llama3-405b", 1e10, 128, "h200"), {}, ("llama3-70b", 1e10, 2048, "h200"), {}),
     "hidden-cost-setup": (("llama2-7b", 1e7, 8, "h100"), {"kind": "finetune"}, (*S13, "h100"), {}),
     "hidden-cost-capacity-wait": ((*S13, "h100"), {}, (*S13, "a100"), {}),
     "gb200-perf-per-tco": ((*S13, "gb200-nvl72"), {}, (*S13, "h100"), {}),
@@ -370,6 +373,14 @@ CASES = {
         ("deepseek-v3", 1e12, 1024, "b200"),
         {},
     ),
+    # MI355X's training figures are all on one 8-GPU node (MLPerf v5.1, AMD Primus); H100 publishes up
+    # to 16,384 GPUs (the Llama 3 paper).
+    "scale-is-an-assumption": (
+        ("llama3-70b", 1e12, 2048, "mi355x"),
+        {},
+        ("llama3-70b", 1e12, 2048, "h100"),
+        {},
+    ),
     "serving-speed-is-an-assumption": (
         ("llama3-70b", 1e9, 8, "mi355x"),
         {"kind": "inference"},
@@ -407,6 +418,61 @@ def test_rack_scale_reliability_risk_follows_the_rack_design_not_one_id(system):
     facts = {"nvlink_domain": 72, "risk": "conservative", "gpus": 2048, "kind": "pretrain"}
     assert evaluate(rule, {**facts, "maturity": "new"}, system).fired
     assert not evaluate(rule, {**facts, "maturity": "established"}, system).fired
+
+
+@pytest.mark.parametrize(
+    ("system", "gpus", "fires"),
+    [
+        ("h100", 2048, False),  # own figures up to 16,384 GPUs
+        ("gb200-nvl72", 2048, False),  # own figures up to 512: 4x
+        ("b200", 2048, False),  # own figures up to 256: 8x, the threshold itself
+        ("b200", 4096, True),  # 16x
+        ("mi355x", 64, False),  # 8x its one node
+        ("mi355x", 72, True),
+        ("mi355x", 2048, True),
+    ],
+)
+def test_scale_warning_measures_the_run_against_the_systems_own_largest_figure(system, gpus, fires):
+    assert ("scale-is-an-assumption" in _fired("llama3-70b", 1e12, gpus, system)) == fires
+
+
+def test_the_scale_warning_says_the_published_size_and_the_runs():
+    from advisor.core.decision.speed_facts import speed_facts
+
+    catalog = shipped_catalog()
+    facts = speed_facts(catalog, catalog.system("mi355x"), "dense", 2048)
+    assert (facts["published_gpus"], facts["gpus_over_published"]) == (8, 256)
+    # H200 borrows H100's figures (up to 16,384 GPUs); its own reach 64 (torchtitan).
+    assert speed_facts(catalog, catalog.system("h200"), "dense", 2048)["published_gpus"] == 64
+    rule = next(r for r in load_rules() if r.id == "scale-is-an-assumption")
+    result = evaluate(rule, {**facts, "system": "mi355x", "gpus": 2048, "kind": "pretrain"}, "mi355x")
+    assert result.fired
+    assert "reach 8 GPUs at most; this run uses 2,048 (256x)" in result.because
+    assert "weak-scaling loss" in result.because
+
+
+def test_a_price_ratio_in_a_reason_names_the_effective_price_it_compares():
+    """`tco_ratio_vs_baseline` compares effective $/GPU-hour (a reservation's unused days and idle GPUs
+    included), which the reports list beside the listed price: a reason quoting it says which it is (it
+    read "costs 2.93x H100 per GPU-hour" against listed prices 2.57x apart)."""
+    quoting = [r for r in load_rules() if "{tco_ratio_vs_baseline" in r.because]
+    assert quoting
+    unnamed = [r.id for r in quoting if "effective $/GPU-hour" not in r.because]
+    assert not unnamed, f"reasons quoting the effective price ratio without naming it: {unnamed}"
+
+
+def test_h200s_memory_reason_says_the_gpus_per_replica_on_both():
+    rule = next(r for r in load_rules() if r.id == "h200-for-70b-plus")
+    catalog = shipped_catalog()
+    workload = Workload(model=catalog.model("llama3-405b"), tokens=1e10, gpus=128)
+    h100, h200 = (estimate(workload, system, catalog) for system in ("h100", "h200"))
+    facts = {
+        "params_b": 405.8,
+        **candidate_facts(h200, catalog.system("h200"), h100, Constraints(), None, "2026-01", 365.0),
+    }
+    result = evaluate(rule, facts, "h200")
+    assert result.fired
+    assert "with 141 GB per GPU, one model replica fits on 56x H200 where H100 needs 96x" in result.because
 
 
 def test_deadline_tight_fires_near_the_deadline_only():

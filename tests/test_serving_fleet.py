@@ -12,6 +12,7 @@ from pydantic import ValidationError
 
 from advisor.cli.main import main
 from advisor.core.costing.estimate import estimate
+from advisor.core.decision.headline import replica_layout
 from advisor.core.model.units import HOURS_PER_MONTH, SECONDS_PER_HOUR
 from advisor.core.model.workload import Constraints, Workload
 from advisor.core.run import run_scenario
@@ -138,6 +139,31 @@ def test_a_tpot_limit_set_is_the_one_held_to():
 # --- the decision: ranked on the fleet's month; the deadline is when serving starts -----------------------
 
 
+@pytest.mark.parametrize(
+    ("replicas", "replica_gpus", "layout"),
+    [
+        (1, 1, ""),  # "Rent 1 x 1 b200 (1 GPUs)" before
+        (1, 8, "1 replica of 8 GPUs"),
+        (21, 1, "21 replicas of 1 GPU"),
+        (1_024, 2, "1,024 replicas of 2 GPUs"),
+    ],
+)
+def test_a_fleets_replicas_are_counted_in_words_for_every_count(replicas, replica_gpus, layout):
+    assert replica_layout(replicas, replica_gpus) == layout
+
+
+def test_a_one_gpu_fleets_headline_reads_as_one_gpu():
+    result = run_scenario(
+        scenario({"model": "llama3-8b", "kind": "inference", "target_tokens_per_second": 100}),
+        CATALOG,
+        load_rules(),
+        today=date(2026, 12, 1),
+        samples=64,
+    )
+    rec = result.recommendation
+    assert rec.headline.startswith(f"Rent 1x {rec.winner} to serve 100 tokens/s: "), rec.headline
+
+
 def test_the_ranking_and_headline_are_the_fleets_month():
     result = run_scenario(
         scenario({"kind": "inference", "target_tokens_per_second": "50k"}),
@@ -149,9 +175,9 @@ def test_the_ranking_and_headline_are_the_fleets_month():
     rec = result.recommendation
     winner = next(c for c in rec.candidates if c.system == rec.winner)
     s = winner.estimate.serving
+    layout = replica_layout(s.replicas, s.replica_gpus)
     assert rec.headline.startswith(
-        f"Rent {s.replicas} x {s.replica_gpus} {rec.winner} ({winner.estimate.gpus} GPUs) to serve "
-        "50k tokens/s: "
+        f"Rent {winner.estimate.gpus:,}x {rec.winner}{f' ({layout})' if layout else ''} to serve 50k tokens/s: "
     )
     assert "/month" in rec.headline and "(limit 100 ms, the default for chat)" in rec.headline
     assert "to serve the tokens" not in rec.headline
@@ -195,13 +221,13 @@ def test_recommend_serves_a_rate_without_tokens(capsys):
     assert main(["recommend", *SERVE]) == 0
     lines = capsys.readouterr().out.splitlines()
     headline = re.match(
-        r"Rent (\d+) x (\d+) (\S+) \((\d+) GPUs\) to serve 50k tokens/s: \$[\d.]+k/month, [\d.]+¢ per 1M "
+        r"Rent (\d+)x (\S+) \((\d+) replicas of (\d+) GPUs\) to serve 50k tokens/s: \$[\d.]+k/month, [\d.]+¢ per 1M "
         r"output tokens \(prompts included\), [\d.]+ ms per output token \(limit 100 ms, the default for chat\); a month: "
         r"131B tokens, [\d.]+ MWh(?:, starts in [\d.]+ (?:h|days))? \(best on (?:expected )?cost[^)]*\)$",
         lines[0],
     )
     assert headline, lines[0]
-    replicas, each, system, gpus = headline.groups()
+    gpus, system, replicas, each = headline.groups()
     assert int(replicas) * int(each) == int(gpus)
     first = next(line.split() for line in lines if re.match(r"\s*1\s", line))
     assert first[1:3] == [system, gpus]  # the table's first row is the headline's fleet
@@ -228,7 +254,9 @@ def test_every_report_format_carries_the_serving_headline(fmt):
     s = scenario({"kind": "inference", "target_tokens_per_second": "50k"})
     report = build_report(s, CATALOG, load_rules(), today=date(2026, 12, 1), version="test")
     text = render_report(report, fmt)
-    assert re.search(r"Rent \d+ x \d+ \S+ \(\d+ GPUs\) to serve 50k tokens/s: \$[\d.]+k/month", text)
+    assert re.search(
+        r"Rent \d+x \S+ \(\d+ replicas of \d+ GPUs\) to serve 50k tokens/s: \$[\d.]+k/month", text
+    )
     assert "a month of serving at the target rate: 131B output tokens" in text or fmt in ("json", "toml")
 
 
@@ -270,7 +298,10 @@ def test_the_apps_headline_is_the_fleets_month_with_its_range_in_dollars():
     winner = next(c for c in rec.candidates if c.system == rec.winner)
     lines = [line.plain for line in headline.figure_lines(winner, s)]
     serving = winner.estimate.serving
-    assert lines[0].startswith(f"Rent {serving.replicas} × {serving.replica_gpus} {rec.winner} to serve 50k")
+    layout = replica_layout(serving.replicas, serving.replica_gpus)
+    assert lines[0].startswith(
+        f"Rent {serving.replicas * serving.replica_gpus}× {rec.winner} ({layout}) to serve 50k"
+    )
     assert "/month" in lines[0] and "(limit 100 ms, the default for chat)" in lines[1]
     # the core's sentence and the app's lines give the same month and the same $/1M output tokens
     for figure in re.findall(r"\$[\d.]+k/month|[\d.]+¢", rec.headline):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import DataTable, Static
 
+from advisor.core.decision.headline import replica_layout
 from advisor.present import numbers
 from advisor.tui.widgets.choice_field import ChoiceField
 from advisor.tui.widgets.drawn_when_shown import PENDING_NOTE, PendingNote
@@ -85,7 +86,8 @@ async def test_a_target_rate_typed_gives_the_serving_plan_per_system():
         winner = app.main.advice.winner
         serving = winner.estimate.serving
         # One headline, about the fleet for the rate: no batch figures beside it to disagree with.
-        fleet = f"{serving.replicas:,} × {serving.replica_gpus} {winner.system}"
+        layout = replica_layout(serving.replicas, serving.replica_gpus)
+        fleet = f"{winner.estimate.gpus:,}× {winner.system} ({layout})"
         assert f"Rent {fleet} to serve 50k tokens/s · " in headline
         assert headline.count("/month") == 1 and headline.count("/1M") == 1
         assert "/1M output tokens" in headline and "to serve the tokens" not in headline

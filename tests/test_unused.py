@@ -41,6 +41,20 @@ def test_a_target_rate_leaves_the_token_count_and_the_cluster_unused():
     assert "workload.gpus" in unused and "workload.serving_headroom" not in unused
 
 
+def test_a_target_rate_not_sizing_to_the_deadline_is_why_the_cluster_is_unused():
+    # Both given, the new-user try was told the rate leaves size_to_deadline unused and, of --gpus, that
+    # "sizing to the deadline gives each system its own GPU count".
+    serve = {"kind": "inference", "target_tokens_per_second": 20_000, "gpus": 64}
+    both = _scenario(serve, constraints={"deadline_days": 30}, size_to_deadline=True)
+    unused = unused_inputs(both)
+    assert unused["size_to_deadline"].startswith("a target rate sizes the fleet")
+    assert unused["workload.gpus"] == unused["size_to_deadline"]
+    train = _scenario({"gpus": 64}, constraints={"deadline_days": 30}, size_to_deadline=True)
+    assert (
+        unused_inputs(train)["workload.gpus"] == "sizing to the deadline gives each system its own GPU count"
+    )
+
+
 def test_a_target_tokens_per_second_leaves_the_requests_per_second_unused():
     # Both given, the tokens/s are served and the requests/s were dropped silently (new-user walk:
     # "--requests-per-second 100 --target-tokens-per-second 5k" served 5k tokens/s, not 50k).

@@ -52,7 +52,7 @@ CONDITIONS: dict[Condition, tuple[Callable[[Scenario], bool], str]] = {
     "own": (lambda s: s.workload.pricing == "own", "it applies when buying (pricing: own)"),
     "deadline": (lambda s: s.constraints.deadline_days is not None, "it applies with a deadline"),
     "fixed_gpus": (
-        lambda s: not s.size_to_deadline,
+        lambda s: not s.size_to_deadline or _rate(s),
         "sizing to the deadline gives each system its own GPU count",
     ),
     "low_precision": (
@@ -73,7 +73,9 @@ CONDITIONS: dict[Condition, tuple[Callable[[Scenario], bool], str]] = {
         "the wait for capacity is set, and it says when the GPUs are yours",
     ),
 }
-"""Each condition an input may declare: whether the scenario meets it, and why the input is unused if not."""
+"""Each condition an input may declare: whether the scenario meets it, and why the input is unused if not.
+Sizing to the deadline counts only where it is used (not at a target rate, which sizes the fleet), so an
+input it and a rate both leave unused gets the rate's reason, as `size_to_deadline` itself does."""
 assert set(CONDITIONS) == set(get_args(Condition)), "every declared condition has a meaning"
 
 

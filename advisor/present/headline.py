@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from advisor.core.analysis.sensitivity import Sensitivity, settled
-from advisor.core.decision.headline import HeadlineFigures, ServingFigures, headline_figures
+from advisor.core.decision.headline import HeadlineFigures, ServingFigures, headline_figures, replica_layout
 from advisor.core.decision.recommendation import Candidate, Reason, Recommendation
 from advisor.core.scenario import Scenario
 from advisor.present import numbers
@@ -64,12 +64,15 @@ def figure_lines(winner: Candidate, scenario: Scenario) -> list[Text]:
 
 
 def serving_lines(f: HeadlineFigures, s: ServingFigures) -> list[Text]:
-    """`Rent 15 × 2 mi325x to serve 50k tokens/s · $42.7k/month · 32.5¢/1M output tokens`, then the time
-    per output token against its limit and a month's energy (the core's headline, styled and shorter)."""
+    """`Rent 30× mi325x (15 replicas of 2 GPUs) to serve 50k tokens/s · $42.7k/month · 32.5¢/1M output
+    tokens`, then the time per output token against its limit and a month's energy (the core's headline,
+    styled and shorter)."""
     starts = [("", f"starts in {s.starts}")] if s.starts else []
+    layout = replica_layout(s.replicas, s.replica_gpus)
     return [
         Text.assemble(
-            run_label(f, f"{s.replicas:,} × {s.replica_gpus} {f.system}"),
+            run_label(f, f"{f.gpus:,}× {f.system}"),
+            f" ({layout})" if layout else "",
             f" to serve {s.rate} · ",
             figures((s.per_month, "/month"), (s.per_million_output_tokens, "/1M output tokens")),
         ),

@@ -16,26 +16,15 @@ from advisor.core.costing.results import Estimate
 from advisor.core.decision.rules import Rule
 from advisor.core.model.catalog import Catalog
 from advisor.core.scenario import Scenario
-from advisor.core.unused import unused_inputs
 from advisor.errors import UsageError
 from advisor.present import numbers
+from advisor.report.compare_inputs import Difference, differences, input_text, unused_note
 from advisor.report.data import REPORT_FORMAT_VERSION, ReportData, build_report
-from advisor.report.inputs import value_text
 from advisor.report.outline import TableSection
 from advisor.report.tables import COLUMNS, DASH, Column, heading_for
 from advisor.schemas import SCHEMA_VERSION
 
 MIN_SCENARIOS, MAX_SCENARIOS = 2, 8
-_NOT_DIFFED = frozenset({"schema", "name", "notes"})
-
-
-@dataclass(frozen=True)
-class Difference:
-    """One input that is not the same in every scenario: its key path and each scenario's value."""
-
-    key: str
-    values: tuple[Any, ...]
-    """Per scenario; None where the scenario does not set it."""
 
 
 @dataclass(frozen=True)
@@ -100,52 +89,6 @@ def shown_source(label: str, source: str) -> str:
     if not source or f"({PurePath(source).name})" in label:
         return ""
     return source
-
-
-def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    flat: dict[str, Any] = {}
-    for key, value in data.items():
-        path = f"{prefix}{key}"
-        if isinstance(value, dict) and value:
-            flat.update(_flatten(value, f"{path}."))
-        elif not (isinstance(value, dict) and not value):
-            flat[path] = tuple(value) if isinstance(value, list) else value
-    return flat
-
-
-def differences(scenarios: Sequence[Scenario]) -> tuple[Difference, ...]:
-    """Every input key path whose value is not the same in all scenarios (name and notes aside, and
-    inputs that no scenario's answers use: the GPUs of two runs sized to their deadlines)."""
-    flats = [_flatten(s.to_data()) for s in scenarios]
-    unused = set.intersection(*(set(unused_inputs(s)) for s in scenarios)) if scenarios else set()
-    keys = list(
-        dict.fromkeys(
-            k
-            for flat in flats
-            for k in flat
-            if k.split(".")[0] not in _NOT_DIFFED and k not in unused and k.rpartition(".")[0] not in unused
-        )
-    )
-    found = []
-    for key in keys:
-        values = tuple(flat.get(key) for flat in flats)
-        if len(set(values)) > 1:
-            found.append(Difference(key, values))
-    return tuple(found)
-
-
-def input_text(key: str, value: Any) -> str:
-    """A scenario value as text: money in dollars, large counts as 15T, `not set` for a missing key."""
-    if value is None:
-        return "not set"
-    if isinstance(value, tuple):
-        return ", ".join(input_text(key, v) for v in value) or "none"
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        if key.endswith("_usd"):
-            return numbers.money(value)
-        if abs(value) >= 1e6:
-            return numbers.count(value)
-    return value_text(value)
 
 
 def change_text(value: float, base: float) -> str:
@@ -306,9 +249,17 @@ def system_matrix(comp: ComparisonData, column: Column) -> tuple[list[str], list
 
 
 def difference_rows(comp: ComparisonData) -> tuple[list[str], list[list[str]]]:
-    """The inputs that differ, one row each."""
+    """The inputs that differ, one row each; a value its scenario leaves unused is noted so, as the
+    report's inputs are."""
     return ["Input", *comp.labels], [
-        [d.key, *(input_text(d.key, v) for v in d.values)] for d in comp.differences
+        [
+            d.key,
+            *(
+                input_text(d.key, v) + unused_note(why)
+                for v, why in zip(d.values, d.unused or ("",) * len(d.values), strict=True)
+            ),
+        ]
+        for d in comp.differences
     ]
 
 

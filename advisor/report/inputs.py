@@ -69,7 +69,8 @@ def input_rows(report: ReportData) -> list[tuple[str, str]]:
         ("Risk appetite", c.risk),
         ("Iteration speed matters", "yes" if c.iteration_speed_matters else "no"),
     ]
-    own_row = {"model", *PER_SYSTEM_ROWS}  # these have rows of their own
+    # these have rows of their own, but an unused per-system map has none: it is noted here, unused
+    own_row = {"model", *(name for name in PER_SYSTEM_ROWS if f"assumptions.{name}" not in unused)}
     overrides = [a for a in report.assumptions if a.set_by_user and own_row.isdisjoint((a.subject, a.topic))]
     rows.append(("Assumption overrides", "; ".join(override_text(a) for a in overrides) or "none"))
     return [row for row in rows if ROW_INPUTS.get(row[0]) not in unused]

@@ -171,7 +171,7 @@ def _candidate_facts(
         **(wl_facts if sized is workload else workload_facts(sized, constraints, request.objective, fits)),
         **candidate_facts(est, system, base_est, constraints, age, as_of or "set by you", horizon),
         **price_facts(workload, system, assumptions, est),
-        **speed_facts(request.catalog, system, workload.model.family),
+        **speed_facts(request.catalog, system, workload.model.family, sized.gpus),
     }
 
 

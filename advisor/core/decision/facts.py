@@ -113,6 +113,7 @@ def candidate_facts(
         speedup = est.tokens_per_second_per_gpu / baseline.tokens_per_second_per_gpu
         tco_ratio = est.effective_price_usd_per_gpu_hour / baseline.effective_price_usd_per_gpu_hour
     min_gpus = est.memory.min_gpus or 0
+    base_min_gpus = (baseline.memory.min_gpus or 0) if baseline is not None else 0
     return {
         "system": system.id,
         "maturity": system.maturity.level,
@@ -138,6 +139,8 @@ def candidate_facts(
         "memory_fits": est.memory.fits,
         "memory_use": est.memory.required_gib / est.memory.available_gib,
         "min_gpus": min_gpus,
+        "baseline_min_gpus": base_min_gpus,
+        "min_gpus_vs_baseline": min_gpus / base_min_gpus if min_gpus and base_min_gpus else None,
         "replica_gpus_over_domain": min_gpus / system.interconnect.nvlink_domain_gpus,
         "days_over_deadline": result_days / constraints.deadline_days if constraints.deadline_days else None,
         "cost_over_budget": est.cost_usd / constraints.budget_usd if constraints.budget_usd else None,

@@ -38,7 +38,7 @@ class HeadlineFigures:
 
 @dataclass(frozen=True)
 class ServingFigures:
-    """A serving fleet for a target rate as the headlines show it: `15 x 2` GPUs, `$42.8k` a month."""
+    """A serving fleet for a target rate as the headlines show it: 15 replicas of 2 GPUs, `$42.8k` a month."""
 
     rate: str
     """The target, e.g. `50k tokens/s`."""
@@ -166,14 +166,28 @@ def headline_sentence(figures: HeadlineFigures, objective: str, best: bool = Tru
     )
 
 
+def replica_layout(replicas: int, replica_gpus: int) -> str:
+    """How a serving fleet splits into replicas, e.g. `15 replicas of 2 GPUs`, `1 replica of 8 GPUs`;
+    empty for one replica on one GPU (the fleet's GPU count says it all)."""
+    if replicas == 1 and replica_gpus == 1:
+        return ""
+    return f"{_counted(replicas, 'replica')} of {_counted(replica_gpus, 'GPU')}"
+
+
+def _counted(n: int, noun: str) -> str:
+    """`1 GPU`, `2 GPUs`, `1,024 replicas`."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
 def serving_sentence(f: HeadlineFigures, s: ServingFigures, rank: str) -> str:
-    """`Rent 15 x 2 mi325x (30 GPUs) to serve 50k tokens/s: $42.8k/month, 32.5¢ per 1M output tokens
-    (prompts included), 99.9 ms per output token (limit 100 ms, the default for chat); a month: 131B
-    tokens, 47.8 MWh (best on cost)`."""
-    outlay = f", {f.outlay}" if f.outlay else ""
+    """`Rent 30x mi325x (15 replicas of 2 GPUs) to serve 50k tokens/s: $42.8k/month, 32.5¢ per 1M output
+    tokens (prompts included), 99.9 ms per output token (limit 100 ms, the default for chat); a month:
+    131B tokens, 47.8 MWh (best on cost)`."""
+    notes = [note for note in (replica_layout(s.replicas, s.replica_gpus), f.outlay) if note]
+    fleet = f" ({', '.join(notes)})" if notes else ""
     starts = f", starts in {s.starts}" if s.starts else ""
     return (
-        f"{f.verb} {s.replicas:,} x {s.replica_gpus} {f.system} ({f.gpus:,} GPUs{outlay}) to serve {s.rate}: "
+        f"{f.verb} {f.gpus:,}x {f.system}{fleet} to serve {s.rate}: "
         f"{s.per_month}/month, {s.per_million_output_tokens} per 1M output tokens (prompts included), "
         f"{s.tpot} per output "
         f"token ({s.tpot_limit}); a month: {s.month_tokens} tokens, {f.energy}{starts} ({rank})"

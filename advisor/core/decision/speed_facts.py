@@ -1,23 +1,32 @@
 """Whether a system's speed for the job rests on published figures of its own (the rules' `*_published`
-facts): a recommendation should say when it does not, as it says when a price is an assumption."""
+facts, and how far past its largest published cluster the run goes): a recommendation should say when it
+does not, as it says when a price is an assumption."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from advisor.core.model.catalog import Catalog, System
 
 
-def speed_facts(catalog: Catalog, system: System, family: str) -> dict[str, bool]:
+def speed_facts(catalog: Catalog, system: System, family: str, gpus: int) -> dict[str, Any]:
     """`family_published`: a training figure of the model's family (dense or MoE) is published for the
     system or the system it borrows figures from (else its MFU is the other family's × moe_per_dense).
     `serving_published`: the system's serving stack was fitted on published serving points of it (the
-    reference stack's efficiencies are fitted across NVIDIA's generations, so it counts as published)."""
+    reference stack's efficiencies are fitted across NVIDIA's generations, so it counts as published).
+    `published_gpus`: the largest GPU count of the system's own training figures (0 if none), and
+    `gpus_over_published` the run's GPUs over it (None without one): past it, the weak-scaling loss fitted
+    on other systems carries the speed."""
     published = _published_families(catalog)
     family_published = any((sid, family) in published for sid in (system.id, system.mfu_proxy_system))
     stack = system.serving_stack
     fitted_on = catalog.economics.inference.stack_systems.get(stack, []) if stack else []
+    largest = _published_gpus(catalog).get(system.id, 0)
     return {
         "family_published": family_published,
         "serving_published": stack is None or system.id in fitted_on,
+        "published_gpus": largest,
+        "gpus_over_published": gpus / largest if largest else None,
     }
 
 
@@ -31,4 +40,17 @@ def _published_families(catalog: Catalog) -> frozenset[tuple[str, str]]:
             for table in catalog.mfu_tables.values()
             for point in table.points
         )
+    return found
+
+
+def _published_gpus(catalog: Catalog) -> dict[str, int]:
+    """The largest GPU count of any calibration point, by system, found once per catalog like
+    `_published_families`."""
+    found = catalog.derived.get("published_gpus")
+    if not isinstance(found, dict):
+        largest: dict[str, int] = {}
+        for table in catalog.mfu_tables.values():
+            for point in table.points:
+                largest[point.system] = max(largest.get(point.system, 0), point.gpus)
+        found = catalog.derived["published_gpus"] = largest
     return found
