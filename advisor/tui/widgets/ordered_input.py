@@ -26,8 +26,11 @@ class OrderedInput(Input):
 
     async def _run_own_binding(self, key: str) -> bool:
         """Run this field's non-priority binding of `key`, as the app would once the key reached it."""
-        bindings = self._bindings.copy()
-        keymap = self.app._keymap
+        try:  # Textual's binding map and keymap, as its app reads them; a Textual without them bubbles
+            bindings = self._bindings.copy()
+            keymap = self.app._keymap
+        except AttributeError:
+            return False
         if keymap:
             bindings.apply_keymap(keymap)
         for binding in bindings.key_to_bindings.get(key, ()):
