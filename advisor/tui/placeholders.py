@@ -90,7 +90,7 @@ def _weights_default(released: ReleasedWeights | None, weights: Precision) -> st
 def _kv_default(weights: Precision) -> str:
     """The KV cache choice's default option: `default: BF16 (as weights)`, `default: FP8 where the GPU has
     FP4`: the core's `serving_precisions` (unset precisions follow the weights, FP8 for FP4 ones), on a GPU
-    that multiplies in the weights' format (elsewhere BF16, `kv_cache_default`, as the hint says; the
+    that multiplies in the weights' format (elsewhere BF16: `_precisions` in costing/serving.py; the
     option names no other choice, so typing "bf16" finds BF16, not the default)."""
     kv_cache = serving_precisions(weights, None, None).kv_cache
     if kv_cache == "bf16":

@@ -25,7 +25,6 @@ from advisor.core.model.serving_plan import (
     choose_layout,
     compute_precision,
     kv_bytes,
-    kv_cache_default,
     replica_hardware,
     served_weights,
     serving_constants,
@@ -126,12 +125,14 @@ def _precisions(
     """Weights (`served_weights`: as given, else as released, else the run precision), KV cache and
     activations (unset ones following the weights). FP4 weights on a GPU without FP4 matrix units are
     served weight-only (`compute_precision`): the checkpoint's bytes are what decode reads. A KV cache not
-    given is kept in the format the products run at on `system` (`kv_cache_default`)."""
+    given is kept in the format the products run at on `system`, as a serving stack's "auto" keeps it:
+    the weights' (FP8 for FP4 ones) where the GPU multiplies in it, else BF16 (MXFP4 gpt-oss on Hopper:
+    "kv_cache_config dtype fp8 ... Hopper: use auto" in TensorRT-LLM's GPT-OSS options; FP8 on A100)."""
     weights, _ = served_weights(workload, precision)
     precisions = serving_precisions(weights, workload.kv_cache_precision, workload.activation_precision)
     if workload.kv_cache_precision is not None:
         return precisions
-    return replace(precisions, kv_cache=kv_cache_default(system, precisions, fp4_weight_only))
+    return replace(precisions, kv_cache=compute_precision(system, precisions, fp4_weight_only))
 
 
 def _fp4_warnings(

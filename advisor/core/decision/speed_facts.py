@@ -4,7 +4,7 @@ does not, as it says when a price is an assumption."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from advisor.core.model.catalog import Catalog, System
 
@@ -17,11 +17,12 @@ def speed_facts(catalog: Catalog, system: System, family: str, gpus: int) -> dic
     `published_gpus`: the largest GPU count of the system's own training figures (0 if none), and
     `gpus_over_published` the run's GPUs over it (None without one): past it, the weak-scaling loss fitted
     on other systems carries the speed."""
-    published = _published_families(catalog)
-    family_published = any((sid, family) in published for sid in (system.id, system.mfu_proxy_system))
+    published = _published(catalog)
+    sources = (system.id, system.mfu_proxy_system)
+    family_published = any((sid, family) in published.families for sid in sources)
     stack = system.serving_stack
     fitted_on = catalog.economics.inference.stack_systems.get(stack, []) if stack else []
-    largest = _published_gpus(catalog).get(system.id, 0)
+    largest = published.largest_gpus.get(system.id, 0)
     return {
         "family_published": family_published,
         "serving_published": stack is None or system.id in fitted_on,
@@ -30,27 +31,24 @@ def speed_facts(catalog: Catalog, system: System, family: str, gpus: int) -> dic
     }
 
 
-def _published_families(catalog: Catalog) -> frozenset[tuple[str, str]]:
-    """(system, family) of every calibration point, found once per catalog and kept with it (`advise`
-    runs many times in a break-even search)."""
-    found = catalog.derived.get("published_families")
-    if not isinstance(found, frozenset):
-        found = catalog.derived["published_families"] = frozenset(
-            (point.system, catalog.models[point.model].family)
-            for table in catalog.mfu_tables.values()
-            for point in table.points
-        )
-    return found
+class _Published(NamedTuple):
+    """What the calibration points publish, by system: the (system, family) pairs, and the largest GPU
+    count of each system's points."""
+
+    families: frozenset[tuple[str, str]]
+    largest_gpus: dict[str, int]
 
 
-def _published_gpus(catalog: Catalog) -> dict[str, int]:
-    """The largest GPU count of any calibration point, by system, found once per catalog like
-    `_published_families`."""
-    found = catalog.derived.get("published_gpus")
-    if not isinstance(found, dict):
+def _published(catalog: Catalog) -> _Published:
+    """Found in one pass over the calibration points, once per catalog and kept with it (`advise` runs
+    many times in a break-even search)."""
+    found = catalog.derived.get("published")
+    if not isinstance(found, _Published):
         largest: dict[str, int] = {}
+        families: set[tuple[str, str]] = set()
         for table in catalog.mfu_tables.values():
             for point in table.points:
+                families.add((point.system, catalog.models[point.model].family))
                 largest[point.system] = max(largest.get(point.system, 0), point.gpus)
-        found = catalog.derived["published_gpus"] = largest
+        found = catalog.derived["published"] = _Published(frozenset(families), largest)
     return found

@@ -63,15 +63,6 @@ def compute_precision(system: System, precisions: Precisions, fp4_weight_only: P
     return computed
 
 
-def kv_cache_default(system: System, precisions: Precisions, fp4_weight_only: Precision) -> Precision:
-    """The KV cache's format when none is given: the format the products run at (`compute_precision`),
-    as a serving stack's "auto" keeps it in the attention's own format. It is the weights' (FP8 for FP4
-    weights) where the GPU multiplies in that format, and BF16 where it cannot: MXFP4 gpt-oss on Hopper
-    ("kv_cache_config dtype: fp8 ... Hopper: use auto", TensorRT-LLM's GPT-OSS options in its performance
-    overview), FP8 weights on A100."""
-    return compute_precision(system, precisions, fp4_weight_only)
-
-
 def replica_hardware(system: System, economics: Economics, precisions: Precisions) -> Hardware:
     """`serving_hardware` at the precision the products run at (`compute_precision`)."""
     computed = compute_precision(system, precisions, economics.inference.fp4_weight_only_precision)
